@@ -1,0 +1,134 @@
+"""The parser-validator: grounding checks that turn an :class:`Analysis` into a
+:class:`Theory` (SEMANTICS.md section 1, "Grounding").
+
+An object is grounded iff it cites at least one fragment and every fragment id
+it cites exists in the evidence package.  Priorities and explicit attacks must
+also refer to grounded rules and facts.  Ungrounded objects are excluded from
+reasoning and kept, with the reason, in :attr:`Theory.dropped`; nothing is
+dropped silently.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Literal
+
+from .literals import normalize_literal
+from .model import Analysis, AttackEdge, Fact, Priority, Rule
+
+__all__ = ["Dropped", "Theory", "ground"]
+
+ObjectKind = Literal["fact", "rule", "priority", "attack"]
+
+
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    """An object excluded from reasoning, and why."""
+
+    kind: ObjectKind
+    id: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Theory:
+    """The grounded objects of one analysis over one evidence package."""
+
+    evidence: frozenset[str]
+    facts: tuple[Fact, ...] = ()
+    rules: tuple[Rule, ...] = ()
+    attacks: tuple[AttackEdge, ...] = ()
+    priorities: tuple[Priority, ...] = ()
+    dropped: tuple[Dropped, ...] = ()
+
+    def rule(self, rule_id: str) -> Rule | None:
+        """The grounded rule with this id, if any."""
+        for rule in self.rules:
+            if rule.id == rule_id:
+                return rule
+        return None
+
+
+def _missing(cited: Iterable[str], evidence: frozenset[str]) -> str | None:
+    cited = tuple(cited)
+    if not cited:
+        return "cites no evidence fragment"
+    unknown = sorted(set(cited) - evidence)
+    if unknown:
+        return "cites unknown evidence " + ", ".join(unknown)
+    return None
+
+
+def ground(evidence_ids: Iterable[str], analysis: Analysis) -> Theory:
+    """Keep the grounded objects of ``analysis`` and report the others.
+
+    Parameters
+    ----------
+    evidence_ids : iterable of str
+        Normalized ids of the fragments in the evidence package.
+    analysis : Analysis
+        Candidate facts, rules, explicit attacks and priorities.
+
+    Returns
+    -------
+    Theory
+        Grounded objects, in input order, and the dropped ones with reasons.
+
+    Examples
+    --------
+    >>> from symbolic.model import Analysis, Fact, Rule
+    >>> a = Analysis(facts=[Fact(id="f1", literal="Delay(x)", evidence=["E-01"])],
+    ...              rules=[Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)",
+    ...                          evidence=["E-09"])])
+    >>> t = ground(["E-01"], a)
+    >>> [f.id for f in t.facts], [(d.id, d.reason) for d in t.dropped]
+    (['f1'], [('r1', 'cites unknown evidence E-09')])
+    """
+    evidence = frozenset(evidence_ids)
+    dropped: list[Dropped] = []
+
+    def keep(kind: ObjectKind, obj, ident: str, extra: str | None = None) -> bool:
+        reason = _missing(obj.evidence, evidence) or extra
+        if reason:
+            dropped.append(Dropped(kind, ident, reason))
+        return reason is None
+
+    facts = tuple(f for f in analysis.facts if keep("fact", f, f.id))
+    rules = tuple(r for r in analysis.rules if keep("rule", r, r.id))
+    fact_ids = {f.id for f in facts}
+    rule_ids = {r.id for r in rules}
+    known = fact_ids | rule_ids
+    all_ids = {f.id for f in analysis.facts} | {r.id for r in analysis.rules}
+
+    def ref(name: str, ids: set[str]) -> str | None:
+        if name in ids:
+            return None
+        if name in all_ids:
+            return f"refers to {name}, which was dropped as ungrounded"
+        return f"refers to unknown {name}"
+
+    priorities = tuple(
+        p for p in analysis.priorities
+        if keep("priority", p, p.id,
+                ref(p.stronger, rule_ids) or ref(p.weaker, rule_ids)
+                or (f"compares {p.stronger} with itself" if p.stronger == p.weaker else None))
+    )
+
+    def attack_problem(edge: AttackEdge) -> str | None:
+        problem = ref(edge.source, known)
+        if problem is None and edge.lic is not None:
+            problem = ref(edge.lic, rule_ids)
+        if problem is None and edge.target not in known and edge.target in all_ids:
+            problem = ref(edge.target, known)
+        if problem is None and edge.target not in known:
+            try:
+                normalize_literal(edge.target)
+            except ValueError as exc:
+                problem = f"target {edge.target!r} is neither an object id nor a literal ({exc})"
+        return problem
+
+    attacks = tuple(
+        e for e in analysis.attacks
+        if keep("attack", e, f"{e.source}-{e.kind.value}->{e.target}", attack_problem(e))
+    )
+    return Theory(evidence, facts, rules, attacks, priorities, tuple(dropped))

@@ -1,0 +1,303 @@
+"""The scenario schema ``S = (q, E, F, R, C, P, y, T_gold)`` (paper Section 4.2).
+
+Frozen pydantic v2 models shared by the engine, the scorer, the assistant and
+the suites.  Identifiers, literals, status labels and priority bases are
+normalized on construction (:mod:`symbolic.literals`, :mod:`symbolic.labels`),
+so two spellings of the same object compare equal.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+
+from .labels import (
+    AttackKind,
+    Basis,
+    RuleKind,
+    Status,
+    normalize_basis,
+    normalize_evidence_id,
+    normalize_status,
+)
+from .literals import excepted_rule, normalize_literal
+
+__all__ = [
+    "Analysis",
+    "AttackEdge",
+    "DefectClass",
+    "Domain",
+    "EvidenceFragment",
+    "EvidenceId",
+    "Fact",
+    "Gold",
+    "LiteralStr",
+    "Metadata",
+    "Priority",
+    "Rule",
+    "Scenario",
+    "Span",
+    "Trace",
+    "TraceEdge",
+    "TraceNode",
+]
+
+
+def _ident(value):
+    if not isinstance(value, str) or not value.strip() or any(c.isspace() for c in value.strip()):
+        raise ValueError(f"an id must be a non-empty string without spaces, got {value!r}")
+    return value.strip()
+
+
+EvidenceId = Annotated[str, AfterValidator(normalize_evidence_id)]
+LiteralStr = Annotated[str, AfterValidator(normalize_literal)]
+ObjectId = Annotated[str, AfterValidator(_ident)]
+StatusField = Annotated[Status, BeforeValidator(normalize_status)]
+BasisField = Annotated[Basis, BeforeValidator(normalize_basis)]
+
+_FROZEN = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=False)
+
+
+class Span(BaseModel):
+    """Character offsets ``[start, end)`` into a fragment's text."""
+
+    model_config = _FROZEN
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+
+    @model_validator(mode="after")
+    def _ordered(self):
+        if self.end < self.start:
+            raise ValueError(f"span end {self.end} is before start {self.start}")
+        return self
+
+
+class EvidenceFragment(BaseModel):
+    """One evidence fragment ``E-01``: a clause, notice, log entry or policy section."""
+
+    model_config = _FROZEN
+    id: EvidenceId
+    text: str = Field(min_length=1)
+    source: str = Field(min_length=1, description="Source document, e.g. 'Supply Agreement 2024'.")
+    clause: str | None = Field(default=None, description="Clause or section reference.")
+    span: Span | None = Field(default=None, description="Offsets in the source document.")
+    tags: tuple[str, ...] = Field(default=(), description="Free tags; 'distractor' marks an unused fragment.")
+
+
+class Fact(BaseModel):
+    """A literal grounded in evidence fragments."""
+
+    model_config = _FROZEN
+    id: ObjectId
+    literal: LiteralStr
+    evidence: tuple[EvidenceId, ...] = ()
+    span: Span | None = Field(default=None, description="Offsets of the supporting text in the first cited fragment.")
+
+
+class Rule(BaseModel):
+    """``antecedents => consequent`` of kind strict, defeasible or defeater.
+
+    An exception (undercutter) to rule ``rK`` is a rule whose consequent is
+    ``¬applicable(rK)``.
+    """
+
+    model_config = _FROZEN
+    id: ObjectId
+    antecedents: tuple[LiteralStr, ...] = ()
+    consequent: LiteralStr
+    kind: RuleKind = RuleKind.DEFEASIBLE
+    evidence: tuple[EvidenceId, ...] = ()
+    span: Span | None = None
+
+    @property
+    def excepts(self) -> str | None:
+        """The rule this rule is an exception to, if any."""
+        return excepted_rule(self.consequent)
+
+
+class Priority(BaseModel):
+    """``stronger > weaker`` between two rules, with its basis (Definition 3)."""
+
+    model_config = _FROZEN
+    stronger: ObjectId
+    weaker: ObjectId
+    basis: BasisField
+    evidence: tuple[EvidenceId, ...] = ()
+    note: str | None = Field(default=None, description="Free-text justification as written in the source.")
+
+    @property
+    def id(self) -> str:
+        """The priority's id, ``stronger>weaker``."""
+        return f"{self.stronger}>{self.weaker}"
+
+
+class AttackEdge(BaseModel):
+    """An explicit, typed attack (Definition 2), merged with the derived ones.
+
+    ``source`` is a rule or fact id; ``target`` is a rule id, a fact id (a
+    premise) or a literal (a conclusion).  ``lic`` defaults to ``source`` when
+    the source is a rule.
+    """
+
+    model_config = _FROZEN
+    source: ObjectId
+    target: str = Field(min_length=1)
+    kind: AttackKind
+    lic: ObjectId | None = None
+    evidence: tuple[EvidenceId, ...] = ()
+
+
+class NodeType(str, Enum):
+    """Node types of the trace graph (SEMANTICS.md section 10)."""
+
+    QUERY = "query"
+    EVIDENCE = "evidence"
+    FACT = "fact"
+    RULE = "rule"
+    PRIORITY = "priority"
+    ARGUMENT = "argument"
+    CONCLUSION = "conclusion"
+    STATUS = "status"
+
+
+class EdgeType(str, Enum):
+    """Edge types of the trace graph (SEMANTICS.md section 10)."""
+
+    GROUNDING = "grounding"
+    DERIVATION = "derivation"
+    ATTACK = "attack"
+    DEFEAT = "defeat"
+    STATUS = "status"
+
+
+class TraceNode(BaseModel):
+    """A typed trace node; ``label`` is its human-readable content."""
+
+    model_config = _FROZEN
+    id: str = Field(min_length=1)
+    type: NodeType
+    label: str = ""
+
+
+class TraceEdge(BaseModel):
+    """A typed trace edge.  Attacks carry kind, licensing rule and state."""
+
+    model_config = _FROZEN
+    source: str = Field(min_length=1)
+    target: str = Field(min_length=1)
+    type: EdgeType
+    kind: AttackKind | None = None
+    lic: str | None = None
+    state: Literal["active", "defeated"] | None = None
+
+
+class Trace(BaseModel):
+    """A trace: typed nodes and edges (in TNF when produced by :mod:`symbolic`)."""
+
+    model_config = _FROZEN
+    nodes: tuple[TraceNode, ...] = ()
+    edges: tuple[TraceEdge, ...] = ()
+
+
+class Analysis(BaseModel):
+    """A set of normative objects over one evidence package: ``F, R, C, P``."""
+
+    model_config = _FROZEN
+    facts: tuple[Fact, ...] = ()
+    rules: tuple[Rule, ...] = ()
+    attacks: tuple[AttackEdge, ...] = ()
+    priorities: tuple[Priority, ...] = ()
+
+    @model_validator(mode="after")
+    def _unique_ids(self):
+        seen: dict[str, str] = {}
+        for kind, objs in (("fact", self.facts), ("rule", self.rules)):
+            for i, obj in enumerate(objs):
+                if obj.id in seen:
+                    raise ValueError(
+                        f"duplicate id {obj.id!r}: {kind}s.{i} reuses the id of a {seen[obj.id]}"
+                    )
+                seen[obj.id] = kind
+        return self
+
+
+class Gold(Analysis):
+    """The annotated analysis with its expected status ``y`` and trace ``T_gold``."""
+
+    status: StatusField
+    trace: Trace | None = None
+
+
+class Domain(str, Enum):
+    """The paper's five source categories."""
+
+    CONTRACTS = "contracts"
+    BANKING_GUARANTEES = "banking_guarantees"
+    COMPLIANCE = "compliance"
+    INTERNAL_POLICIES = "internal_policies"
+    REGULATORY = "regulatory"
+
+
+class DefectClass(str, Enum):
+    """Defect classes of the controlled suite (paper Table 6)."""
+
+    MISSING_EVIDENCE = "missing_evidence"
+    INCOMPLETE_COVERAGE = "incomplete_coverage"
+    EXTRACTION_ERROR = "extraction_error"
+    PRIORITY_INVERSION = "priority_inversion"
+    ATTACK_DELETION = "attack_deletion"
+    INVALID_PROOF_NODE = "invalid_proof_node"
+    NONE = "none"
+
+
+class Metadata(BaseModel):
+    """Case metadata; never shown to an assistant."""
+
+    model_config = _FROZEN
+    domain: Domain | None = None
+    contradiction: bool = False
+    priority: bool = False
+    pair: str | None = Field(default=None, description="Update-pair id shared by base and update.")
+    role: Literal["base", "update"] | None = None
+    split: str | None = None
+    defect_class: DefectClass | None = None
+    defect_location: str | None = None
+    tags: tuple[str, ...] = ()
+
+    @model_validator(mode="after")
+    def _pair_role(self):
+        if (self.pair is None) != (self.role is None):
+            raise ValueError("metadata.pair and metadata.role must be given together")
+        return self
+
+
+class Scenario(BaseModel):
+    """One benchmark case.
+
+    ``candidate`` is an upstream analysis to audit (controlled suite only).
+    """
+
+    model_config = _FROZEN
+    schema_version: Literal["scenario-v1"] = "scenario-v1"
+    id: ObjectId
+    query: str = Field(min_length=1)
+    target: LiteralStr
+    evidence: tuple[EvidenceFragment, ...] = Field(min_length=1)
+    gold: Gold
+    candidate: Analysis | None = None
+    metadata: Metadata = Metadata()
+
+    @model_validator(mode="after")
+    def _unique_fragments(self):
+        seen = set()
+        for i, frag in enumerate(self.evidence):
+            if frag.id in seen:
+                raise ValueError(f"duplicate evidence id {frag.id!r} at evidence.{i}")
+            seen.add(frag.id)
+        return self
+
+    def evidence_ids(self) -> frozenset[str]:
+        """The normalized ids of the evidence package."""
+        return frozenset(f.id for f in self.evidence)
