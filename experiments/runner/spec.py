@@ -1,0 +1,129 @@
+"""Experiment specs: what a run covers, frozen before any call is made.
+
+A spec names suites, configurations, backbones, prompt variants, repeats and a
+seed.  It is read from TOML (``paratrace run CONFIG.toml``) or built from the
+quick form (``paratrace run --suite S --config b4 --model M``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import tomllib
+from pathlib import Path
+from typing import Iterator, NamedTuple
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from ..errors import ExperimentError
+
+__all__ = ["Backbone", "ExperimentSpec", "RunKey", "load_spec"]
+
+_FROZEN = ConfigDict(frozen=True, extra="forbid")
+
+
+class RunKey(NamedTuple):
+    """The identity of one case result: the unit of resume."""
+
+    suite: str
+    case: str
+    configuration: str
+    backbone: str
+    variant: str
+    repeat: int
+
+    def as_dict(self) -> dict:
+        """The key as a JSON-ready mapping."""
+        return self._asdict()
+
+
+class Backbone(BaseModel):
+    """One model: a litellm model string plus per-run overrides.
+
+    ``rate_per_minute`` bounds calls to this backbone across all workers.
+    API keys are never part of a backbone: they come from the environment.
+    """
+
+    model_config = _FROZEN
+    model: str = Field(min_length=1)
+    alias: str | None = None
+    api_base: str | None = None
+    rate_per_minute: float | None = Field(default=None, gt=0)
+    decoding: dict[str, float | int | str] = Field(default_factory=dict)
+
+    @field_validator("decoding")
+    @classmethod
+    def _no_secrets(cls, value):
+        bad = [k for k in value if "key" in k.lower() or "token" == k.lower() or "secret" in k.lower()]
+        if bad:
+            raise ValueError(f"decoding must not carry credentials ({', '.join(sorted(bad))}); "
+                             "keys come from the environment only")
+        return value
+
+    @property
+    def name(self) -> str:
+        """The name used in run keys and MLflow: the alias or the model string."""
+        return self.alias or self.model
+
+
+class ExperimentSpec(BaseModel):
+    """A frozen experiment: the grid ``suites x configurations x backbones x variants x repeats``."""
+
+    model_config = _FROZEN
+    name: str = Field(min_length=1)
+    suites: tuple[str, ...] = Field(min_length=1)
+    configurations: tuple[str, ...] = Field(min_length=1)
+    backbones: tuple[Backbone, ...] = Field(min_length=1)
+    variants: tuple[str, ...] = ("standard",)
+    repeats: int = Field(default=1, ge=1)
+    seed: int = 42
+    concurrency: int = Field(default=4, ge=1, le=256)
+    max_retries: int = Field(default=3, ge=0)
+    timeout_s: float = Field(default=120.0, gt=0)
+    max_calls: int | None = Field(default=None, ge=1)
+    max_tokens: int | None = Field(default=None, ge=1)
+    limit: int | None = Field(default=None, ge=1, description="At most this many cases per suite.")
+    cases: tuple[str, ...] | None = None
+
+    def grid(self) -> Iterator[tuple[str, str, Backbone, str, int]]:
+        """``(suite, configuration, backbone, variant, repeat)`` in a fixed order."""
+        return itertools.product(self.suites, self.configurations, self.backbones,
+                                 self.variants, range(self.repeats))
+
+
+def load_spec(path: str | Path) -> ExperimentSpec:
+    """Read an experiment spec from a TOML file.
+
+    Parameters
+    ----------
+    path : str or Path
+        A TOML file with the fields of :class:`ExperimentSpec`; backbones are
+        ``[[backbones]]`` tables.
+
+    Returns
+    -------
+    ExperimentSpec
+
+    Raises
+    ------
+    ExperimentError
+        Naming the file, the field and the value when the file is missing,
+        is not TOML, or does not match the schema.
+    """
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ExperimentError(f"{path}: no such experiment spec") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ExperimentError(f"{path}: cannot read the spec ({exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ExperimentError(f"{path}: not valid TOML ({exc})") from None
+    data.setdefault("name", path.stem)
+    try:
+        return ExperimentSpec.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(str(p) for p in err["loc"]) or "<root>"
+        raise ExperimentError(
+            f"{path}: field {field}: {err['msg']} (value {err.get('input')!r})"
+        ) from None
