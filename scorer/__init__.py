@@ -1,0 +1,49 @@
+"""paratrace's scorer: the output contract, deterministic repair, the metrics,
+the statistics and the reports (paper Sections 5-6, Appendix A.8).
+
+Importing this package touches no network and no LLM library.
+"""
+
+from .contract import CommonV1, Diagnostics, OutputRecord, Rejected, RunMeta, TraceV2, json_schemas
+from .errors import OutputFileError, ReportError, ScorerError, ScoringError, StatsError
+from .stats import (
+    ConfusionMatrix,
+    Interval,
+    McNemar,
+    Stability,
+    benjamini_hochberg,
+    bootstrap_tgc,
+    confusion_matrix,
+    mcnemar_exact,
+    mean_sd,
+    paired_mcnemar,
+    stability,
+    wilson,
+)
+
+__all__ = sorted([
+    "CommonV1",
+    "ConfusionMatrix",
+    "Diagnostics",
+    "Interval",
+    "McNemar",
+    "OutputFileError",
+    "OutputRecord",
+    "Rejected",
+    "ReportError",
+    "RunMeta",
+    "ScorerError",
+    "ScoringError",
+    "Stability",
+    "StatsError",
+    "TraceV2",
+    "benjamini_hochberg",
+    "bootstrap_tgc",
+    "confusion_matrix",
+    "json_schemas",
+    "mcnemar_exact",
+    "mean_sd",
+    "paired_mcnemar",
+    "stability",
+    "wilson",
+])

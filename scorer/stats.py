@@ -1,0 +1,505 @@
+"""Statistics for the reports (paper Section 6.1, "Statistical analysis").
+
+* Wilson score intervals for case-level rates (statsmodels ``proportion_confint``);
+* a seeded bootstrap interval for trace graph coverage (TGC), which pools edges;
+* the two-sided exact McNemar test on paired case outcomes (statsmodels ``mcnemar``);
+* Benjamini-Hochberg q-values across a metric family (statsmodels ``multipletests``);
+* status confusion matrices;
+* repeated-run stability: mean and sample SD of a per-run rate, the share of
+  cases with the same status in every run, and the mean pairwise agreement.
+
+Every function is pure; randomness only enters through ``seed``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Literal, Mapping, Sequence
+
+import numpy as np
+from statsmodels.stats.contingency_tables import mcnemar
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportion_confint
+
+from .errors import StatsError
+
+__all__ = [
+    "FAILURE_LABEL",
+    "STATUS_LABELS",
+    "ConfusionMatrix",
+    "Interval",
+    "McNemar",
+    "Stability",
+    "benjamini_hochberg",
+    "bootstrap_tgc",
+    "confusion_matrix",
+    "mcnemar_exact",
+    "mean_sd",
+    "paired_mcnemar",
+    "stability",
+    "wilson",
+]
+
+STATUS_LABELS = ("accepted", "rejected", "both", "undecidable")
+FAILURE_LABEL = "failure"
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """A point estimate with a two-sided ``1 - alpha`` interval.
+
+    Attributes
+    ----------
+    estimate, low, high : float
+        Proportions in ``[0, 1]``.
+    numerator, denominator : float
+        The counts behind ``estimate``.
+    method : str
+        ``"wilson"``, ``"bootstrap-edge"`` or ``"bootstrap-case"``.
+    """
+
+    estimate: float
+    low: float
+    high: float
+    numerator: float
+    denominator: float
+    method: str
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict."""
+        return {"estimate": self.estimate, "low": self.low, "high": self.high,
+                "numerator": self.numerator, "denominator": self.denominator,
+                "method": self.method}
+
+
+def _count(name: str, value) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise StatsError(f"{name} must be a non-negative integer, got {value!r}")
+    return int(value)
+
+
+def wilson(k: int, n: int, alpha: float = 0.05) -> Interval:
+    """Wilson score interval for ``k`` successes in ``n`` cases.
+
+    Parameters
+    ----------
+    k, n : int
+        Successes and trials, ``0 <= k <= n``, ``n > 0``.
+    alpha : float
+        One minus the confidence level.
+
+    Returns
+    -------
+    Interval
+
+    Raises
+    ------
+    StatsError
+        If the counts are not integers with ``0 <= k <= n`` and ``n > 0``.
+
+    Examples
+    --------
+    >>> ci = wilson(486, 567)
+    >>> round(100 * ci.estimate, 1), round(100 * ci.low, 1), round(100 * ci.high, 1)
+    (85.7, 82.6, 88.4)
+    """
+    k, n = _count("k", k), _count("n", n)
+    if n == 0 or k > n:
+        raise StatsError(f"need 0 <= k <= n and n > 0, got k={k}, n={n}")
+    if not 0.0 < alpha < 1.0:
+        raise StatsError(f"alpha must be in (0, 1), got {alpha!r}")
+    low, high = proportion_confint(k, n, alpha=alpha, method="wilson")
+    return Interval(k / n, float(low), float(high), float(k), float(n), "wilson")
+
+
+def bootstrap_tgc(per_case_edge_counts: Sequence[tuple[int, int]], *, seed: int,
+                  n_resamples: int = 2000, alpha: float = 0.05,
+                  level: Literal["edge", "case"] = "edge") -> Interval:
+    """Percentile bootstrap interval for pooled trace graph coverage (TGC).
+
+    TGC pools edges: ``sum(matched) / sum(gold)``.  At ``level="edge"`` (the
+    paper's) the pooled gold edges are resampled with replacement; the number
+    of matched edges among ``N`` edges drawn with replacement from a pool
+    holding ``K`` matched ones is exactly ``Binomial(N, K / N)``, which is how
+    each resample is drawn.  ``level="case"`` resamples whole cases (a
+    cluster bootstrap, wider when edges of one case are correlated).
+
+    Parameters
+    ----------
+    per_case_edge_counts : sequence of (int, int)
+        ``(matched, gold_total)`` per case; cases with ``gold_total == 0`` add nothing.
+    seed : int
+        Seed of the ``numpy.random.default_rng`` generator.
+    n_resamples : int
+        Number of bootstrap resamples.
+    alpha : float
+        One minus the confidence level.
+    level : {"edge", "case"}
+        Resampling unit.
+
+    Returns
+    -------
+    Interval
+
+    Raises
+    ------
+    StatsError
+        If a count is invalid (``matched > gold_total``) or no gold edge exists.
+
+    Examples
+    --------
+    >>> ci = bootstrap_tgc([(3, 4), (2, 2), (0, 1)], seed=7, n_resamples=500)
+    >>> ci.estimate, ci.low <= ci.estimate <= ci.high, ci.method
+    (0.7142857142857143, True, 'bootstrap-edge')
+    >>> ci == bootstrap_tgc([(3, 4), (2, 2), (0, 1)], seed=7, n_resamples=500)
+    True
+    """
+    pairs = []
+    for i, pair in enumerate(per_case_edge_counts):
+        try:
+            matched, total = pair
+        except (TypeError, ValueError):
+            raise StatsError(f"case {i}: expected (matched, gold_total), got {pair!r}") from None
+        matched, total = _count(f"case {i} matched", matched), _count(f"case {i} gold_total", total)
+        if matched > total:
+            raise StatsError(f"case {i}: matched {matched} exceeds gold_total {total}")
+        if total:
+            pairs.append((matched, total))
+    if not pairs:
+        raise StatsError("TGC needs at least one gold edge")
+    if n_resamples < 1 or not 0.0 < alpha < 1.0:
+        raise StatsError(f"need n_resamples >= 1 and alpha in (0, 1), got {n_resamples}, {alpha}")
+    rng = np.random.default_rng(seed)
+    matched = np.array([m for m, _ in pairs], dtype=np.int64)
+    totals = np.array([t for _, t in pairs], dtype=np.int64)
+    big_k, big_n = int(matched.sum()), int(totals.sum())
+    if level == "edge":
+        draws = rng.binomial(big_n, big_k / big_n, size=n_resamples) / big_n
+    elif level == "case":
+        idx = rng.integers(0, len(pairs), size=(n_resamples, len(pairs)))
+        draws = matched[idx].sum(axis=1) / totals[idx].sum(axis=1)
+    else:
+        raise StatsError(f"level must be 'edge' or 'case', got {level!r}")
+    low, high = np.quantile(draws, [alpha / 2, 1 - alpha / 2])
+    return Interval(big_k / big_n, float(low), float(high), float(big_k), float(big_n),
+                    f"bootstrap-{level}")
+
+
+@dataclass(frozen=True, slots=True)
+class McNemar:
+    """Exact McNemar test on the discordant pairs.
+
+    Attributes
+    ----------
+    b : int
+        Cases only the first configuration gets right.
+    c : int
+        Cases only the second configuration gets right.
+    n : int
+        Number of paired cases.
+    pvalue : float
+        Two-sided exact (binomial) p-value; 1.0 when there is no discordant pair.
+    """
+
+    b: int
+    c: int
+    n: int
+    pvalue: float
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict."""
+        return {"b": self.b, "c": self.c, "n": self.n, "pvalue": self.pvalue}
+
+
+def mcnemar_exact(b: int, c: int, n: int | None = None) -> McNemar:
+    """Two-sided exact McNemar test from the discordant counts.
+
+    Parameters
+    ----------
+    b, c : int
+        Discordant counts (first-only correct, second-only correct).
+    n : int, optional
+        Total paired cases, for the record; defaults to ``b + c``.
+
+    Returns
+    -------
+    McNemar
+
+    Raises
+    ------
+    StatsError
+        If a count is negative or ``n < b + c``.
+
+    Examples
+    --------
+    >>> round(mcnemar_exact(3, 9).pvalue, 4)
+    0.146
+    >>> mcnemar_exact(0, 0).pvalue
+    1.0
+    """
+    b, c = _count("b", b), _count("c", c)
+    n = b + c if n is None else _count("n", n)
+    if n < b + c:
+        raise StatsError(f"n={n} is smaller than the discordant pairs b + c = {b + c}")
+    if b + c == 0:
+        return McNemar(b, c, n, 1.0)
+    result = mcnemar([[0, b], [c, 0]], exact=True)
+    return McNemar(b, c, n, float(min(1.0, result.pvalue)))
+
+
+def paired_mcnemar(a_outcomes: Sequence[bool], b_outcomes: Sequence[bool]) -> McNemar:
+    """Exact McNemar test on two aligned sequences of per-case correctness.
+
+    Parameters
+    ----------
+    a_outcomes, b_outcomes : sequence of bool
+        Correctness of configurations A and B on the same cases, in the same order.
+
+    Returns
+    -------
+    McNemar
+
+    Raises
+    ------
+    StatsError
+        If the sequences differ in length.
+
+    Examples
+    --------
+    >>> r = paired_mcnemar([True, True, False, True], [False, True, False, False])
+    >>> (r.b, r.c, r.n, r.pvalue)
+    (2, 0, 4, 0.5)
+    """
+    a, b = list(a_outcomes), list(b_outcomes)
+    if len(a) != len(b):
+        raise StatsError(f"paired outcomes differ in length: {len(a)} and {len(b)}")
+    only_a = sum(1 for x, y in zip(a, b) if x and not y)
+    only_b = sum(1 for x, y in zip(a, b) if y and not x)
+    return mcnemar_exact(only_a, only_b, len(a))
+
+
+def benjamini_hochberg(pvalues: Sequence[float]) -> tuple[float, ...]:
+    """Benjamini-Hochberg q-values (false discovery rate) for a family of p-values.
+
+    Parameters
+    ----------
+    pvalues : sequence of float
+        p-values in ``[0, 1]``, in any order.
+
+    Returns
+    -------
+    tuple of float
+        q-values in the input order.
+
+    Raises
+    ------
+    StatsError
+        If a p-value is outside ``[0, 1]`` or not a number.
+
+    Examples
+    --------
+    >>> [round(q, 4) for q in benjamini_hochberg([0.01, 0.04, 0.03, 0.2])]
+    [0.04, 0.0533, 0.0533, 0.2]
+    >>> benjamini_hochberg([])
+    ()
+    """
+    values = []
+    for p in pvalues:
+        if isinstance(p, bool) or not isinstance(p, (int, float)) or math.isnan(p) or not 0 <= p <= 1:
+            raise StatsError(f"p-values must be numbers in [0, 1], got {p!r}")
+        values.append(float(p))
+    if not values:
+        return ()
+    _, qvalues, _, _ = multipletests(values, method="fdr_bh")
+    return tuple(float(q) for q in qvalues)
+
+
+@dataclass(frozen=True, slots=True)
+class ConfusionMatrix:
+    """Status confusion matrix: rows are gold labels, columns predicted labels.
+
+    The last column, ``failure``, counts hard failures (no predicted status).
+    """
+
+    labels: tuple[str, ...]
+    columns: tuple[str, ...]
+    counts: tuple[tuple[int, ...], ...]
+
+    def count(self, gold: str, pred: str) -> int:
+        """The number of cases with this gold and predicted label."""
+        return self.counts[self.labels.index(gold)][self.columns.index(pred)]
+
+    @property
+    def total(self) -> int:
+        """Number of cases."""
+        return sum(sum(row) for row in self.counts)
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict."""
+        return {"labels": list(self.labels), "columns": list(self.columns),
+                "counts": [list(row) for row in self.counts]}
+
+
+def confusion_matrix(gold: Sequence[str], pred: Sequence[str | None],
+                     labels: Sequence[str] = STATUS_LABELS) -> ConfusionMatrix:
+    """Count gold/predicted status pairs; ``None`` predictions go to ``failure``.
+
+    Parameters
+    ----------
+    gold : sequence of str
+        Gold labels.
+    pred : sequence of str or None
+        Predicted labels, aligned with ``gold``; ``None`` for a hard failure.
+    labels : sequence of str
+        Row and column order (the four statuses by default).
+
+    Returns
+    -------
+    ConfusionMatrix
+
+    Raises
+    ------
+    StatsError
+        If the sequences differ in length or contain a label outside ``labels``.
+
+    Examples
+    --------
+    >>> cm = confusion_matrix(["both", "accepted", "both"], ["both", None, "rejected"])
+    >>> cm.count("both", "both"), cm.count("both", "rejected"), cm.count("accepted", "failure")
+    (1, 1, 1)
+    """
+    gold, pred = list(gold), list(pred)
+    if len(gold) != len(pred):
+        raise StatsError(f"gold and predicted labels differ in length: {len(gold)} and {len(pred)}")
+    labels = tuple(str(x) for x in labels)
+    columns = labels + (FAILURE_LABEL,)
+    table = [[0] * len(columns) for _ in labels]
+    for i, (g, p) in enumerate(zip(gold, pred)):
+        g = str(g)
+        p = FAILURE_LABEL if p is None else str(p)
+        if g not in labels:
+            raise StatsError(f"item {i}: gold label {g!r} is not one of {', '.join(labels)}")
+        if p not in columns:
+            raise StatsError(f"item {i}: predicted label {p!r} is not one of {', '.join(columns)}")
+        table[labels.index(g)][columns.index(p)] += 1
+    return ConfusionMatrix(labels, columns, tuple(tuple(row) for row in table))
+
+
+def mean_sd(values: Sequence[float]) -> tuple[float, float | None]:
+    """Mean and sample standard deviation (``ddof=1``; ``None`` for one value).
+
+    Raises
+    ------
+    StatsError
+        If ``values`` is empty.
+
+    Examples
+    --------
+    >>> mean_sd([0.8, 0.9, 1.0])
+    (0.9, 0.09999999999999998)
+    >>> mean_sd([0.5])
+    (0.5, None)
+    """
+    data = [float(v) for v in values]
+    if not data:
+        raise StatsError("mean_sd needs at least one value")
+    mean = math.fsum(data) / len(data)
+    if len(data) == 1:
+        return mean, None
+    return mean, math.sqrt(math.fsum((v - mean) ** 2 for v in data) / (len(data) - 1))
+
+
+@dataclass(frozen=True, slots=True)
+class Stability:
+    """Repeated-run stability of one configuration.
+
+    Attributes
+    ----------
+    n_runs, n_cases : int
+    accuracy_mean : float or None
+        Mean per-run status accuracy (``None`` without gold labels).
+    accuracy_sd : float or None
+        Sample SD of the per-run accuracy (``None`` with one run or no gold).
+    per_run_accuracy : tuple of float
+    all_same : float
+        Share of cases whose status is identical in every run.
+    pairwise_agreement : float
+        Mean over cases and over run pairs of status agreement.
+
+    A hard failure (``None``) agrees with nothing, not even another failure.
+    """
+
+    n_runs: int
+    n_cases: int
+    accuracy_mean: float | None
+    accuracy_sd: float | None
+    per_run_accuracy: tuple[float, ...]
+    all_same: float
+    pairwise_agreement: float
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict."""
+        return {"n_runs": self.n_runs, "n_cases": self.n_cases,
+                "accuracy_mean": self.accuracy_mean, "accuracy_sd": self.accuracy_sd,
+                "per_run_accuracy": list(self.per_run_accuracy), "all_same": self.all_same,
+                "pairwise_agreement": self.pairwise_agreement}
+
+
+def stability(runs: Sequence[Mapping[str, str | None]],
+              gold: Mapping[str, str] | None = None) -> Stability:
+    """Stability of statuses over repeated runs of one configuration.
+
+    Parameters
+    ----------
+    runs : sequence of mapping
+        One mapping ``case_id -> predicted status`` (``None`` = hard failure)
+        per run; every run must cover the same cases.
+    gold : mapping, optional
+        ``case_id -> gold status``, for the per-run accuracy mean and SD.
+
+    Returns
+    -------
+    Stability
+
+    Raises
+    ------
+    StatsError
+        With fewer than two runs, runs over different cases, or gold missing a case.
+
+    Examples
+    --------
+    >>> runs = [{"c1": "both", "c2": "accepted"}, {"c1": "both", "c2": "rejected"},
+    ...         {"c1": "both", "c2": "accepted"}]
+    >>> s = stability(runs, gold={"c1": "both", "c2": "accepted"})
+    >>> s.all_same, round(s.pairwise_agreement, 4), round(s.accuracy_mean, 4)
+    (0.5, 0.6667, 0.8333)
+    """
+    runs = [dict(r) for r in runs]
+    if len(runs) < 2:
+        raise StatsError(f"stability needs at least two runs, got {len(runs)}")
+    cases = sorted(runs[0])
+    for i, run in enumerate(runs[1:], start=2):
+        if sorted(run) != cases:
+            diff = sorted(set(run) ^ set(cases))
+            raise StatsError(f"run {i} covers different cases than run 1: {', '.join(diff[:5])}")
+    if not cases:
+        raise StatsError("stability needs at least one case")
+    same = agree = 0.0
+    pairs = list(combinations(range(len(runs)), 2))
+    for case in cases:
+        labels = [run[case] for run in runs]
+        same += all(x is not None and x == labels[0] for x in labels)
+        agree += sum(labels[i] is not None and labels[i] == labels[j] for i, j in pairs) / len(pairs)
+    per_run: tuple[float, ...] = ()
+    mean = sd = None
+    if gold is not None:
+        missing = [c for c in cases if c not in gold]
+        if missing:
+            raise StatsError(f"gold lacks cases {', '.join(missing[:5])}")
+        per_run = tuple(sum(run[c] is not None and run[c] == gold[c] for c in cases) / len(cases)
+                        for run in runs)
+        mean, sd = mean_sd(per_run)
+    return Stability(len(runs), len(cases), mean, sd, per_run, same / len(cases),
+                     agree / len(cases))
