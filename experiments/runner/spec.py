@@ -12,7 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ..errors import ExperimentError
 
@@ -83,11 +83,41 @@ class ExperimentSpec(BaseModel):
     max_tokens: int | None = Field(default=None, ge=1)
     limit: int | None = Field(default=None, ge=1, description="At most this many cases per suite.")
     cases: tuple[str, ...] | None = None
+    cells: tuple[tuple[str, str], ...] | None = Field(
+        default=None,
+        description="(configuration, variant) pairs; when given they replace "
+                    "configurations x variants (the fairness grid).",
+    )
+
+    @model_validator(mode="after")
+    def _cells_known(self):
+        for configuration, _ in self.cells or ():
+            if configuration not in self.configurations:
+                raise ValueError(f"cells names configuration {configuration!r}, "
+                                 f"which is not in configurations {list(self.configurations)}")
+        return self
+
+    def pairs(self) -> tuple[tuple[str, str], ...]:
+        """The (configuration, variant) cells of the grid."""
+        if self.cells is not None:
+            return self.cells
+        return tuple(itertools.product(self.configurations, self.variants))
 
     def grid(self) -> Iterator[tuple[str, str, Backbone, str, int]]:
-        """``(suite, configuration, backbone, variant, repeat)`` in a fixed order."""
-        return itertools.product(self.suites, self.configurations, self.backbones,
-                                 self.variants, range(self.repeats))
+        """``(suite, configuration, backbone, variant, repeat)`` in a fixed order.
+
+        Examples
+        --------
+        >>> spec = ExperimentSpec(name="x", suites=["s"], configurations=["b1", "b4"],
+        ...                       backbones=[{"model": "local/gemma-3-270m"}], repeats=2)
+        >>> [(c, v, r) for _, c, _, v, r in spec.grid()]
+        [('b1', 'standard', 0), ('b1', 'standard', 1), ('b4', 'standard', 0), ('b4', 'standard', 1)]
+        """
+        for suite in self.suites:
+            for configuration, variant in self.pairs():
+                for backbone in self.backbones:
+                    for repeat in range(self.repeats):
+                        yield suite, configuration, backbone, variant, repeat
 
 
 def load_spec(path: str | Path) -> ExperimentSpec:

@@ -83,6 +83,16 @@ class GroupLog:
     figures: Mapping[str, Any] = field(default_factory=dict)
 
 
+def _log_file(mlflow, path: Path) -> None:
+    """Log a file; text passes through :func:`redact` first, binary goes as is."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        mlflow.log_artifact(str(path))
+        return
+    mlflow.log_text(redact({"t": text})["t"], path.name)
+
+
 def log_group(mlflow, group: GroupLog) -> str:
     """Log one nested run; return its run id."""
     with mlflow.start_run(run_name=group.name, nested=True) as run:
@@ -102,7 +112,7 @@ def log_group(mlflow, group: GroupLog) -> str:
         for name, text in sorted(group.texts.items()):
             mlflow.log_text(redact({"t": text})["t"], name)
         for path in group.files:
-            mlflow.log_artifact(str(path))
+            _log_file(mlflow, Path(path))
         for name, figure in sorted(group.figures.items()):
             mlflow.log_figure(figure, name)
         return run.info.run_id

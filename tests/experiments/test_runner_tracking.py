@@ -1,0 +1,53 @@
+"""MLflow logging to a temporary store: runs, metrics, params, artifacts; no secret."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from experiments.runner.tracking import GroupLog, log_group, parent_run, setup_mlflow
+
+SECRET = "sk-test-DO-NOT-LEAK-1234567890"
+
+
+@pytest.fixture()
+def mlflow_store(tmp_path, monkeypatch):
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    monkeypatch.chdir(tmp_path)
+    return setup_mlflow(tmp_path, autolog_dspy=False), tmp_path
+
+
+def test_nested_runs_hold_params_metrics_artifacts_and_no_secret(mlflow_store):
+    mlflow, root = mlflow_store
+    manifest = {"model": "openai/gpt-x", "api_key": SECRET, "decoding": {"temperature": 0},
+                "note": f"called with key {SECRET}"}
+    with parent_run(mlflow, "normative-en", "spec-a", manifest) as parent:
+        report = root / "report.md"
+        report.write_text(f"# report\nkey {SECRET}\n")
+        run_id = log_group(mlflow, GroupLog(
+            name="b4 | openai/gpt-x | standard | r0",
+            params={"configuration": "b4", "OPENAI_API_KEY": SECRET},
+            metrics={"ASA": (0.75, 0.4, 0.9, 4), "CLA": (None, None, None, 0)},
+            table=[{"case": "c1", "correct": True, "raw": f"echo {SECRET}"}],
+            texts={"summary.md": f"ASA 0.75 {SECRET}"},
+            files=[report],
+        ))
+    client = mlflow.MlflowClient()
+    assert (root / "mlflow.db").exists()
+    exp = client.get_experiment_by_name("paratrace/normative-en")
+    runs = client.search_runs([exp.experiment_id])
+    assert {r.info.run_id for r in runs} == {parent.info.run_id, run_id}
+    child = client.get_run(run_id)
+    assert child.data.tags["mlflow.parentRunId"] == parent.info.run_id
+    assert child.data.metrics["ASA"] == 0.75 and child.data.metrics["ASA_ci_low"] == 0.4
+    assert "CLA" not in child.data.metrics
+    artifacts = {a.path for a in client.list_artifacts(run_id)}
+    assert {"cases.json", "summary.md", "report.md"} <= artifacts
+    everything = [json.dumps(r.data.params) + json.dumps(r.data.tags) for r in runs]
+    for a in artifacts:
+        everything.append(open(client.download_artifacts(run_id, a, str(root / "dl"))).read())
+    assert not any(SECRET in text for text in everything)
+    assert client.get_run(parent.info.run_id).data.params["model"] == "openai/gpt-x"
+    assert "api_key" not in client.get_run(parent.info.run_id).data.params
