@@ -1,0 +1,236 @@
+"""Bounded, precise reading of JSONL and JSON files (the byte level of :mod:`symbolic.io`).
+
+Shared by the suite loader and the peer importer.  Sizes are checked before
+data is read, bytes must be UTF-8, JSON must be strict (no ``NaN``, no
+duplicate keys), and every problem is a :class:`~symbolic.errors.ScenarioError`
+naming the file, the 1-based line and the offending text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+from typing import BinaryIO, Iterator
+
+from .errors import ScenarioError
+
+__all__ = [
+    "DEFAULT_MAX_FILE_BYTES",
+    "DEFAULT_MAX_LINE_BYTES",
+    "parse_json",
+    "scan_json_records",
+]
+
+DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024
+DEFAULT_MAX_FILE_BYTES = 512 * 1024 * 1024
+_SNIPPET = 40
+
+
+def _snippet(text: str, pos: int) -> str:
+    start = max(0, pos - _SNIPPET // 2)
+    piece = text[start:start + _SNIPPET]
+    return ("\u2026" if start else "") + piece + ("\u2026" if start + _SNIPPET < len(text) else "")
+
+
+def _pairs(pairs):
+    obj = {}
+    for key, value in pairs:
+        if key in obj:
+            raise _DuplicateKey(key)
+        obj[key] = value
+    return obj
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key):
+        super().__init__(key)
+        self.key = key
+
+
+def _constant(name):
+    raise _BadConstant(name)
+
+
+class _BadConstant(Exception):
+    def __init__(self, name):
+        super().__init__(name)
+        self.name = name
+
+
+def _decode(data: bytes, *, file, line) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = data[exc.start:exc.start + 4].hex(" ")
+        raise ScenarioError(f"not valid UTF-8: byte 0x{data[exc.start]:02x} at byte offset {exc.start}"
+                            f" ({bad}\u2026)", file=file, line=line, value=data[exc.start:exc.start + 4]) from None
+
+
+def parse_json(text, *, file=None, line=None):
+    """Decode one strict JSON value.
+
+    Parameters
+    ----------
+    text : str or bytes
+        The JSON text (bytes must be UTF-8; a leading BOM is ignored).
+    file : str, optional
+        For error messages.
+    line : int, optional
+        1-based line of the start of ``text``; errors on later lines are offset.
+
+    Returns
+    -------
+    object
+
+    Raises
+    ------
+    ScenarioError
+        On malformed JSON, duplicate object keys, ``NaN``/``Infinity``, overly
+        deep nesting, integers too long to convert, or non-UTF-8 bytes.
+
+    Examples
+    --------
+    >>> parse_json('{"a": 1, "a": 2}', file="f.jsonl", line=2)
+    Traceback (most recent call last):
+    ...
+    symbolic.errors.ScenarioError: f.jsonl:2: malformed JSON: duplicate key 'a' in an object
+    """
+    if isinstance(text, (bytes, bytearray)):
+        text = _decode(bytes(text), file=file, line=line)
+    if not isinstance(text, str):
+        raise TypeError(f"parse_json expects str or bytes, got {type(text).__name__}")
+    text = text.removeprefix("\ufeff")
+    base = 1 if line is None else line
+
+    def error(reason, at_line=None, value=None):
+        shown = None if (line is None and at_line in (None, 1)) else base + (at_line or 1) - 1
+        return ScenarioError(f"malformed JSON: {reason}", file=file, line=shown, value=value)
+
+    if not text.strip():
+        raise error("empty text, expected a JSON object")
+    try:
+        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant)
+    except json.JSONDecodeError as exc:
+        raise error(f"{exc.msg} at column {exc.colno}", exc.lineno, _snippet(text, exc.pos)) from None
+    except _DuplicateKey as exc:
+        raise error(f"duplicate key {exc.key!r} in an object", value=exc.key) from None
+    except _BadConstant as exc:
+        raise error(f"{exc.name} is not a JSON number", value=exc.name) from None
+    except RecursionError:
+        raise error("nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer literal beyond sys.get_int_max_str_digits()
+        raise error(str(exc).split(";")[0]) from None
+
+
+def _open(path, max_file_bytes: int) -> tuple[BinaryIO, os.stat_result]:
+    file = str(path)
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise ScenarioError("no such file", file=file) from None
+    except NotADirectoryError:
+        raise ScenarioError("no such file (a parent is not a directory)", file=file) from None
+    except PermissionError:
+        raise ScenarioError("permission denied", file=file) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise ScenarioError("is a directory, expected a file", file=file)
+    if stat.S_ISREG(info.st_mode) and info.st_size > max_file_bytes:
+        raise ScenarioError(f"file is {info.st_size} bytes, over the limit of {max_file_bytes} bytes",
+                            file=file, value=info.st_size)
+    try:
+        return open(path, "rb"), info
+    except PermissionError:
+        raise ScenarioError("permission denied", file=file) from None
+    except IsADirectoryError:
+        raise ScenarioError("is a directory, expected a file", file=file) from None
+
+
+def _document(handle: BinaryIO, file: str, max_file_bytes: int) -> Iterator[tuple[int, object]]:
+    data = handle.read(max_file_bytes + 1)
+    if len(data) > max_file_bytes:
+        raise ScenarioError(f"file is over the limit of {max_file_bytes} bytes", file=file)
+    text = _decode(data, file=file, line=None).removeprefix("\ufeff")
+    value = parse_json(text, file=file, line=1)
+    if not isinstance(value, list):
+        yield text.count("\n", 0, len(text) - len(text.lstrip())) + 1, value
+        return
+    # Re-walk the array to recover the line where each element starts.
+    decoder, pos = json.JSONDecoder(object_pairs_hook=_pairs), text.index("[") + 1
+    for item in value:
+        while text[pos] in " \t\r\n,":
+            pos += 1
+        _, end = decoder.raw_decode(text, pos)
+        yield text.count("\n", 0, pos) + 1, item
+        pos = end
+
+
+def scan_json_records(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+                      max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+                      keep_going: bool = False) -> Iterator[tuple[int, object]]:
+    """Yield ``(line, value)`` for each JSON record of a JSONL file or ``.json`` document.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A JSONL file (blank lines skipped), or a file named ``*.json`` holding
+        one JSON value (an array yields its elements).
+    max_line_bytes : int
+        A longer line is refused without being read whole.
+    max_file_bytes : int
+        A larger file is refused from its size; non-regular files (pipes) are
+        counted as they are read.
+    keep_going : bool, default False
+        Yield a line's :class:`ScenarioError` as its value instead of raising
+        it, and go on with the next line.  File-level errors always raise.
+
+    Yields
+    ------
+    tuple of (int, object)
+
+    Raises
+    ------
+    ScenarioError
+        Missing file, directory, permission, size limits; and with
+        ``keep_going=False`` any line-level error.
+    """
+    file = str(path)
+    handle, _ = _open(path, max_file_bytes)
+    with handle:
+        if Path(file).suffix.lower() == ".json":
+            yield from _document(handle, file, max_file_bytes)
+            return
+        total, number = 0, 0
+        while True:
+            chunk = handle.readline(max_line_bytes + 1)
+            if not chunk:
+                return
+            number += 1
+            total += len(chunk)
+            if total > max_file_bytes:
+                raise ScenarioError(f"file is over the limit of {max_file_bytes} bytes",
+                                    file=file, line=number)
+            if len(chunk) > max_line_bytes and not chunk.endswith(b"\n"):
+                raise ScenarioError(f"line is longer than the limit of {max_line_bytes} bytes",
+                                    file=file, line=number)
+            if not chunk.strip():
+                continue
+            try:
+                if number == 1:
+                    chunk = chunk.removeprefix(b"\xef\xbb\xbf")
+                text = _decode(chunk, file=file, line=number)
+                try:
+                    value = parse_json(text, file=file, line=number)
+                except ScenarioError as exc:
+                    if text.strip() in ("{", "["):
+                        exc = ScenarioError(exc.reason + " (a pretty-printed JSON document needs a"
+                                            " .json file name; JSONL holds one record per line)",
+                                            file=file, line=number, value=exc.value)
+                    raise exc from None
+            except ScenarioError as exc:
+                if not keep_going:
+                    raise
+                yield number, exc
+                continue
+            yield number, value
