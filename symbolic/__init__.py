@@ -4,6 +4,8 @@ argumentation engine, the four-valued status and the trace normal form.
 Importing this package touches no network and no LLM library.
 """
 
+from .arguments import ArgumentLimitError, build_arguments
+from .attacks import derive_attacks
 from .errors import GroundingError, ParatraceError, PriorityCycleWarning, ScenarioError, SymbolicError
 from .grounding import Dropped, Theory, ground
 from .labels import (
@@ -15,6 +17,7 @@ from .labels import (
     normalize_evidence_id,
     normalize_status,
 )
+from .labelling import grounded_labelling
 from .literals import complement, normalize_literal
 from .model import (
     Analysis,
@@ -33,11 +36,14 @@ from .model import (
     TraceEdge,
     TraceNode,
 )
+from .priorities import priority_order
 from .results import Argument, Attack, Evaluation, Label, Labelling, PriorityOrder
+from .status import evaluate, evaluate_analysis, four_valued, support_against
 
 __all__ = sorted([
     "Analysis",
     "Argument",
+    "ArgumentLimitError",
     "Attack",
     "AttackEdge",
     "AttackKind",
@@ -68,10 +74,18 @@ __all__ = sorted([
     "Trace",
     "TraceEdge",
     "TraceNode",
+    "build_arguments",
     "complement",
+    "derive_attacks",
+    "evaluate",
+    "evaluate_analysis",
+    "four_valued",
     "ground",
+    "grounded_labelling",
     "normalize_basis",
     "normalize_evidence_id",
     "normalize_literal",
     "normalize_status",
+    "priority_order",
+    "support_against",
 ])

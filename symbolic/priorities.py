@@ -1,0 +1,111 @@
+"""The priority order ``P+`` over rules (Definition 3, SEMANTICS.md section 4).
+
+The grounded priority base ``P0`` is a set of ``(stronger, weaker)`` pairs.
+Its strongly connected components that contain a cycle (size > 1, or a
+self-loop) are *unresolved*: their rules are flagged ``unresolved_priority``
+and lose every comparison, including those with rules outside the cycle.
+``P+`` is the transitive closure of what remains, a strict partial order.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Iterable
+
+import networkx as nx
+
+from .errors import PriorityCycleWarning
+from .grounding import Theory
+from .results import PriorityOrder
+
+__all__ = ["priority_order", "priority_order_from_pairs"]
+
+
+def priority_order_from_pairs(pairs: Iterable[tuple[str, str]]) -> PriorityOrder:
+    """Compute ``P+`` from ``(stronger, weaker)`` pairs (Definition 3).
+
+    Parameters
+    ----------
+    pairs : iterable of (str, str)
+        The priority base ``P0``; duplicates are ignored.
+
+    Returns
+    -------
+    PriorityOrder
+        The base, the unresolved cycles (each sorted, in sorted order), the
+        unresolved rules and the transitive closure of the acyclic rest.
+
+    Warns
+    -----
+    PriorityCycleWarning
+        When the base contains a cycle, naming its rules.
+
+    Examples
+    --------
+    >>> order = priority_order_from_pairs([("r1", "r2"), ("r2", "r3")])
+    >>> order.stronger("r1", "r3"), order.stronger("r3", "r1")
+    (True, False)
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     cyc = priority_order_from_pairs([("r1", "r2"), ("r2", "r1"), ("r2", "r9")])
+    >>> cyc.cycles, sorted(cyc.unresolved), sorted(cyc.closure)
+    ((('r1', 'r2'),), ['r1', 'r2'], [])
+    """
+    base = frozenset((str(a), str(b)) for a, b in pairs)
+    graph = nx.DiGraph()
+    graph.add_edges_from(sorted(base))
+    cycles = []
+    for component in nx.strongly_connected_components(graph):
+        if len(component) > 1 or any(graph.has_edge(n, n) for n in component):
+            cycles.append(tuple(sorted(component)))
+    cycles.sort()
+    unresolved = frozenset(rule for cycle in cycles for rule in cycle)
+    if cycles:
+        shown = "; ".join(" , ".join(cycle) for cycle in cycles)
+        warnings.warn(
+            f"priority cycle among rules {shown}: these rules lose all their comparisons",
+            PriorityCycleWarning,
+            stacklevel=3,
+        )
+    graph.remove_nodes_from(unresolved)
+    closure = set()
+    for node in graph.nodes:
+        for weaker in nx.descendants(graph, node):
+            closure.add((node, weaker))
+    return PriorityOrder(
+        base=base, cycles=tuple(cycles), unresolved=unresolved, closure=frozenset(closure)
+    )
+
+
+def priority_order(theory: Theory) -> PriorityOrder:
+    """Compute ``P+`` for a grounded theory (Definition 3).
+
+    Ungrounded priorities were already dropped by :func:`symbolic.grounding.ground`;
+    only ``theory.priorities`` is used.
+
+    Parameters
+    ----------
+    theory : Theory
+        The grounded theory.
+
+    Returns
+    -------
+    PriorityOrder
+
+    Warns
+    -----
+    PriorityCycleWarning
+        When the grounded base contains a cycle (all its rules become unresolved).
+
+    Examples
+    --------
+    >>> from symbolic.grounding import Theory
+    >>> from symbolic.model import Priority
+    >>> t = Theory(frozenset({"E-01"}), priorities=(
+    ...     Priority(stronger="r2", weaker="r1", basis="exception", evidence=["E-01"]),
+    ...     Priority(stronger="r3", weaker="r2", basis="exception", evidence=["E-01"])))
+    >>> sorted(priority_order(t).closure)
+    [('r2', 'r1'), ('r3', 'r1'), ('r3', 'r2')]
+    """
+    return priority_order_from_pairs((p.stronger, p.weaker) for p in theory.priorities)

@@ -1,0 +1,190 @@
+"""Attacks (Definition 2) and neutralization (Definition 4)."""
+
+from __future__ import annotations
+
+from symbolic.arguments import build_arguments
+from symbolic.attacks import applicable_rules, derive_attacks
+from symbolic.labels import AttackKind, Status
+from symbolic.priorities import priority_order
+from symbolic.results import Label
+from symbolic.status import evaluate
+
+REBUT, UNDERCUT, UNDERMINE = AttackKind.REBUT, AttackKind.UNDERCUT, AttackKind.UNDERMINE
+
+
+def _run(t):
+    args = build_arguments(t)
+    name = {a.id: a.top_rule or a.fact for a in args}
+    attacks = derive_attacks(t, args, priority_order(t))
+    return args, name, attacks
+
+
+def _edges(t):
+    """Attacks as (attacker, target, kind, on, lic, explicit, defeated_by), arguments named by top rule/fact."""
+    args, name, attacks = _run(t)
+    on = lambda a: name.get(a.on, a.on)  # noqa: E731 - sub-argument ids shown by their rule
+    return sorted((name[a.attacker], name[a.target], str(a.kind), on(a), a.lic, a.explicit, a.defeated_by)
+                  for a in attacks)
+
+
+def test_rebut_both_directions_between_defeasible_arguments(theory):
+    t = theory(facts={"f1": "a"}, rules={"r1": "a => p", "r2": "a => ¬p"})
+    assert _edges(t) == [
+        ("r1", "r2", "rebut", "r2", "r1", False, None),
+        ("r2", "r1", "rebut", "r1", "r2", False, None),
+    ]
+
+
+def test_strict_arguments_are_not_rebutted(theory):
+    t = theory(facts={"f1": "a"}, rules={"s1": "a -> p", "r2": "a => ¬p"})
+    assert _edges(t) == [("s1", "r2", "rebut", "r2", "s1", False, None)]
+    assert evaluate(t, "p").status is Status.ACCEPTED
+
+
+def test_strict_vs_strict_gives_no_attack_and_both(theory):
+    t = theory(facts={"f1": "a", "f2": "b"}, rules={"s1": "a -> p", "s2": "b -> ¬p"})
+    assert _edges(t) == []
+    ev = evaluate(t, "p")
+    assert ev.status is Status.BOTH and set(ev.labelling.labels.values()) == {Label.IN}
+
+
+def test_rebut_on_a_sub_argument_propagates_to_super_arguments(theory):
+    t = theory(facts={"f1": "a", "f2": "b"},
+               rules={"r1": "a => p", "s2": "p -> q", "r3": "q => t", "r4": "b => ¬p"})
+    edges = [e for e in _edges(t) if e[0] == "r4"]
+    assert edges == [
+        ("r4", "r1", "rebut", "r1", "r4", False, None),
+        ("r4", "r3", "rebut", "r1", "r4", False, None),
+        ("r4", "s2", "rebut", "r1", "r4", False, None),
+    ]
+
+
+def test_rebut_by_a_fact_is_never_neutralized(theory):
+    t = theory(facts={"f1": "a", "f2": "¬p"}, rules={"r1": "a => p"}, priorities=[])
+    edges = _edges(t)
+    assert ("f2", "r1", "rebut", "r1", None, False, None) in edges
+    # and the rule argument undermines the fact.
+    assert ("r1", "f2", "undermine", "f2", "r1", False, None) in edges
+
+
+def test_undercut_via_exception_rule_hits_every_user(theory):
+    t = theory(facts={"f1": "a", "f2": "e"},
+               rules={"r1": "a => p", "r2": "p => q", "x1": "e => ¬applicable(r1)"})
+    assert _edges(t) == [
+        ("x1", "r1", "undercut", "r1", "x1", False, None),
+        ("x1", "r2", "undercut", "r1", "x1", False, None),
+    ]
+    ev = evaluate(t, "q")
+    assert ev.status is Status.REJECTED  # arguments for q exist and none is IN
+
+
+def test_undercut_is_neutralized_by_the_excepted_rule(theory):
+    t = theory(facts={"f1": "a", "f2": "e"},
+               rules={"r1": "a => p", "x1": "e => ¬applicable(r1)"}, priorities=["r1>x1"])
+    assert _edges(t) == [("x1", "r1", "undercut", "r1", "x1", False, ("r1", "x1"))]
+    assert evaluate(t, "p").status is Status.ACCEPTED
+
+
+def test_undercut_of_a_strict_rule(theory):
+    t = theory(facts={"f1": "a", "f2": "e"}, rules={"s1": "a -> p", "x1": "e ~> ¬applicable(s1)"})
+    assert _edges(t) == [("x1", "s1", "undercut", "s1", "x1", False, None)]
+
+
+def test_undermine_of_a_fact_by_a_complementary_fact(theory):
+    t = theory(facts={"f1": "a", "f2": "¬a"}, rules={"r1": "a => p"}, priorities=[])
+    assert _edges(t) == [
+        ("f1", "f2", "undermine", "f2", None, False, None),
+        ("f2", "f1", "undermine", "f1", None, False, None),
+        ("f2", "r1", "undermine", "f1", None, False, None),
+    ]
+    assert evaluate(t, "p").status is Status.BOTH  # p's only path is contested
+
+
+def test_undermine_by_an_argument_and_its_neutralization(theory):
+    t = theory(facts={"f1": "a", "f2": "b"},
+               rules={"r1": "a => p", "r2": "p => q", "r9": "b => ¬a"}, priorities=["r2>r9"])
+    edges = [e for e in _edges(t) if e[0] == "r9"]
+    # targetRules = the rules of the attacked argument that depend on f1.
+    assert edges == [
+        ("r9", "f1", "undermine", "f1", "r9", False, None),
+        ("r9", "r1", "undermine", "f1", "r9", False, None),
+        ("r9", "r2", "undermine", "f1", "r9", False, ("r2", "r9")),
+    ]
+
+
+def test_defeater_attacks_but_never_supports(theory):
+    t = theory(facts={"f1": "a", "f2": "b"}, rules={"r1": "a => p", "d1": "b ~> ¬p", "d2": "b ~> p"})
+    edges = _edges(t)
+    assert ("d1", "r1", "rebut", "r1", "d1", False, None) in edges
+    assert ("d1", "d2", "rebut", "d2", "d1", False, None) in edges
+    ev = evaluate(t, "p")
+    assert ev.status is Status.BOTH
+    only_defeater = theory(facts={"f2": "b"}, rules={"d2": "b ~> p"})
+    assert evaluate(only_defeater, "p").status is Status.UNDECIDABLE
+    assert evaluate(only_defeater, "¬p").status is Status.REJECTED
+
+
+def test_team_reading_uses_every_applicable_rule_for_the_conclusion(theory):
+    base = {"facts": {"f1": "a", "f2": "b", "f3": "c"},
+            "rules": {"r1": "a => p", "r2": "b => ¬p", "r3": "c => p"}}
+    edges = _edges(theory(**base, priorities=["r3>r2"]))
+    assert ("r2", "r1", "rebut", "r1", "r2", False, ("r3", "r2")) in edges
+    # r3 not applicable (no fact c): it no longer protects r1.
+    no_c = {"facts": {"f1": "a", "f2": "b"}, "rules": base["rules"]}
+    edges = _edges(theory(**no_c, priorities=["r3>r2"]))
+    assert ("r2", "r1", "rebut", "r1", "r2", False, None) in edges
+
+
+def test_defeated_by_prefers_the_attacked_top_rule(theory):
+    edges = _edges(theory(facts={"f1": "a", "f2": "b", "f3": "c"},
+                          rules={"r1": "a => p", "r2": "b => ¬p", "r3": "c => p"},
+                          priorities=["r3>r2", "r1>r2"]))
+    assert ("r2", "r1", "rebut", "r1", "r2", False, ("r1", "r2")) in edges
+    assert ("r2", "r3", "rebut", "r3", "r2", False, ("r3", "r2")) in edges
+
+
+def test_explicit_edges_are_normalized_and_merged(theory):
+    t = theory(
+        facts={"f1": "a", "f2": "b", "f3": "c"},
+        rules={"r1": "a => p", "r2": "b -> ¬q", "r3": "p => s", "r4": "c => q"},
+        attacks=[
+            ("r2", "p", "rebut"),             # literal target: arguments for p and their supers
+            ("f3", "r1", "undercut"),         # rule target: every user of r1
+            ("r2", "f1", "undermine", "r4"),  # fact target with an explicit licensing rule
+            ("r2", "q", "rebut"),             # duplicates the derived rebut of r4's argument
+        ],
+    )
+    edges = _edges(t)
+    assert ("r2", "r1", "rebut", "r1", "r2", True, None) in edges
+    assert ("r2", "r3", "rebut", "r1", "r2", True, None) in edges
+    assert ("f3", "r1", "undercut", "r1", None, True, None) in edges
+    assert ("f3", "r3", "undercut", "r1", None, True, None) in edges
+    assert ("r2", "f1", "undermine", "f1", "r4", True, None) in edges
+    assert ("r2", "r3", "undermine", "f1", "r4", True, None) in edges
+    merged = [e for e in edges if e[:2] == ("r2", "r4")]
+    assert merged == [("r2", "r4", "rebut", "r4", "r2", True, None)]
+    assert len(edges) == len(set(edges))
+
+
+def test_explicit_edge_is_neutralized_like_a_derived_one(theory):
+    t = theory(facts={"f1": "a", "f2": "b"}, rules={"r1": "a => p", "r2": "b => s"},
+               priorities=["r1>r2"], attacks=[("r2", "p", "rebut")])
+    assert _edges(t) == [("r2", "r1", "rebut", "r1", "r2", True, ("r1", "r2"))]
+
+
+def test_explicit_edge_from_an_inapplicable_rule_yields_nothing(theory):
+    t = theory(facts={"f1": "a"}, rules={"r1": "a => p", "r2": "zz => s"}, attacks=[("r2", "p", "rebut")])
+    assert _edges(t) == []
+
+
+def test_applicable_rules_ignore_defeater_support(theory):
+    t = theory(facts={"f1": "a"}, rules={"d1": "a ~> b", "r1": "b => c", "r2": "a => c"})
+    assert applicable_rules(t, build_arguments(t)) == {"d1", "r2"}
+
+
+def test_attacks_are_deterministic(theory):
+    kwargs = {"facts": {"f1": "a", "f2": "b", "f3": "¬a"},
+              "rules": {"r1": "a => p", "r2": "b => ¬p", "r3": "p => q", "x": "b => ¬applicable(r3)"}}
+    first = derive_attacks(theory(**kwargs), build_arguments(theory(**kwargs)), priority_order(theory(**kwargs)))
+    second = derive_attacks(theory(**kwargs), build_arguments(theory(**kwargs)), priority_order(theory(**kwargs)))
+    assert list(first) == list(second)

@@ -1,0 +1,112 @@
+"""Grounded labelling (Algorithm 1) against a naive least fixpoint."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from symbolic.labels import AttackKind
+from symbolic.labelling import grounded_labelling, grounded_rounds
+from symbolic.results import Attack, Label
+
+
+def naive_grounded(args, pairs):
+    """Dung 1995, Def. 20: iterate F(S) = {a | every attacker of a is attacked by S} from the empty set."""
+    attackers = {a: {x for x, y in pairs if y == a} for a in args}
+    extension: set = set()
+    while True:
+        attacked = {y for x, y in pairs if x in extension}
+        nxt = {a for a in args if attackers[a] <= attacked}
+        if nxt == extension:
+            break
+        extension = nxt
+    out = {y for x, y in pairs if x in extension}
+    return {a: Label.IN if a in extension else Label.OUT if a in out else Label.UNDEC for a in args}
+
+
+def _attacks(pairs, defeated=()):
+    return [Attack(f"A{x}", f"A{y}", AttackKind.REBUT, f"A{y}", "r", defeated_by=d)
+            for (x, y), d in zip(pairs, list(defeated) + [None] * len(pairs))]
+
+
+@st.composite
+def frameworks(draw):
+    n = draw(st.integers(min_value=0, max_value=30))
+    if n == 0:
+        return 0, []
+    pair = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
+    pairs = draw(st.lists(pair, max_size=3 * n))
+    family = draw(st.sampled_from(["uniform", "acyclic", "cycles"]))
+    if family == "acyclic":
+        pairs = [(min(x, y), max(x, y)) for x, y in pairs if x != y] + pairs[: n // 10]
+    elif family == "cycles":  # odd and even rings plus self-attacks
+        k = draw(st.integers(1, n))
+        pairs = pairs[: n // 3] + [(i, (i + 1) % k) for i in range(k)]
+    return n, pairs
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(frameworks())
+def test_worklist_equals_naive_fixpoint(framework):
+    n, pairs = framework
+    ids = [f"A{i}" for i in range(n)]
+    expected = naive_grounded(ids, [(f"A{x}", f"A{y}") for x, y in pairs])
+    assert dict(grounded_labelling(ids, _attacks(pairs)).labels) == expected
+
+
+@settings(max_examples=200, derandomize=True, deadline=None)
+@given(frameworks())
+def test_grounded_properties(framework):
+    n, pairs = framework
+    ids = [f"A{i}" for i in range(n)]
+    lab = grounded_labelling(ids, _attacks(pairs))
+    labels = lab.labels
+    attackers = {a: {f"A{x}" for x, y in pairs if f"A{y}" == a} for a in ids}
+    for (x, y) in pairs:  # IN is conflict-free
+        assert not (labels[f"A{x}"] is Label.IN and labels[f"A{y}"] is Label.IN)
+    for a in ids:
+        got = {labels[b] for b in attackers[a]}
+        if labels[a] is Label.IN:
+            assert got <= {Label.OUT}
+        elif labels[a] is Label.OUT:
+            assert Label.IN in got
+        else:
+            assert Label.UNDEC in got and Label.IN not in got
+    # rounds: IN in even rounds, OUT in odd ones, each argument at most once, UNDEC never.
+    seen = [a for r in lab.rounds for a in r]
+    assert len(seen) == len(set(seen))
+    for k, r in enumerate(lab.rounds):
+        assert r and all(labels[a] is (Label.IN if k % 2 == 0 else Label.OUT) for a in r)
+    assert set(seen) == {a for a in ids if labels[a] is not Label.UNDEC}
+
+
+def test_rounds_follow_the_propagation():
+    lab = grounded_labelling(["A1", "A2", "A3", "A4"], _attacks([(1, 2), (2, 3), (3, 4), (4, 4)]))
+    assert lab.rounds == (("A1",), ("A2",), ("A3",), ("A4",))
+    assert [lab.labels[a] for a in ("A1", "A2", "A3", "A4")] == [Label.IN, Label.OUT, Label.IN, Label.OUT]
+
+
+def test_odd_cycle_and_self_attack_are_undec():
+    lab = grounded_labelling(["A0", "A1", "A2", "A3", "A4"],
+                             _attacks([(0, 1), (1, 2), (2, 0), (3, 3), (3, 4)]))
+    assert set(lab.labels.values()) == {Label.UNDEC}
+    assert lab.rounds == ()
+
+
+def test_defeated_attacks_are_ignored():
+    att = _attacks([(1, 2), (2, 1)], defeated=[("r9", "r")])
+    lab = grounded_labelling(["A1", "A2"], att)
+    assert lab.labels == {"A1": Label.OUT, "A2": Label.IN}
+
+
+def test_unknown_argument_is_an_error():
+    with pytest.raises(KeyError, match="A9"):
+        grounded_labelling(["A1"], _attacks([(1, 9)]))
+
+
+def test_integer_core_counts_repeated_attacks():
+    # 0 attacks 2 twice, 1 attacks 2; 0 and 1 are attacked by 3 (IN): 2 comes IN once all are OUT.
+    state, rounds = grounded_rounds(4, [0, 2, 3, 3, 5], [2, 2, 2, 0, 1])
+    assert state == [-1, -1, 1, 1]
+    assert rounds == [[3], [0, 1], [2]]

@@ -1,0 +1,115 @@
+"""Every worked example of SEMANTICS.md section 8 (the paper's penalty example)."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from symbolic.errors import PriorityCycleWarning
+from symbolic.labels import Status
+from symbolic.model import Analysis, Fact, Priority, Rule
+from symbolic.results import Label
+from symbolic.status import evaluate, evaluate_analysis
+
+FACTS = {"f1": "Delay(x)", "f2": "ForceMajeure(x)", "f3": "GrossNegligence(x)"}
+RULES = {
+    "r1": "Delay(x) => Penalty(x)",
+    "r2": "ForceMajeure(x) => ¬Penalty(x)",
+    "r3": "GrossNegligence(x) => Penalty(x)",
+}
+PRIORITIES = ["r2>r1", "r3>r2"]
+TARGET = "Penalty(x)"
+
+
+def _status(theory, **overrides):
+    kwargs = {"facts": FACTS, "rules": RULES, "priorities": PRIORITIES} | overrides
+    return evaluate(theory(**kwargs), TARGET)
+
+
+def test_as_given_is_accepted(theory):
+    ev = _status(theory)
+    assert ev.status is Status.ACCEPTED
+    assert (ev.support, ev.against) == (True, False)
+    by_rule = {a.top_rule: a.id for a in ev.arguments}
+    assert ev.labelling.labels[by_rule["r1"]] is Label.IN
+    assert ev.labelling.labels[by_rule["r3"]] is Label.IN
+    assert ev.labelling.labels[by_rule["r2"]] is Label.OUT
+
+
+def test_as_given_trace_records_the_defeating_priorities(theory):
+    ev = _status(theory)
+    by_rule = {a.top_rule: a.id for a in ev.arguments}
+    states = {(a.attacker, a.target): a.defeated_by for a in ev.attacks}
+    assert states == {
+        # r2 attacks r1's argument: neutralized by the team reading (r3 >+ r2 concludes Penalty).
+        (by_rule["r2"], by_rule["r1"]): ("r3", "r2"),
+        (by_rule["r2"], by_rule["r3"]): ("r3", "r2"),
+        (by_rule["r1"], by_rule["r2"]): ("r2", "r1"),
+        (by_rule["r3"], by_rule["r2"]): None,
+    }
+
+
+def test_without_r3_over_r2_is_both(theory):
+    assert _status(theory, priorities=["r2>r1"]).status is Status.BOTH
+
+
+def test_ncr_of_first_row_is_one(theory):
+    """Removing the single priority r3 > r2 flips the status (NCR = 1 under unit costs)."""
+    base = _status(theory).status
+    flipped = [p for p in PRIORITIES if _status(theory, priorities=[q for q in PRIORITIES if q != p]).status != base]
+    assert flipped == ["r3>r2"]
+
+
+def test_without_r3_is_rejected(theory):
+    rules = {k: v for k, v in RULES.items() if k != "r3"}
+    assert _status(theory, rules=rules, priorities=["r2>r1"]).status is Status.REJECTED
+
+
+def test_no_priorities_is_both(theory):
+    assert _status(theory, priorities=[]).status is Status.BOTH
+
+
+def test_no_facts_is_undecidable(theory):
+    ev = _status(theory, facts={})
+    assert ev.status is Status.UNDECIDABLE
+    assert ev.arguments == ()
+
+
+def test_priority_cycle_is_both(theory):
+    with pytest.warns(PriorityCycleWarning, match="r1"):
+        ev = _status(theory, priorities=["r2>r1", "r3>r2", "r1>r3"])
+    assert ev.status is Status.BOTH
+    assert ev.priorities.unresolved == {"r1", "r2", "r3"}
+    assert ev.priorities.closure == frozenset()
+    assert all(a.defeated_by is None for a in ev.attacks)
+
+
+def test_ungrounded_r3_is_rejected():
+    """r3's only fragment id is missing: ``ground`` drops r3 and r3 > r2."""
+    e = ["E-01"]
+    analysis = Analysis(
+        facts=[Fact(id=k, literal=v, evidence=e) for k, v in FACTS.items()],
+        rules=[
+            Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)", evidence=e),
+            Rule(id="r2", antecedents=["ForceMajeure(x)"], consequent="not Penalty(x)", evidence=e),
+            Rule(id="r3", antecedents=["GrossNegligence(x)"], consequent="Penalty(x)", evidence=["E-03"]),
+        ],
+        priorities=[
+            Priority(stronger="r2", weaker="r1", basis="exception", evidence=e),
+            Priority(stronger="r3", weaker="r2", basis="exception", evidence=e),
+        ],
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ev = evaluate_analysis(["E-01", "E-02"], analysis, "Penalty(x)")
+    assert ev.status is Status.REJECTED
+    assert {(d.kind, d.id) for d in ev.theory.dropped} == {("rule", "r3"), ("priority", "r3>r2")}
+    assert all(a.top_rule != "r3" for a in ev.arguments)
+
+
+def test_strict_contradiction_is_both_without_explosion(theory):
+    ev = evaluate(theory(facts={"f1": "a"}, rules={"s1": "a -> p", "s2": "a -> ¬p"}), "p")
+    assert ev.status is Status.BOTH
+    assert list(ev.attacks) == []
+    assert set(ev.labelling.labels.values()) == {Label.IN}

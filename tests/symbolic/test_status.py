@@ -1,0 +1,83 @@
+"""The four-valued status (Definition 5, SEMANTICS.md section 7) and the engine entry points."""
+
+from __future__ import annotations
+
+import pytest
+
+from symbolic.labels import Status
+from symbolic.results import Argument, Label, Labelling
+from symbolic.status import evaluate, evaluate_analysis, four_valued, support_against
+
+
+def _arg(ident, conclusion, defeater=False):
+    return Argument(ident, conclusion, "r" + ident, None, (), frozenset({"r" + ident}), frozenset(),
+                    defeater=defeater)
+
+
+@pytest.mark.parametrize(("pro", "con", "expected"), [
+    ([], [], Status.UNDECIDABLE),
+    ([Label.IN], [], Status.ACCEPTED),
+    ([Label.IN], [Label.OUT], Status.ACCEPTED),
+    ([Label.IN, Label.OUT], [Label.OUT], Status.ACCEPTED),   # one path defeated, another stands
+    ([Label.IN, Label.UNDEC], [], Status.ACCEPTED),
+    ([Label.UNDEC], [], Status.BOTH),                        # the only path is contested
+    ([Label.UNDEC], [Label.UNDEC], Status.BOTH),
+    ([Label.IN], [Label.IN], Status.BOTH),                   # two strict arguments, kept
+    ([Label.IN], [Label.UNDEC], Status.BOTH),
+    ([Label.OUT], [], Status.REJECTED),                      # every path to p is defeated
+    ([Label.OUT], [Label.IN], Status.REJECTED),
+    ([], [Label.IN], Status.REJECTED),
+    ([], [Label.UNDEC], Status.REJECTED),
+    ([], [Label.OUT], Status.UNDECIDABLE),
+])
+def test_definition_5_table(pro, con, expected):
+    args = [_arg(f"P{i}", "Penalty(x)") for i in range(len(pro))]
+    args += [_arg(f"C{i}", "¬Penalty(x)") for i in range(len(con))]
+    labelling = Labelling(dict(zip([a.id for a in args], pro + con)))
+    assert four_valued("Penalty(x)", args, labelling) is expected
+
+
+def test_defeater_for_p_is_not_support_but_a_defeater_against_p_counts():
+    pro_defeater = [_arg("D", "p", defeater=True)]
+    assert support_against("p", pro_defeater, Labelling({"D": Label.IN})) == (False, False)
+    con_defeater = [_arg("D", "¬p", defeater=True)]
+    assert support_against("p", con_defeater, Labelling({"D": Label.UNDEC})) == (False, True)
+
+
+def test_target_is_normalized(theory):
+    t = theory(facts={"f1": "a"}, rules={"r1": "a => ¬p"})
+    ev = evaluate(t, "not p")
+    assert ev.target == "¬p" and ev.status is Status.ACCEPTED
+    assert evaluate(t, "~~p").status is Status.REJECTED
+
+
+def test_bad_target_is_a_value_error(theory):
+    with pytest.raises(ValueError, match="empty literal"):
+        evaluate(theory(), "¬")
+
+
+def test_second_path_keeps_the_status(theory):
+    """One support path undercut, another grounded path remains: still accepted."""
+    t = theory(facts={"f1": "a", "f2": "b", "f3": "e"},
+               rules={"r1": "a => p", "r2": "b => p", "x": "e => ¬applicable(r1)"})
+    ev = evaluate(t, "p")
+    assert ev.status is Status.ACCEPTED
+
+
+def test_evaluation_carries_every_stage(theory):
+    t = theory(facts={"f1": "a", "f2": "b"}, rules={"r1": "a => p", "r2": "b => ¬p"}, priorities=["r1>r2"])
+    ev = evaluate(t, "p")
+    assert ev.theory is t
+    assert [a.id for a in ev.arguments] == list(ev.labelling.labels)
+    assert ev.priorities.closure == {("r1", "r2")}
+    assert sorted((a.attacker, a.target, a.active) for a in ev.attacks) == [("A3", "A4", True), ("A4", "A3", False)]
+    assert ev.labelling.rounds == (("A1", "A2", "A3"), ("A4",))
+    assert (ev.status, ev.support, ev.against) == (Status.ACCEPTED, True, False)
+
+
+def test_evaluate_analysis_grounds_first(spec):
+    analysis = spec(facts={"f1": "a"}, rules={"r1": "a => p"})
+    assert evaluate_analysis(["E-01"], analysis, "p").status is Status.ACCEPTED
+    ev = evaluate_analysis(["E-02"], analysis, "p")
+    assert ev.status is Status.UNDECIDABLE
+    assert {d.id for d in ev.theory.dropped} == {"f1", "r1"}
