@@ -41,6 +41,7 @@ __all__ = [
     "scenario_json_schema",
     "scenario_line",
     "validate_scenario",
+    "write_atomic",
 ]
 
 _VALUE_WIDTH = 80
@@ -375,11 +376,23 @@ def dump_suite(scenarios: Iterable[Scenario], path) -> str:
     if not lines:
         raise ScenarioError("refusing to write an empty suite", file=str(path))
     data = "".join(lines).encode("utf-8")
-    _atomic_write(path, data)
+    write_atomic(path, data)
     return hashlib.sha256(data).hexdigest()
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
+def write_atomic(path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file and a rename.
+
+    A reader sees the old file or the new one, never a mix; on failure the
+    temporary file is removed and any previous file is untouched.  The new
+    file gets the usual permissions (``0o666`` minus the umask).
+
+    Raises
+    ------
+    OSError
+        If the directory is missing or not writable.
+    """
+    path = Path(path)
     directory = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
     try:

@@ -1,0 +1,278 @@
+"""The ``paratrace`` command line: the root app and the symbolic commands.
+
+Commands: ``status`` (evaluate scenarios and explain the result), ``validate``
+(check suites, optionally against the engine), ``schema`` (print JSON
+Schemas) and ``import-peer`` (convert the peer corpus).  Other packages add
+their commands through a ``register(app)`` function in ``scorer.cli``,
+``assistant.cli``, ``experiments.cli`` and ``optimize.cli`` when present.
+
+Every bad input exits with code 2 and one line on stderr; an unexpected
+internal error exits with code 1 and a short message (set
+``PARATRACE_DEBUG=1`` for the traceback).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import os
+import sys
+import warnings
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+from typer.core import TyperGroup
+
+from .errors import ParatraceError, PriorityCycleWarning, ScenarioError
+
+__all__ = ["PLUGIN_MODULES", "app", "main"]
+
+PLUGIN_MODULES = ("scorer.cli", "assistant.cli", "experiments.cli", "optimize.cli")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _debug() -> bool:
+    return os.environ.get("PARATRACE_DEBUG", "") not in ("", "0")
+
+
+class _GuardedGroup(TyperGroup):
+    """Turns paratrace and OS errors into exit 2, anything else into exit 1, without tracebacks."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except (typer.TyperException, typer.Exit, typer.Abort, BrokenPipeError):
+            raise
+        except (ParatraceError, OSError) as exc:
+            if _debug():
+                raise
+            reason = _one_line(exc) if isinstance(exc, ParatraceError) else _os_reason(exc)
+            typer.echo(f"paratrace: error: {reason}", err=True)
+            raise typer.Exit(2) from None
+        except Exception as exc:  # noqa: BLE001 - the last line of defence of the CLI
+            if _debug():
+                raise
+            typer.echo(f"paratrace: internal error: {type(exc).__name__}: {_one_line(exc)[:300]}"
+                       " (set PARATRACE_DEBUG=1 for a traceback)", err=True)
+            raise typer.Exit(1) from None
+
+
+def _os_reason(exc: OSError) -> str:
+    where = f"{exc.filename}: " if exc.filename else ""
+    return where + _one_line(exc.strerror or exc)
+
+
+app = typer.Typer(
+    name="paratrace", cls=_GuardedGroup, pretty_exceptions_enable=False, no_args_is_help=True,
+    add_completion=False,
+    help="Normative reasoning under inconsistent evidence: the four-valued status and its trace.",
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"paratrace {version('paratrace')}")
+        except PackageNotFoundError:
+            typer.echo("paratrace (not installed)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print the version and exit.")) -> None:
+    """Normative reasoning under inconsistent evidence: the four-valued status and its trace."""
+
+
+class Format(str, Enum):
+    """Output formats of ``paratrace status``."""
+
+    TEXT = "text"
+    JSON = "json"
+    DOT = "dot"
+
+
+class Which(str, Enum):
+    """Which analysis of a scenario to evaluate."""
+
+    GOLD = "gold"
+    CANDIDATE = "candidate"
+
+
+def _evaluate(scenario, analysis):
+    from .status import evaluate_analysis
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PriorityCycleWarning)
+        return evaluate_analysis(scenario.evidence_ids(), analysis, scenario.target)
+
+
+def _select(scenarios, case: str | None, file: Path):
+    if case is None:
+        return scenarios
+    chosen = [s for s in scenarios if s.id == case.strip()]
+    if not chosen:
+        known = ", ".join(s.id for s in scenarios[:10]) + (", ..." if len(scenarios) > 10 else "")
+        raise ScenarioError(f"no case {case!r} (cases: {known})", file=str(file), value=case)
+    return chosen
+
+
+@app.command()
+def status(
+    file: Path = typer.Argument(..., help="A JSONL suite, or a .json file holding one scenario."),
+    case: Optional[str] = typer.Option(None, "--case", "-c", help="Only this case id."),
+    fmt: Format = typer.Option(Format.TEXT, "--format", "-f", help="text, json (TNF trace) or dot."),
+    analysis: Which = typer.Option(Which.GOLD, "--analysis", help="Evaluate the gold or the candidate analysis."),
+) -> None:
+    """Compute and explain the status of each scenario (or one case)."""
+    from .io import load_suite
+
+    scenarios = _select(load_suite(file), case, file)
+    evaluated = []
+    for scenario in scenarios:
+        chosen = scenario.gold if analysis is Which.GOLD else scenario.candidate
+        if chosen is None:
+            raise ScenarioError(f"case {scenario.id!r} has no candidate analysis", file=str(file),
+                                field="candidate")
+        evaluated.append((scenario, _evaluate(scenario, chosen)))
+    if fmt is Format.TEXT:
+        from rich.console import Console
+
+        from .cli_render import render_text
+
+        console = Console(highlight=False)
+        for scenario, evaluation in evaluated:
+            render_text(console, scenario, evaluation, analysis=analysis.value)
+    elif fmt is Format.JSON:
+        from .cli_formats import traces_json
+
+        typer.echo(traces_json(evaluated))
+    else:
+        from .cli_formats import traces_dot
+
+        typer.echo(traces_dot(evaluated), nl=False)
+
+
+def _gold_problems(scenario, line: int, file: str) -> list[str]:
+    from .cli_formats import trace_disagreement
+
+    evaluation = _evaluate(scenario, scenario.gold)
+    where = f"{file}:{line}: case {scenario.id!r}"
+    problems = []
+    if evaluation.status is not scenario.gold.status:
+        problems.append(f"{where}: gold status is {scenario.gold.status.value} but the engine computes "
+                        f"{evaluation.status.value}")
+    if scenario.gold.trace is not None:
+        reason = trace_disagreement(scenario, evaluation)
+        if reason:
+            problems.append(f"{where}: gold trace is not TNF-equivalent to the recomputed trace ({reason})")
+    return problems
+
+
+@app.command()
+def validate(
+    files: list[Path] = typer.Argument(..., help="JSONL suites or .json scenario files."),
+    check_gold: bool = typer.Option(False, "--check-gold", help="Recompute every status (and trace) and compare with gold."),
+) -> None:
+    """Check suites: exit 0 when all are valid, 2 otherwise, one line per problem on stderr."""
+    from .io import check_suite
+
+    failed = False
+    for file in files:
+        check = check_suite(file)
+        problems = [_one_line(err) for err in check.errors]
+        if check_gold:
+            for line, scenario in check.scenarios:
+                problems += _gold_problems(scenario, line, str(file))
+        for problem in problems:
+            typer.echo(f"paratrace: error: {problem}", err=True)
+        if problems:
+            failed = True
+        else:
+            agree = ", gold agrees with the engine" if check_gold else ""
+            typer.echo(f"{file}: {len(check.scenarios)} scenarios valid{agree}")
+    if failed:
+        raise typer.Exit(2)
+
+
+def _schemas() -> dict:
+    from .io import scenario_json_schema
+
+    schemas = {"scenario": scenario_json_schema}
+    if importlib.util.find_spec("scorer") is not None and importlib.util.find_spec("scorer.contract") is not None:
+        contract = importlib.import_module("scorer.contract")
+        for name in contract.json_schemas():
+            schemas.setdefault(name, lambda name=name: contract.json_schemas()[name])
+    return schemas
+
+
+@app.command()
+def schema(
+    name: str = typer.Argument("scenario", help="scenario, or a contract schema such as common-v1 or trace-v2."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
+) -> None:
+    """Print a JSON Schema (draft 2020-12 where our own)."""
+    from .io import write_atomic
+
+    schemas = _schemas()
+    if name not in schemas:
+        raise ScenarioError(f"unknown schema {name!r}; available: {', '.join(sorted(schemas))}", value=name)
+    text = json.dumps(schemas[name](), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        write_atomic(output, text.encode("utf-8"))
+        typer.echo(f"wrote the {name} schema to {output}", err=True)
+
+
+@app.command("import-peer")
+def import_peer(
+    file: Path = typer.Argument(..., help="A peer corpus JSONL file (thecontrey/neuro_symbolic format)."),
+    output: Path = typer.Option(..., "--output", "-o", help="The scenario suite (JSONL) to write."),
+) -> None:
+    """Convert peer corpus records into a scenario suite (SEMANTICS.md section 9)."""
+    from collections import Counter
+
+    from .io import dump_suite
+    from .peer import import_peer_file
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PriorityCycleWarning)
+        scenarios = import_peer_file(file)
+    digest = dump_suite(scenarios, output)
+    counts = Counter(s.gold.status.value for s in scenarios)
+    summary = ", ".join(f"{k} {counts[k]}" for k in ("accepted", "rejected", "both", "undecidable"))
+    typer.echo(f"wrote {len(scenarios)} scenarios to {output} ({summary}; sha256 {digest[:16]})")
+
+
+def _mount_plugins(root: typer.Typer) -> None:
+    for module_name in PLUGIN_MODULES:
+        try:
+            package = module_name.partition(".")[0]
+            if importlib.util.find_spec(package) is None or importlib.util.find_spec(module_name) is None:
+                continue
+            module = importlib.import_module(module_name)
+            register = getattr(module, "register", None)
+            if callable(register):
+                register(root)
+        except Exception as exc:  # noqa: BLE001 - a broken plugin must not break the core commands
+            if _debug():
+                raise
+            print(f"paratrace: warning: commands of {module_name} unavailable: "
+                  f"{type(exc).__name__}: {_one_line(exc)[:200]}", file=sys.stderr)
+
+
+_mount_plugins(app)
+
+
+def main() -> None:
+    """Entry point of the ``paratrace`` console script."""
+    app(prog_name="paratrace")

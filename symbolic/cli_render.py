@@ -1,0 +1,130 @@
+"""Text rendering of an evaluation for ``paratrace status`` (rich tables).
+
+Shows, for one scenario: the status with ``s(p)``/``a(p)`` and the gold
+status, the grounded labelling of every argument, the attacks (active, or
+defeated together with the priority of ``P+`` that neutralized them,
+Definition 4), unresolved priority cycles (Definition 3) and the objects
+the parser-validator dropped as ungrounded, with the reason.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console, Group
+from rich.markup import escape
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from .labels import Status
+from .model import Scenario
+from .results import Evaluation, Label
+
+__all__ = ["STATUS_STYLE", "evaluation_renderable", "render_text"]
+
+STATUS_STYLE = {
+    Status.ACCEPTED: "bold green",
+    Status.REJECTED: "bold red",
+    Status.BOTH: "bold magenta",
+    Status.UNDECIDABLE: "bold yellow",
+}
+_LABEL_STYLE = {Label.IN: "green", Label.OUT: "red", Label.UNDEC: "yellow"}
+
+
+def _derivation(arg) -> str:
+    if arg.fact is not None:
+        return f"fact {arg.fact}"
+    subs = ", ".join(arg.subs)
+    rule = f"{arg.top_rule} (defeater)" if arg.defeater else arg.top_rule
+    return f"{rule} from {subs}" if subs else f"{rule}"
+
+
+def _arguments_table(evaluation: Evaluation) -> Table:
+    table = Table(title="Grounded labelling (Algorithm 1)", title_justify="left", expand=False)
+    for name in ("argument", "conclusion", "derivation", "label"):
+        table.add_column(name, overflow="fold")
+    labels = evaluation.labelling.labels
+    for arg in evaluation.arguments:
+        label = labels.get(arg.id, Label.UNDEC)
+        table.add_row(arg.id, escape(arg.conclusion), escape(_derivation(arg)),
+                      Text(label.value, style=_LABEL_STYLE[label]))
+    return table
+
+
+def _attacks_table(evaluation: Evaluation) -> Table:
+    table = Table(title="Attacks (Definition 2) and neutralization (Definition 4)",
+                  title_justify="left", expand=False)
+    for name in ("attacker", "target", "kind", "on", "lic", "state"):
+        table.add_column(name, overflow="fold")
+    for att in evaluation.attacks:
+        if att.defeated_by is None:
+            state = Text("active", style="bold")
+        else:
+            stronger, weaker = att.defeated_by
+            state = Text(f"defeated by {stronger} > {weaker}", style="dim")
+        table.add_row(att.attacker, att.target, att.kind.value, escape(att.on), att.lic or "-", state)
+    return table
+
+
+def _dropped_table(evaluation: Evaluation) -> Table:
+    table = Table(title="Dropped as ungrounded (parser-validator)", title_justify="left", expand=False)
+    for name in ("kind", "id", "reason"):
+        table.add_column(name, overflow="fold")
+    for item in evaluation.theory.dropped:
+        table.add_row(item.kind, escape(item.id), escape(item.reason))
+    return table
+
+
+def _priorities_text(evaluation: Evaluation) -> Text:
+    order = evaluation.priorities
+    text = Text()
+    base = ", ".join(f"{a} > {b}" for a, b in sorted(order.base)) or "none"
+    text.append(f"Priority base P0: {base}\n")
+    if order.cycles:
+        cycles = "; ".join("{" + ", ".join(cycle) + "}" for cycle in order.cycles)
+        text.append(f"Unresolved priorities (cycles): {cycles}; ", style="bold yellow")
+        text.append(f"rules losing all comparisons: {', '.join(sorted(order.unresolved))}\n", style="yellow")
+    else:
+        text.append("Unresolved priorities (cycles): none\n")
+    return text
+
+
+def evaluation_renderable(scenario: Scenario, evaluation: Evaluation, *, analysis: str = "gold") -> Panel:
+    """A rich panel describing one evaluated scenario.
+
+    Parameters
+    ----------
+    scenario : Scenario
+    evaluation : Evaluation
+        The engine's evaluation of ``scenario`` (of its ``analysis``).
+    analysis : str, default "gold"
+        Which analysis was evaluated (``gold`` or ``candidate``), for the header.
+
+    Returns
+    -------
+    rich.panel.Panel
+    """
+    status = evaluation.status
+    header = Text()
+    header.append("status ")
+    header.append(status.value, style=STATUS_STYLE[status])
+    header.append(f"   s(p)={int(evaluation.support)} a(p)={int(evaluation.against)}")
+    gold = scenario.gold.status
+    header.append(f"   gold {gold.value}")
+    if analysis == "gold":
+        header.append(" (agrees)" if gold is status else " (DISAGREES)",
+                      style="green" if gold is status else "bold red")
+    header.append(f"\nquery: {scenario.query}\n")
+    parts = [header, _priorities_text(evaluation)]
+    parts.append(_arguments_table(evaluation) if evaluation.arguments else Text("No arguments.\n"))
+    parts.append(_attacks_table(evaluation) if evaluation.attacks else Text("No attacks.\n"))
+    if evaluation.theory.dropped:
+        parts.append(_dropped_table(evaluation))
+    else:
+        parts.append(Text("Nothing dropped: every object is grounded."))
+    title = f"{escape(scenario.id)}: {escape(evaluation.target)} ({analysis} analysis)"
+    return Panel(Group(*parts), title=title, title_align="left", expand=False)
+
+
+def render_text(console: Console, scenario: Scenario, evaluation: Evaluation, *, analysis: str = "gold") -> None:
+    """Print :func:`evaluation_renderable` on ``console``."""
+    console.print(evaluation_renderable(scenario, evaluation, analysis=analysis))
