@@ -6,6 +6,7 @@ Importing this package touches no network and no LLM library.
 
 from .contract import CommonV1, Diagnostics, OutputRecord, Rejected, RunMeta, TraceV2, json_schemas
 from .errors import OutputFileError, ReportError, ScorerError, ScoringError, StatsError
+from .repair import Repaired, dump_outputs, load_outputs, repair_output, repair_record
 from .stats import (
     ConfusionMatrix,
     Interval,
@@ -30,6 +31,7 @@ __all__ = sorted([
     "OutputFileError",
     "OutputRecord",
     "Rejected",
+    "Repaired",
     "ReportError",
     "RunMeta",
     "ScorerError",
@@ -40,10 +42,14 @@ __all__ = sorted([
     "benjamini_hochberg",
     "bootstrap_tgc",
     "confusion_matrix",
+    "dump_outputs",
     "json_schemas",
+    "load_outputs",
     "mcnemar_exact",
     "mean_sd",
     "paired_mcnemar",
+    "repair_output",
+    "repair_record",
     "stability",
     "wilson",
 ])

@@ -1,0 +1,428 @@
+"""Deterministic repair of assistant output into the contract (paper Appendix A.8).
+
+The pipeline, each step logged per case:
+
+1. strip markdown fences;
+2. extract the first balanced JSON object (prose around it removed; trailing
+   commas and Python constants fixed; a truncated object is *not* completed);
+3. map field aliases to the contract's names, drop unknown fields;
+4. canonicalize the status label and normalize evidence ids (and literals);
+5. convert attack records and provenance events into typed edges;
+6. reject trace edges without a valid cited-source path.
+
+Output that cannot be repaired (no JSON object, truncated JSON, no readable
+status) is a *hard failure*: :func:`repair_record` returns an
+:class:`~scorer.contract.OutputRecord` that keeps the raw text and the reason
+and that the scorer counts as incorrect.  Nothing is dropped.
+
+:func:`load_outputs` and :func:`dump_outputs` read and write outputs JSONL
+files with typed errors naming file, line, field and value.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from pydantic import ValidationError
+
+from symbolic._jsonread import scan_json_records as scan_records
+from symbolic.errors import ScenarioError
+from symbolic.grounding import ground
+from symbolic.model import Analysis, TraceNode
+
+from .contract import CommonV1, OutputRecord, Rejected, TraceV2
+from .errors import OutputFileError
+from .repair_edges import reject_unsourced_edges, to_attack_edge, to_trace_edge
+from .repair_fields import (
+    COMMON_ALIASES,
+    FieldRepairError,
+    Log,
+    canonical_status,
+    normalize_ids,
+    repair_bool,
+    repair_conclusions,
+    repair_diagnostics,
+    repair_object,
+    repair_uncertainty,
+    short,
+)
+from .repair_text import TextRepairError, extract_json_object, strip_fences
+
+__all__ = ["Repaired", "dump_outputs", "load_outputs", "repair_output", "repair_record"]
+
+_TRACE_KEYS = ("facts", "rules", "attacks", "priorities", "nodes", "edges", "rejected",
+               "diagnostics")
+
+
+@dataclass(frozen=True, slots=True)
+class Repaired:
+    """The result of repairing one raw output.
+
+    Attributes
+    ----------
+    common : CommonV1 or None
+        ``None`` exactly when the repair failed.
+    trace : TraceV2 or None
+        ``None`` when the output carries no trace (or the repair failed).
+    log : tuple of str
+        Every repair applied, in order (``"<field>: <change>"``).
+    failure : str or None
+        Why the output is a hard failure.
+    """
+
+    common: CommonV1 | None
+    trace: TraceV2 | None
+    log: tuple[str, ...]
+    failure: str | None = None
+
+    @property
+    def hard_failure(self) -> bool:
+        """Whether the output could not be repaired."""
+        return self.failure is not None
+
+
+def _split_payload(payload: dict, log: Log) -> tuple[dict, dict | None]:
+    common = payload.get("common")
+    if isinstance(common, Mapping):
+        common_src = dict(common)
+        rest = {k: v for k, v in payload.items() if k not in ("common", "trace", "schema_version")}
+    else:
+        common_src = {k: v for k, v in payload.items() if k not in _TRACE_KEYS and k != "trace"}
+        rest = {}
+    trace = payload.get("trace")
+    if isinstance(trace, Mapping):
+        trace_src = dict(trace)
+    else:
+        top = {k: payload[k] for k in _TRACE_KEYS if k in payload}
+        trace_src = top or None
+        if top:
+            log.add("trace", "collected top-level field(s) " + ", ".join(sorted(top)))
+    if isinstance(common, Mapping) and trace_src is None:
+        top = {k: rest[k] for k in _TRACE_KEYS if k in rest}
+        trace_src = top or None
+    extra = sorted(k for k in rest if k not in _TRACE_KEYS)
+    if extra:
+        log.add("output", "dropped unknown field(s) " + ", ".join(repr(k) for k in extra))
+    return common_src, trace_src
+
+
+def _repair_common(src: dict, package: frozenset[str], log: Log) -> CommonV1:
+    fields: dict[str, Any] = {}
+    used: set[str] = set()
+    for field, names in COMMON_ALIASES.items():
+        for name in names:
+            if name in src and name not in used:
+                used.add(name)
+                if name != field:
+                    log.add("common", f"renamed field {name!r} to {field!r}")
+                fields[field] = src[name]
+                break
+    extra = sorted(str(k) for k in src if k not in used and k != "schema_version")
+    if extra:
+        log.add("common", "dropped unknown field(s) " + ", ".join(repr(k) for k in extra))
+    if fields.get("final_status") is None:
+        raise FieldRepairError("common.final_status: missing")
+    fields["final_status"] = canonical_status(fields["final_status"], "common.final_status", log)
+    if fields.get("evidence_ids") is not None:
+        fields["evidence_ids"] = normalize_ids(fields["evidence_ids"], package, "common.evidence_ids", log)
+    for key in ("conflict_detected", "priority_applied"):
+        if fields.get(key) is not None:
+            fields[key] = repair_bool(fields[key], f"common.{key}", log)
+    if fields.get("uncertainty") is not None:
+        fields["uncertainty"] = repair_uncertainty(fields["uncertainty"], "common.uncertainty", log)
+    if fields.get("answer") is not None and not isinstance(fields["answer"], str):
+        log.add("common.answer", f"dropped non-text answer {short(fields['answer'])}")
+        fields["answer"] = None
+    if fields.get("emitted_conclusions") is not None:
+        fields["emitted_conclusions"] = repair_conclusions(
+            fields["emitted_conclusions"], "common.emitted_conclusions", log)
+    return CommonV1.model_validate({k: v for k, v in fields.items() if v is not None})
+
+
+def _items(src: dict, key: str, log: Log) -> list:
+    value = src.get(key)
+    if value is None:
+        return []
+    if isinstance(value, Mapping):
+        log.add(f"trace.{key}", "wrapped a single object in a list")
+        return [value]
+    if not isinstance(value, (list, tuple)):
+        log.add(f"trace.{key}", f"dropped unreadable value {short(value)}")
+        return []
+    return list(value)
+
+
+def _repair_trace(src: dict, package: frozenset[str], log: Log) -> TraceV2:
+    rejected: list[Rejected] = []
+
+    def reject(kind: str, ident: str, reason: str) -> None:
+        rejected.append(Rejected(kind=kind, id=ident or "?", reason=reason))
+        log.add("trace.rejected", f"{kind} {ident or '?'}: {reason}")
+
+    objects: dict[str, list] = {"facts": [], "rules": [], "priorities": []}
+    seen: set[str] = set()
+    for key, kind in (("facts", "fact"), ("rules", "rule"), ("priorities", "priority")):
+        for i, item in enumerate(_items(src, key, log)):
+            where = f"trace.{key}.{i}"
+            try:
+                obj = repair_object(kind, item, package, where, log)
+            except FieldRepairError as exc:
+                ident = item.get("id") if isinstance(item, Mapping) else None
+                reject(kind, str(ident or f"{key}.{i}"), str(exc))
+                continue
+            if obj.id in seen:
+                reject(kind, obj.id, f"{where}: duplicate id {obj.id!r}")
+                continue
+            seen.add(obj.id)
+            objects[key].append(obj)
+    attacks = []
+    for i, item in enumerate(_items(src, "attacks", log)):
+        try:
+            edge = to_attack_edge(item)
+        except ValueError as exc:
+            reject("attack", f"attacks.{i}", _first_line(exc))
+            continue
+        if isinstance(item, Mapping) and "kind" not in item:
+            log.add(f"trace.attacks.{i}", f"converted attack record to a typed {edge.kind.value} edge")
+        attacks.append(edge)
+    nodes = []
+    for i, item in enumerate(_items(src, "nodes", log)):
+        try:
+            nodes.append(TraceNode.model_validate(item))
+        except (ValidationError, TypeError) as exc:
+            reject("node", f"nodes.{i}", _first_line(exc))
+    edges = []
+    for i, item in enumerate(_items(src, "edges", log)):
+        try:
+            edge = to_trace_edge(item)
+        except ValueError as exc:
+            reject("edge", f"edges.{i}", _first_line(exc))
+            continue
+        if isinstance(item, Mapping) and item.get("type") != edge.type.value:
+            log.add(f"trace.edges.{i}", f"converted provenance record to a typed {edge.type.value} edge")
+        edges.append(edge)
+    analysis = Analysis(facts=objects["facts"], rules=objects["rules"], attacks=attacks,
+                        priorities=objects["priorities"])
+    kept, dropped = reject_unsourced_edges(edges, theory=ground(package, analysis), nodes=nodes)
+    for edge, reason in dropped:
+        reject("edge", f"{edge.source}-{edge.type.value}->{edge.target}", reason)
+    for i, item in enumerate(_items(src, "rejected", log)):
+        try:
+            rejected.insert(0, Rejected.model_validate(item))
+        except (ValidationError, TypeError) as exc:
+            log.add(f"trace.rejected.{i}", f"dropped unreadable rejection record ({_first_line(exc)})")
+    fields: dict[str, Any] = {"facts": objects["facts"], "rules": objects["rules"],
+                              "attacks": attacks, "priorities": objects["priorities"],
+                              "nodes": nodes, "edges": kept, "rejected": rejected}
+    if src.get("emitted_conclusions") is not None:
+        fields["emitted_conclusions"] = repair_conclusions(
+            src["emitted_conclusions"], "trace.emitted_conclusions", log)
+    if src.get("diagnostics") is not None:
+        fields["diagnostics"] = repair_diagnostics(src["diagnostics"], "trace.diagnostics", log)
+    extra = sorted(k for k in src if k not in _TRACE_KEYS and k not in ("emitted_conclusions", "schema_version"))
+    if extra:
+        log.add("trace", "dropped unknown field(s) " + ", ".join(repr(k) for k in extra))
+    return TraceV2.model_validate({k: v for k, v in fields.items() if v is not None})
+
+
+def _first_line(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        err = exc.errors()[0]
+        loc = ".".join(str(x) for x in err["loc"])
+        return f"{loc}: {err['msg']}" if loc else err["msg"]
+    return str(exc).splitlines()[0]
+
+
+def repair_output(raw_text: str, *, evidence_ids: Iterable[str], case_id: str | None = None) -> Repaired:
+    """Repair one raw assistant output into ``common-v1`` (and ``trace-v2``) payloads.
+
+    Parameters
+    ----------
+    raw_text : str
+        The model's raw text.
+    evidence_ids : iterable of str
+        Normalized ids of the case's evidence package.
+    case_id : str, optional
+        The case, for the failure reason.
+
+    Returns
+    -------
+    Repaired
+        Payloads and log; on a hard failure ``common`` and ``trace`` are
+        ``None`` and ``failure`` says why.
+
+    Examples
+    --------
+    >>> r = repair_output('```json\\n{"status": "Accepted", "evidence": ["E_1"]}\\n```',
+    ...                   evidence_ids={"E-01"})
+    >>> r.common.final_status.value, r.common.evidence_ids
+    ('accepted', ('E-01',))
+    >>> r.log
+    ('stripped markdown fence (json)', "common: renamed field 'status' to 'final_status'", "common: renamed field 'evidence' to 'evidence_ids'", "common.final_status: 'Accepted' -> 'accepted'", "common.evidence_ids: 'E_1' -> 'E-01'")
+    >>> repair_output('{"final_status": "both", "evidence_ids": ["E-0', evidence_ids={"E-01"}).failure
+    'truncated JSON: unterminated string'
+    """
+    package = frozenset(evidence_ids)
+    log = Log()
+    prefix = f"case {case_id}: " if case_id else ""
+    if not isinstance(raw_text, str):
+        return Repaired(None, None, (), f"{prefix}raw output is not text ({type(raw_text).__name__})")
+    try:
+        text, fence_log = strip_fences(raw_text)
+        log.extend(fence_log)
+        payload, text_log = extract_json_object(text)
+        log.extend(text_log)
+        common_src, trace_src = _split_payload(payload, log)
+        common = _repair_common(common_src, package, log)
+        trace = None if trace_src is None else _repair_trace(trace_src, package, log)
+    except (TextRepairError, FieldRepairError) as exc:
+        return Repaired(None, None, tuple(log), f"{prefix}{exc}")
+    except ValidationError as exc:
+        return Repaired(None, None, tuple(log), f"{prefix}{_first_line(exc)}")
+    return Repaired(common, trace, tuple(log))
+
+
+def repair_record(raw_text: str, *, evidence_ids: Iterable[str], case_id: str, configuration: str,
+                  model: str, variant: str | None = None, repeat: int = 0,
+                  **meta: Any) -> OutputRecord:
+    """Repair one raw output and wrap it in an :class:`~scorer.contract.OutputRecord`.
+
+    Parameters
+    ----------
+    raw_text : str
+        The model's raw text (kept in ``meta.raw_text``).
+    evidence_ids : iterable of str
+        Ids of the case's evidence package.
+    case_id, configuration, model : str
+        The run cell.
+    variant : str, optional
+    repeat : int
+    **meta
+        Further :class:`~scorer.contract.RunMeta` fields (``prompt_tokens``,
+        ``completion_tokens``, ``latency_ms``, ``calls``).
+
+    Returns
+    -------
+    OutputRecord
+        A hard-failure record when the output cannot be repaired.
+
+    Examples
+    --------
+    >>> rec = repair_record("I think it is accepted, but no JSON.", evidence_ids={"E-01"},
+    ...                     case_id="c1", configuration="direct", model="m")
+    >>> rec.meta.hard_failure, rec.meta.failure_reason, rec.meta.raw_text[:9]
+    (True, 'case c1: no JSON object in the output', 'I think i')
+    """
+    result = repair_output(raw_text, evidence_ids=evidence_ids, case_id=case_id)
+    cell = dict(case_id=case_id, configuration=configuration, model=model, variant=variant,
+                repeat=repeat)
+    raw = raw_text if isinstance(raw_text, str) else repr(raw_text)
+    if result.hard_failure:
+        return OutputRecord.failure(raw_text=raw, reason=result.failure, repair_log=result.log,
+                                    **cell, **meta)
+    return OutputRecord(common=result.common, trace=result.trace,
+                        meta=dict(raw_text=raw, repair_log=result.log, **meta), **cell)
+
+
+def _validation_error(exc: ValidationError, file: str, line: int, record: Any) -> OutputFileError:
+    err = exc.errors()[0]
+    loc = ".".join(str(x) for x in err["loc"])
+    msg = err["msg"]
+    for prefix in ("Value error, ", "Assertion failed, "):
+        msg = msg.removeprefix(prefix)
+    if err["type"] == "missing":
+        msg = "missing required field"
+    elif err["type"] == "extra_forbidden":
+        msg = f"unknown field {str(err['loc'][-1])!r}"
+    value = err.get("input") if err["type"] != "missing" else None
+    shown = "" if value is None or isinstance(value, Mapping) else f" (got {short(value)})"
+    return OutputFileError(msg + shown, file=file, line=line, field=loc or None, value=value)
+
+
+def load_outputs(path) -> list[OutputRecord]:
+    """Read an outputs JSONL file (one :class:`~scorer.contract.OutputRecord` a line).
+
+    Parameters
+    ----------
+    path : str or path-like
+
+    Returns
+    -------
+    list of OutputRecord
+        In file order.
+
+    Raises
+    ------
+    OutputFileError
+        Naming file, line, field and value: missing file, bad JSON, a record
+        breaking the contract, or the same run cell and case twice.
+
+    Examples
+    --------
+    >>> load_outputs("/nonexistent/outputs.jsonl")
+    Traceback (most recent call last):
+    ...
+    scorer.errors.OutputFileError: /nonexistent/outputs.jsonl: no such file
+    """
+    file = str(path)
+    records: list[OutputRecord] = []
+    first: dict[tuple, int] = {}
+    try:
+        for line, value in scan_records(path):
+            if not isinstance(value, dict):
+                raise OutputFileError(f"expected a JSON object, got {type(value).__name__}",
+                                      file=file, line=line, value=value)
+            try:
+                record = OutputRecord.model_validate(value)
+            except ValidationError as exc:
+                raise _validation_error(exc, file, line, value) from None
+            key = record.run_key + (record.case_id,)
+            if key in first:
+                raise OutputFileError(
+                    f"duplicate output for case {record.case_id!r} in run {record.run_key!r} "
+                    f"(first at line {first[key]})", file=file, line=line, field="case_id",
+                    value=record.case_id)
+            first[key] = line
+            records.append(record)
+    except ScenarioError as exc:
+        raise OutputFileError(exc.reason, file=file, line=exc.line, field=exc.field,
+                              value=exc.value) from None
+    if not records:
+        raise OutputFileError("no output records (the file is empty)", file=file)
+    return records
+
+
+def dump_outputs(records: Iterable[OutputRecord], path) -> str:
+    """Write records as JSONL (sorted keys, one per line), atomically.
+
+    Returns
+    -------
+    str
+        The path written.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> rec = OutputRecord(case_id="c1", configuration="direct", model="m",
+    ...                    common={"final_status": "both"})
+    >>> p = dump_outputs([rec], os.path.join(tempfile.mkdtemp(), "o.jsonl"))
+    >>> load_outputs(p) == [rec]
+    True
+    """
+    path = Path(path)
+    data = "".join(r.to_json() + "\n" for r in records).encode("utf-8")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return str(path)
