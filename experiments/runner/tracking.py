@@ -60,6 +60,8 @@ def _params(mapping: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
 def parent_run(mlflow, suite: str, spec_name: str, manifest: Mapping[str, Any]) -> Iterator[Any]:
     """The parent run of one experiment spec on one suite."""
     mlflow.set_experiment(f"paratrace/{suite}")
+    # Open on the runs table, not on the GenAI trace overview.
+    mlflow.set_experiment_tag("mlflow.experimentKind", "custom_model_development")
     with mlflow.start_run(run_name=spec_name) as run:
         mlflow.log_params(_params(redact(manifest)))
         mlflow.set_tags({"paratrace.kind": "experiment", "paratrace.suite": suite})
