@@ -210,7 +210,7 @@ def _rules(record, record_id, ids, *, file, line):
     rules = []
     for i, rule in enumerate(_list(record, "rules", record_id, file=file, line=line)):
         kind = rule.get("type", "defeasible")
-        if kind not in {k.value for k in RuleKind}:
+        if not isinstance(kind, str) or kind not in {k.value for k in RuleKind}:
             raise _fail(f"rule type {kind!r} is not strict, defeasible or defeater", record_id,
                         file=file, line=line, field=f"rules.{i}.type", value=kind)
         rules.append(_build(Rule, dict(id=rule.get("id"), antecedents=rule.get("antecedents", ()),
