@@ -1042,3 +1042,137 @@ SCENARIOS.append(_case(
                    note="the 2024 amendment substitutes the threshold from 1 January 2025")],
     status="accepted", contradiction=True, tags=["rebut", "multi_step", "distractor"],
 ))
+
+
+# --- pr-p10: a registered food business under an emergency prohibition notice ----------------
+# r1: a registered establishment may operate; r2 (reg. 8(1)): not while an emergency prohibition
+# notice is in force, 'notwithstanding registration' (r2 > r1).  Base: r2 IN, r1 OUT -> rejected.
+# Update: the council's certificate ends the notice; r3 (reg. 8(2)) undercuts r2; r1's only
+# attacker is OUT -> accepted.
+_R03 = [
+    _e(1, "Food Premises (Registration) Regulations 2010", "reg. 3(1)", """
+        A food business operator whose establishment is registered with the district council
+        may operate that establishment for the purposes of the registered food business."""),
+    _e(2, "District council register of food establishments, entry FE-2019-0447", None, """
+        Harbour Kitchen Ltd, 2 Quay Street - restaurant and takeaway - establishment registered
+        11 April 2019 - registration current."""),
+    _e(3, "Hygiene Emergency Prohibition Notice HEPN-25-031, served 12 August 2025", None, """
+        Served on Harbour Kitchen Ltd under reg. 8(1). The authorised officer is satisfied that
+        the health risk condition is met (active rodent infestation in the dry store and
+        kitchen). The premises at 2 Quay Street must not be used for a food business."""),
+    _e(4, "Food Hygiene Regulations 2013", "reg. 8(1)-(2)", """
+        (1) While an emergency prohibition notice served on an operator is in force, no person
+        may use the premises for a food business, notwithstanding any registration. (2) The
+        notice ceases to have effect when the authority issues a certificate that the health
+        risk condition no longer exists."""),
+    _e(5, "Food hygiene rating letter, 2023 inspection", None, """
+        Harbour Kitchen Ltd was awarded a food hygiene rating of 4 (good) following the
+        inspection of 6 June 2023.""", distractor=True),
+]
+_R03_FACTS = [
+    _f(1, "RegisteredEstablishment(harbourkitchen)", "E-02"),
+    _f(2, "EmergencyProhibitionNoticeServed(harbourkitchen)", "E-03"),
+]
+_R03_RULES = [
+    _r(1, ["RegisteredEstablishment(harbourkitchen)"], "MayOperate(harbourkitchen)", "E-01"),
+    _r(2, ["EmergencyProhibitionNoticeServed(harbourkitchen)"], "¬MayOperate(harbourkitchen)", "E-04"),
+]
+_R03_PRIO = [_p("r2", "r1", "exception", "E-04", note="reg. 8(1) 'notwithstanding any registration'")]
+_R03_QUERY = "May Harbour Kitchen Ltd operate its food business at 2 Quay Street on 20 August 2025?"
+
+SCENARIOS += [
+    _case("reg-011", _R03_QUERY, "MayOperate(harbourkitchen)", _R03,
+          facts=_R03_FACTS, rules=_R03_RULES, priorities=_R03_PRIO, status="rejected",
+          contradiction=True, pair="pr-p10", role="base", tags=["rebut", "distractor"]),
+    _case("reg-012", _R03_QUERY, "MayOperate(harbourkitchen)", _with(_R03, _e(
+        6, "Health risk condition certificate HEPN-25-031-C, 19 August 2025", None, """
+        The council certifies that the health risk condition no longer exists at 2 Quay Street
+        (pest control completion report PC-8812, re-inspection 19 August 2025). Emergency
+        prohibition notice HEPN-25-031 ceases to have effect from today.""")),
+          facts=[*_R03_FACTS, _f(3, "NoticeCeasedToHaveEffect(harbourkitchen)", "E-06")],
+          rules=[*_R03_RULES, _r(3, ["NoticeCeasedToHaveEffect(harbourkitchen)"], "¬applicable(r2)", "E-04", "E-06")],
+          priorities=_R03_PRIO, status="accepted", contradiction=True, pair="pr-p10", role="update",
+          tags=["rebut", "undercut", "distractor", "update:add"]),
+]
+
+
+# --- reg-013: a type-examination certificate issued during a suspension ------------------------
+# r1: a valid certificate allows the router on the market.  Strict r2 (reg. 43(3)): a certificate
+# issued while the body's approval was suspended is void.  The strict argument undermines the
+# certificate fact, which cannot answer back; the fact and r1 are OUT -> rejected.
+SCENARIOS.append(_case(
+    "reg-013",
+    "May the RX-200 router be made available on the market on the strength of certificate TEC-0931?",
+    "MayBeMadeAvailable(rx200)",
+    [
+        _e(1, "Radio Equipment Regulations 2017", "reg. 41(1)", """
+            Radio equipment may be made available on the market where it is covered by a valid
+            type-examination certificate issued by an approved body and the manufacturer has
+            drawn up the declaration of conformity."""),
+        _e(2, "Type-examination certificate TEC-0931", None, """
+            Issued 5 June 2024 by Calder Test Labs Ltd (approved body AB-0217) to Norrland
+            Networks AB for the RX-200 dual-band router. Valid until 4 June 2029."""),
+        _e(3, "Radio Equipment Regulations 2017", "reg. 43(3)", """
+            A certificate issued by an approved body during any period in which its approval was
+            suspended is void and is not a valid type-examination certificate."""),
+        _e(4, "Register of approved bodies, extract 1 March 2025", None, """
+            AB-0217 Calder Test Labs Ltd - approval suspended from 1 May 2024 to 30 September 2024
+            (notice RA/AB/24/07, failure to maintain accreditation scope) - reinstated 1 October
+            2024."""),
+        _e(5, "Norrland Networks product leaflet", None, """
+            RX-200: fully certified for Europe and the UK, Wi-Fi 6, WPA3, five-year firmware
+            support.""", distractor=True),
+    ],
+    facts=[
+        _f(1, "ValidTypeExaminationCertificate(rx200)", "E-02"),
+        _f(2, "IssuedDuringSuspension(rx200)", "E-02", "E-04"),
+    ],
+    rules=[
+        _r(1, ["ValidTypeExaminationCertificate(rx200)"], "MayBeMadeAvailable(rx200)", "E-01"),
+        _r(2, ["IssuedDuringSuspension(rx200)"], "¬ValidTypeExaminationCertificate(rx200)", "E-03",
+           kind="strict"),
+    ],
+    status="rejected", contradiction=True, tags=["undermine", "distractor"],
+))
+
+
+# --- pr-p11: a PEP screening hit and its disposition -------------------------------------------
+# r1: a politically exposed person triggers enhanced due diligence.  Base: the screening hit (f1)
+# stands unchallenged -> accepted.  Update: the analyst's disposition (date of birth mismatch)
+# concludes the complement of f1 and undermines it; f1 rebuts back; no priority can settle an
+# attack on a bare fact, so f1, r2 and r1 are UNDEC -> both.
+_R04 = [
+    _e(1, "Money Laundering Regulations 2017", "reg. 35(1)", """
+        Enhanced due diligence is required where the customer or a beneficial owner of the
+        customer is a politically exposed person; the relevant person must apply the measures
+        before the business relationship is established."""),
+    _e(2, "Screening alert SCR-2025-55871 (World-Check)", None, """
+        Match score 92%: KWAME OSEI - Deputy Minister of Finance, Republic of Ghana (2017-2021)
+        - category: politically exposed person (PEP). Matched on name and nationality."""),
+    _e(3, "Onboarding form, personal current account application APP-88120", None, """
+        New customer: Kwame Osei. Date of birth: 14 July 1988. Nationality: Ghanaian. Occupation:
+        software engineer, Lumen Payments Ltd. Source of funds: salary."""),
+    _e(4, "Money Laundering Regulations 2017", "reg. 33(3)", """
+        A high-risk third country is a country identified by the Treasury in the list published
+        under this regulation.""", distractor=True),
+]
+_R04_FACTS = [_f(1, "PoliticallyExposedPerson(osei)", "E-02")]
+_R04_RULES = [_r(1, ["Customer(osei)", "PoliticallyExposedPerson(osei)"], "EnhancedDueDiligenceRequired(osei)", "E-01")]
+_R04_QUERY = "Must the bank apply enhanced due diligence to applicant Kwame Osei (APP-88120)?"
+
+SCENARIOS += [
+    _case("reg-014", _R04_QUERY, "EnhancedDueDiligenceRequired(osei)", _R04,
+          facts=[*_R04_FACTS, _f(2, "Customer(osei)", "E-03")],
+          rules=_R04_RULES, status="accepted", contradiction=False,
+          pair="pr-p11", role="base", tags=["distractor"]),
+    _case("reg-015", _R04_QUERY, "EnhancedDueDiligenceRequired(osei)", _with(_R04, _e(
+        5, "Alert disposition SCR-2025-55871, L2 analyst, 7 May 2025", None, """
+        The list entry gives a date of birth of 2 March 1961; the applicant was born on
+        14 July 1988. Date of birth mismatch of 27 years: the applicant is not the listed person
+        and is not a politically exposed person. Disposition: false positive.""")),
+          facts=[*_R04_FACTS, _f(2, "Customer(osei)", "E-03"),
+                 _f(3, "DateOfBirthMismatch(osei)", "E-03", "E-05")],
+          rules=[*_R04_RULES, _r(2, ["DateOfBirthMismatch(osei)"], "¬PoliticallyExposedPerson(osei)", "E-05")],
+          status="both", contradiction=True, pair="pr-p11", role="update",
+          tags=["undermine", "distractor", "update:add"]),
+]
