@@ -25,6 +25,7 @@ frozen.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
@@ -55,6 +56,8 @@ __all__ = [
     "TRACE_V2",
     "TraceV2",
     "json_schemas",
+    "schema_text",
+    "write_schemas",
 ]
 
 COMMON_V1 = "common-v1"
@@ -339,3 +342,41 @@ def json_schemas() -> dict[str, dict]:
         TRACE_V2: TraceV2.model_json_schema(),
         "output-record": OutputRecord.model_json_schema(),
     }
+
+
+def schema_text(name: str) -> str:
+    """One exported schema as text: sorted keys, two-space indent, final newline.
+
+    Raises
+    ------
+    KeyError
+        If ``name`` is not one of :func:`json_schemas`' keys.
+
+    Examples
+    --------
+    >>> schema_text("common-v1").splitlines()[0]
+    '{'
+    """
+    return json.dumps(json_schemas()[name], indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write_schemas(directory) -> list[str]:
+    """Write every schema to ``<directory>/<name>.schema.json``; return the paths written.
+
+    The copies shipped in ``scorer/schemas/`` are made with this function (a
+    test keeps them in step with the models).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> [p.rsplit("/", 1)[1] for p in write_schemas(tempfile.mkdtemp())]
+    ['common-v1.schema.json', 'output-record.schema.json', 'trace-v2.schema.json']
+    """
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name in sorted(json_schemas()):
+        path = out / f"{name}.schema.json"
+        path.write_text(schema_text(name), encoding="utf-8")
+        paths.append(str(path))
+    return paths
