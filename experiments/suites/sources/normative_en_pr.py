@@ -1176,3 +1176,153 @@ SCENARIOS += [
           status="both", contradiction=True, pair="pr-p11", role="update",
           tags=["undermine", "distractor", "update:add"]),
 ]
+
+
+# --- reg-016: the 48-hour limit and a voluntary opt-out ---------------------------------------
+# r1: an average above 48 hours breaches the limit.  r2 (reg. 5(1)): a written opt-out excepts
+# the worker from r1.  r3 (reg. 5(3)): an opt-out required as a condition of employment is void
+# and cannot except anyone - but the agreement was signed voluntarily months after the start,
+# so r3 never applies.  r2 IN, r1 OUT, nothing else supports the breach -> rejected.
+SCENARIOS.append(_case(
+    "reg-016",
+    "Did Meridian Logistics breach the weekly working time limit for driver's mate G. Pryce?",
+    "WorkingTimeLimitBreached(pryce)",
+    [
+        _e(1, "Working Time Regulations 1998", "reg. 4(1)", """
+            A worker's average working time, including overtime, must not exceed 48 hours for
+            each seven days over a 17-week reference period; an employer who exceeds it has
+            breached the working time limit."""),
+        _e(2, "Working Time Regulations 1998", "reg. 5(1)", """
+            The limit in regulation 4(1) does not apply to a worker who has signed a written
+            opt-out agreement with the employer. The worker may end the opt-out agreement on
+            seven days' notice."""),
+        _e(3, "Working Time Regulations 1998", "reg. 5(3)", """
+            An opt-out agreement that the employer required the worker to sign as a condition of
+            employment is void, and regulation 5(1) does not apply to it."""),
+        _e(4, "Timesheet summary, reference period 2 June - 28 September 2025", None, """
+            Worker: G. Pryce (driver's mate, depot Thurrock). Total hours 904.4 over 17 weeks:
+            average 53.2 hours per week, average above 48 hours."""),
+        _e(5, "Opt-out agreement, Meridian Logistics Ltd and G. Pryce, 3 October 2024", None, """
+            I agree to opt out of the 48-hour weekly limit. Employment began 1 July 2024; this
+            opt-out agreement was offered after my start date, I signed it voluntarily, and it
+            is not a condition of employment. Signed G. Pryce; countersigned by the depot
+            manager."""),
+        _e(6, "Road transport driving hours guidance, chapter 2", None, """
+            Drivers of goods vehicles over 3.5 tonnes are subject to the EU-derived drivers'
+            hours rules: 9 hours' daily driving, extendable to 10 hours twice a week.""",
+           distractor=True),
+    ],
+    facts=[
+        _f(1, "AverageAbove48Hours(pryce)", "E-04"),
+        _f(2, "OptOutAgreementSigned(pryce)", "E-05"),
+        _f(3, "¬OptOutConditionOfEmployment(pryce)", "E-05"),
+    ],
+    rules=[
+        _r(1, ["AverageAbove48Hours(pryce)"], "WorkingTimeLimitBreached(pryce)", "E-01"),
+        _r(2, ["OptOutAgreementSigned(pryce)"], "¬applicable(r1)", "E-02"),
+        _r(3, ["OptOutConditionOfEmployment(pryce)"], "¬applicable(r2)", "E-03"),
+    ],
+    priorities=[
+        _p("r2", "r1", "exception", "E-02", note="reg. 5(1) 'does not apply to a worker who...'"),
+        _p("r3", "r2", "exception", "E-03", note="reg. 5(3) 'regulation 5(1) does not apply'"),
+    ],
+    status="rejected", contradiction=True,
+    tags=["undercut", "nested_exception", "distractor"],
+))
+
+
+# --- reg-017: a waste site whose exemption has lapsed -----------------------------------------
+# r1 needs more than 50 tonnes stored; the inspection note only says 'significant quantities'
+# (no tonnage: no fact).  r2: a registered exemption means no permit; r3: a registration not
+# renewed within three years lapses, which it did.  r2 is OUT, nothing supports the permit duty
+# -> undecidable.
+SCENARIOS.append(_case(
+    "reg-017",
+    "Does Greenmill Recycling need an environmental permit for its green-waste storage at Yard 4?",
+    "PermitRequired(greenmill)",
+    [
+        _e(1, "Environmental Permitting Regulations 2016", "reg. 12; Sched. 3 para. 4", """
+            An environmental permit is required for a waste operation that stores more than
+            50 tonnes of green waste at any one time."""),
+        _e(2, "Environmental Permitting Regulations 2016", "Sched. 3 para. 7", """
+            An operation covered by a registered exemption T23 (aerobic composting and storage)
+            does not need an environmental permit; no permit is required while the registration
+            has effect."""),
+        _e(3, "Environmental Permitting Regulations 2016", "Sched. 3 para. 9", """
+            The registration of an exemption lapses three years after the date of registration
+            unless renewed; a lapsed registration has no effect."""),
+        _e(4, "Public register of waste exemptions, extract 10 November 2025", None, """
+            Greenmill Recycling Ltd, Yard 4, Stoke Lane - exemption T23 registered 2 September
+            2022 (ref. WEX-22-40915) - no renewal recorded - registration lapsed."""),
+        _e(5, "Agency site inspection note SIN-25-3318, 6 November 2025", None, """
+            Significant quantities of shredded green waste in windrows across Yard 4; no odour
+            complaints; drainage satisfactory. Operator to supply weighbridge records.""",
+           distractor=True),
+    ],
+    facts=[
+        _f(1, "RegisteredExemption(greenmill)", "E-04"),
+        _f(2, "RegistrationLapsed(greenmill)", "E-04"),
+    ],
+    rules=[
+        _r(1, ["StoresMoreThan50Tonnes(greenmill)"], "PermitRequired(greenmill)", "E-01"),
+        _r(2, ["RegisteredExemption(greenmill)"], "¬PermitRequired(greenmill)", "E-02"),
+        _r(3, ["RegistrationLapsed(greenmill)"], "¬applicable(r2)", "E-03"),
+    ],
+    status="undecidable", contradiction=True,
+    tags=["undercut", "absence_of_proof", "distractor"],
+))
+
+
+# --- pr-p12: substitution under a serious shortage protocol that is later withdrawn ------------
+# r1: a prescription-only medicine is dispensed as prescribed (no substitution); r2: under a
+# serious shortage protocol in force the pharmacist may substitute; r2 > r1 (exception).
+# Base: r2 IN, r1 OUT -> accepted.  Update: SSP-061 was withdrawn and the re-issued package no
+# longer contains it, the register line is amended; r2 has no premise, so nothing contests r1
+# and the only argument concerning substitution is against it -> rejected.
+_R05_HEAD = [
+    _e(1, "Human Medicines Regulations 2012", "reg. 214", """
+        A prescription-only medicine must be dispensed in accordance with the prescription; a
+        pharmacist may not substitute a different strength or form without the prescriber's
+        agreement, so substitution is not permitted."""),
+    _e(2, "Human Medicines Regulations 2012", "reg. 226A", """
+        Where a serious shortage protocol is in force for a medicine, a pharmacist may supply in
+        accordance with the protocol instead of the prescription; substitution permitted by the
+        protocol overrides reg. 214."""),
+    _e(3, "Prescription EPS-7Q2-88431, dispensed 12 March 2025", None, """
+        Prescription-only medicine: estradiol 50 micrograms/24 hours transdermal patches, 8
+        patches. Pharmacist proposes to supply estradiol 2 x 25 microgram patches instead."""),
+]
+_R05_PROTOCOL = _e(4, "Serious shortage protocol SSP-061 (estradiol patches)", None, """
+    Serious shortage protocol in force from 3 February 2025 to 4 April 2025: where estradiol
+    50 microgram patches are unavailable, pharmacists may supply two 25 microgram patches per
+    prescribed patch.""")
+_R05_REGISTER = _e(5, "SSP register, NHS Business Services, extract 12 March 2025", None, """
+    SSP-061 estradiol 50 microgram patches - status: protocol in force - pharmacy stock check
+    12/03/2025: 50 microgram patches unavailable from all three wholesalers.""")
+_R05_REGISTER_AMENDED = _e(4, "SSP register, NHS Business Services, extract 12 March 2025 (re-issued)", None, """
+    SSP-061 estradiol 50 microgram patches - serious shortage protocol withdrawn 28 February
+    2025 (supply restored); no shortage protocol in force for this medicine - pharmacy stock check 12/03/2025: 50 microgram patches unavailable from all
+    three wholesalers.""")
+_R05_FACTS = [
+    _f(1, "PrescriptionOnlyMedicine(eps88431)", "E-03"),
+]
+_R05_RULES = [
+    _r(1, ["PrescriptionOnlyMedicine(eps88431)"], "¬SubstitutionPermitted(eps88431)", "E-01"),
+    _r(2, ["ShortageProtocolInForce(eps88431)"], "SubstitutionPermitted(eps88431)", "E-02"),
+]
+_R05_PRIO = [_p("r2", "r1", "exception", "E-02", note="reg. 226A 'overrides reg. 214'")]
+_R05_QUERY = ("Could the pharmacist substitute two 25 microgram estradiol patches for each 50 microgram "
+              "patch on prescription EPS-7Q2-88431 on 12 March 2025?")
+
+SCENARIOS += [
+    _case("reg-018", _R05_QUERY, "SubstitutionPermitted(eps88431)",
+          [*_R05_HEAD, _R05_PROTOCOL, _R05_REGISTER],
+          facts=[*_R05_FACTS, _f(2, "ShortageProtocolInForce(eps88431)", "E-04", "E-05")],
+          rules=_R05_RULES, priorities=_R05_PRIO, status="accepted", contradiction=True,
+          pair="pr-p12", role="base", tags=["rebut"]),
+    _case("reg-019", _R05_QUERY, "SubstitutionPermitted(eps88431)",
+          [*_R05_HEAD, _R05_REGISTER_AMENDED],
+          facts=[*_R05_FACTS, _f(2, "¬ShortageProtocolInForce(eps88431)", "E-04")],
+          rules=_R05_RULES, priorities=_R05_PRIO, status="rejected", contradiction=False,
+          pair="pr-p12", role="update", tags=["rebut", "update:remove", "update:amend"]),
+]
