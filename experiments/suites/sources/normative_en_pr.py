@@ -1326,3 +1326,92 @@ SCENARIOS += [
           rules=_R05_RULES, priorities=_R05_PRIO, status="rejected", contradiction=False,
           pair="pr-p12", role="update", tags=["rebut", "update:remove", "update:amend"]),
 ]
+
+
+# --- pol-020: a sabbatical request with service continuity under review -----------------------
+# r1 needs five years' continuous service confirmed by HR: the HR record leaves it under review
+# and the employee's own count is not a confirmation (distractor).  r2 (PIP bar) is undercut by
+# r3 (a PIP closed successfully over six months ago does not count).  r2 is OUT and nothing
+# supports eligibility -> undecidable.
+SCENARIOS.append(_case(
+    "pol-020",
+    "Is S. Adeyemi eligible for the unpaid sabbatical requested from 1 March 2026?",
+    "SabbaticalEligible(adeyemi)",
+    [
+        _e(1, "Sabbatical Policy HR-SAB-2", "s. 2.1", """
+            An employee with at least five years' continuous service, as confirmed by HR, is
+            eligible for an unpaid sabbatical of up to three months."""),
+        _e(2, "Sabbatical Policy HR-SAB-2", "s. 2.4", """
+            An employee who is subject to a performance improvement plan (PIP) is not eligible
+            for a sabbatical."""),
+        _e(3, "Sabbatical Policy HR-SAB-2", "s. 2.5", """
+            A PIP that was closed successfully more than six months before the requested start
+            date does not count for the purposes of s. 2.4."""),
+        _e(4, "Workday employee record, extract 5 January 2026", None, """
+            S. Adeyemi, Senior Analyst. Hire date 1 September 2021 (transfer from Castell
+            Insurance Services under TUPE). Continuous service date: under review by HR Shared
+            Services (case HRSS-4410). Performance improvement plan PIP-23-117: opened
+            6 March 2023, closed successfully 30 June 2023."""),
+        _e(5, "E-mail, S. Adeyemi to HR, 2 January 2026", None, """
+            I have worked for the business since April 2017, first at Castell and then here, so
+            I have well over five years' service.""", distractor=True),
+    ],
+    facts=[
+        _f(1, "SubjectToPerformanceImprovementPlan(adeyemi)", "E-04"),
+        _f(2, "PipClosedSuccessfullyOverSixMonthsBefore(adeyemi)", "E-04"),
+    ],
+    rules=[
+        _r(1, ["FiveYearsContinuousServiceConfirmed(adeyemi)"], "SabbaticalEligible(adeyemi)", "E-01"),
+        _r(2, ["SubjectToPerformanceImprovementPlan(adeyemi)"], "¬SabbaticalEligible(adeyemi)", "E-02"),
+        _r(3, ["PipClosedSuccessfullyOverSixMonthsBefore(adeyemi)"], "¬applicable(r2)", "E-03"),
+    ],
+    priorities=[_p("r3", "r2", "exception", "E-03", note="s. 2.5 limits s. 2.4")],
+    status="undecidable", contradiction=True,
+    tags=["undercut", "absence_of_proof", "distractor"],
+))
+
+
+# --- pol-021: sharing EU customer data with a group company in Singapore -----------------------
+# r1 (group fraud policy) allows sharing with group companies for fraud prevention; r2 (data
+# residency standard) forbids EU customer data leaving the EU region.  Both are board-approved
+# on the same date and neither text claims precedence: no priority, mutual rebuttal, both UNDEC
+# -> both.
+SCENARIOS.append(_case(
+    "pol-021",
+    "May the Dublin branch share the transaction history of customer account IE-204-5518 with "
+    "the group fraud hub in Singapore?",
+    "SharingPermitted(ie2045518)",
+    [
+        _e(1, "Group Fraud Prevention Policy GFP-1 (approved by the Board 12 May 2025)", "s. 6.2", """
+            Customer data may be shared with another group company where the sharing is
+            necessary for fraud prevention, including the investigation of a fraud alert by a
+            group fraud hub; such sharing is permitted without customer consent."""),
+        _e(2, "Data Residency Standard DRS-3 (approved by the Board 12 May 2025)", "s. 3.1", """
+            Personal data of customers of the EU branches must be stored and processed only in
+            the EU region. Sharing it with any recipient outside the EU region is not permitted,
+            including group companies."""),
+        _e(3, "Fraud alert FA-2025-10-7781", None, """
+            Account IE-204-5518 (Dublin branch, EU customer): 14 card-not-present transactions
+            flagged as probable fraud. Referral to the group fraud hub (Singapore) for
+            investigation - fraud prevention case opened 21 October 2025."""),
+        _e(4, "Group entity register", None, """
+            Northbridge Analytics Pte Ltd (Singapore) - group company, 100% owned - operates the
+            group fraud hub; location outside the EU region."""),
+        _e(5, "Information Classification Standard ICS-2", "s. 4", """
+            Customer transaction data is classified Confidential and must be encrypted in
+            transit and at rest.""", distractor=True),
+    ],
+    facts=[
+        _f(1, "NecessaryForFraudPrevention(ie2045518)", "E-03"),
+        _f(2, "RecipientGroupCompany(ie2045518)", "E-03", "E-04"),
+        _f(3, "EuCustomerData(ie2045518)", "E-03"),
+        _f(4, "RecipientOutsideEuRegion(ie2045518)", "E-04"),
+    ],
+    rules=[
+        _r(1, ["NecessaryForFraudPrevention(ie2045518)", "RecipientGroupCompany(ie2045518)"],
+           "SharingPermitted(ie2045518)", "E-01"),
+        _r(2, ["EuCustomerData(ie2045518)", "RecipientOutsideEuRegion(ie2045518)"],
+           "¬SharingPermitted(ie2045518)", "E-02"),
+    ],
+    status="both", contradiction=True, tags=["rebut", "distractor"],
+))
