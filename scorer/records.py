@@ -134,8 +134,10 @@ class CaseResult:
 
     Attributes
     ----------
-    case_id, configuration, model, variant : str
+    case_id, configuration, model : str
         Identify the run cell.
+    variant : str or None
+        Prompt or program variant; ``None`` when the configuration has only one.
     repeat : int
         Repeat index of the run.
     status_gold : str
@@ -155,7 +157,7 @@ class CaseResult:
     case_id: str
     configuration: str
     model: str
-    variant: str
+    variant: str | None
     repeat: int
     status_gold: str
     status_pred: str | None

@@ -1,0 +1,225 @@
+"""Normative counterfactual robustness (NCR, Algorithm 5).
+
+The edit set ``Delta_N`` holds one unit-cost deletion per grounded normative
+object of the gold analysis: facts, rules, exceptions, priority edges and
+explicit attack edges.  Edit sets are searched by non-decreasing cost and, at
+equal cost, in canonical order (category in that order, then id); the first
+set whose deletion changes the gold status is the *witness*, and its size the
+NCR cost.  When nothing flips within the caps the cost is right-censored at
+``|Delta_N| + 1``.
+
+Deleting a rule also removes the priorities and attacks that mention it
+(the parser-validator would drop them as dangling); such cascaded removals
+cost nothing extra.  Objects outside the target's dependency cone can never
+flip the status and are skipped (:class:`scorer.subtheory.Universe`); when
+the theory holds no argument for the target or its complement at all,
+deletions cannot create one and the search stops at once, censored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Iterable
+
+from symbolic.labels import Status
+from symbolic.literals import complement
+from symbolic.model import Analysis
+
+from .subtheory import Universe
+
+__all__ = [
+    "DEFAULT_MAX_CANDIDATES",
+    "DEFAULT_MAX_SIZE",
+    "NCRWitness",
+    "consistent_with_witness",
+    "ncr_witness",
+]
+
+DEFAULT_MAX_SIZE = 20
+DEFAULT_MAX_CANDIDATES = 50_000
+
+
+@dataclass(frozen=True, slots=True)
+class NCRWitness:
+    """The result of the NCR search on one gold analysis (Algorithm 5).
+
+    Attributes
+    ----------
+    cost : int
+        Size of the smallest flipping edit set, or ``edit_set_size + 1`` when censored.
+    censored : bool
+        No flipping edit set was found within the caps.
+    witness : tuple of str
+        Handles of the first flipping edit set in canonical order (empty when censored).
+    alternatives : tuple of tuple of str
+        Every flipping edit set of the same cost (the witness first), at most ``max_alternatives``.
+    status : Status
+        The status before editing.
+    counterfactual : Status or None
+        The status after deleting the witness.
+    edit_set_size : int
+        ``|Delta_N|``: the number of unit edits (grounded objects).
+    searched : int
+        Edit sets examined.
+    evaluations : int
+        Engine evaluations actually run (the rest were STATUS-signature hits).
+    cap_reached : bool
+        The search stopped at ``max_size`` or ``max_candidates`` before exhausting ``Delta_N``.
+    """
+
+    cost: int
+    censored: bool
+    witness: tuple[str, ...]
+    alternatives: tuple[tuple[str, ...], ...]
+    status: Status
+    counterfactual: Status | None
+    edit_set_size: int
+    searched: int
+    evaluations: int
+    cap_reached: bool
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict."""
+        return {
+            "cost": self.cost, "censored": self.censored, "witness": list(self.witness),
+            "alternatives": [list(a) for a in self.alternatives], "status": self.status.value,
+            "counterfactual": None if self.counterfactual is None else self.counterfactual.value,
+            "edit_set_size": self.edit_set_size, "searched": self.searched,
+            "evaluations": self.evaluations, "cap_reached": self.cap_reached,
+        }
+
+
+def ncr_witness(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
+                max_size: int = DEFAULT_MAX_SIZE, max_candidates: int = DEFAULT_MAX_CANDIDATES,
+                max_alternatives: int = 16, universe: Universe | None = None) -> NCRWitness:
+    """Smallest deletion of gold normative objects that flips the gold status (Algorithm 5).
+
+    Parameters
+    ----------
+    evidence_ids : iterable of str
+        Normalized ids of the evidence package.
+    analysis : Analysis
+        The gold facts, rules, attacks and priorities.
+    target : str
+        The target literal.
+    max_size : int
+        Largest edit set tried (default 20 objects).
+    max_candidates : int
+        Largest number of edit sets examined.
+    max_alternatives : int
+        How many equal-cost witnesses to keep.
+    universe : Universe, optional
+        A universe already built over the same objects (its memo is reused).
+
+    Returns
+    -------
+    NCRWitness
+
+    Raises
+    ------
+    ValueError
+        If ``max_size`` or ``max_candidates`` is not positive, or ``target`` is not a literal.
+
+    Examples
+    --------
+    The penalty example (SEMANTICS.md section 8): NCR is 1, and deleting
+    ``r3 > r2`` is one of the unit edits that flip ``accepted``.
+
+    >>> from symbolic.model import Analysis, Fact, Priority, Rule
+    >>> e = ["E-01"]
+    >>> a = Analysis(
+    ...     facts=[Fact(id=f"f{i}", literal=l, evidence=e) for i, l in
+    ...            enumerate(["Delay(x)", "ForceMajeure(x)", "GrossNegligence(x)"], 1)],
+    ...     rules=[Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)", evidence=e),
+    ...            Rule(id="r2", antecedents=["ForceMajeure(x)"], consequent="¬Penalty(x)", evidence=e),
+    ...            Rule(id="r3", antecedents=["GrossNegligence(x)"], consequent="Penalty(x)", evidence=e)],
+    ...     priorities=[Priority(stronger="r2", weaker="r1", basis="exception", evidence=e),
+    ...                 Priority(stronger="r3", weaker="r2", basis="exception", evidence=e)])
+    >>> w = ncr_witness(e, a, "Penalty(x)")
+    >>> w.cost, w.witness, ("priority:r3>r2",) in w.alternatives
+    (1, ('fact:f3',), True)
+    """
+    if max_size < 1 or max_candidates < 1:
+        raise ValueError(f"max_size and max_candidates must be positive, got {max_size}, {max_candidates}")
+    u = universe if universe is not None else Universe(evidence_ids, analysis, target)
+    full = u.handles
+    before = u.evaluations
+    status = u.status(full)
+    n = len(full)
+    censored_cost = n + 1
+    candidates = tuple(h for h in full if h in u.relevant)
+
+    def censored(searched: int, cap: bool) -> NCRWitness:
+        return NCRWitness(censored_cost, True, (), (), status, None, n, searched,
+                          u.evaluations - before, cap)
+
+    full_eval_args = u.evaluate(full).arguments
+    if not any(a.conclusion in (u.target, complement(u.target)) for a in full_eval_args):
+        return censored(0, False)
+
+    searched = 0
+    full_set = frozenset(full)
+    for size in range(1, min(max_size, len(candidates)) + 1):
+        found: list[tuple[str, ...]] = []
+        flipped_to: Status | None = None
+        for combo in combinations(candidates, size):
+            if searched >= max_candidates:
+                if found:
+                    break
+                return censored(searched, True)
+            searched += 1
+            after = u.status(full_set.difference(combo))
+            if after is not status:
+                if not found:
+                    flipped_to = after
+                found.append(combo)
+                if len(found) >= max_alternatives:
+                    break
+        if found:
+            return NCRWitness(size, False, found[0], tuple(found), status, flipped_to, n,
+                              searched, u.evaluations - before, False)
+    cap = min(max_size, len(candidates)) < len(candidates)
+    return censored(searched, cap)
+
+
+def consistent_with_witness(witness: NCRWitness, gold: Universe, output: Universe) -> tuple[bool | None, str]:
+    """Whether an assistant's objects follow the gold counterfactual.
+
+    The witness objects are mapped to the output's objects by content key
+    (:attr:`scorer.subtheory.Universe.keys`); the output is consistent iff it
+    holds every one of them and deleting them moves its recomputed status to
+    the gold counterfactual status.
+
+    Parameters
+    ----------
+    witness : NCRWitness
+        From :func:`ncr_witness` on the gold objects.
+    gold : Universe
+        The gold universe the witness was found in.
+    output : Universe
+        The assistant's objects over the same evidence package and target.
+
+    Returns
+    -------
+    (bool or None, str)
+        ``None`` when the witness is censored (nothing to follow), with an explanation.
+    """
+    if witness.censored:
+        return None, "censored witness: no gold edit flips the status, nothing to follow"
+    gold_keys = gold.keys
+    by_key: dict[str, list[str]] = {}
+    for handle, key in output.keys.items():
+        by_key.setdefault(key, []).append(handle)
+    mapped: list[str] = []
+    for handle in witness.witness:
+        hits = by_key.get(gold_keys[handle])
+        if not hits:
+            return False, f"the assistant's objects lack {handle} (the witness), so its answer cannot depend on it"
+        mapped.extend(hits)
+    after = output.status(frozenset(output.handles).difference(mapped))
+    if after is witness.counterfactual:
+        return True, (f"deleting {', '.join(mapped)} from the assistant's objects gives "
+                      f"{after.value}, as in the gold counterfactual")
+    return False, (f"deleting {', '.join(mapped)} from the assistant's objects gives {after.value}, "
+                   f"the gold counterfactual is {witness.counterfactual.value}")

@@ -1,0 +1,372 @@
+"""Subsets of a grounded theory and their memoized status (the STATUS
+signatures shared by trace alignment, Algorithm 4, and NCR, Algorithm 5).
+
+A :class:`Universe` holds the grounded objects of one analysis over one
+evidence package, each under a *handle* ``kind:id`` (``fact:f1``,
+``rule:r3``, ``exception:r4``, ``priority:r3>r2``, ``attack:r4-undercut->r1``),
+in canonical order: facts, rules, exceptions, priorities, attacks, each by id.
+
+Two prunings keep the many re-evaluations cheap:
+
+* **grounded reachability** -- only objects in the dependency cone of the
+  target can change its status (a rebuttal needs a complementary conclusion,
+  an undercut an exception to a rule in the cone, an undermine a
+  complementary premise, a priority a chain to a rule in the cone); the
+  others are never evaluated;
+* **STATUS signatures** -- the status of a subset depends only on its
+  *effective* relevant part (a priority or attack whose rule was removed goes
+  with it), so statuses are memoized on that frozenset.
+
+The engine itself is :func:`symbolic.status.evaluate`; nothing here
+re-implements it.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+from symbolic.errors import PriorityCycleWarning
+from symbolic.grounding import Theory, ground
+from symbolic.labels import Status
+from symbolic.literals import atom, excepted_rule, normalize_literal
+from symbolic.model import Analysis, AttackEdge, Fact, Priority, Rule
+from symbolic.results import Evaluation
+from symbolic.status import evaluate
+from symbolic.tnf import collapse_aliases
+
+__all__ = ["CATEGORIES", "Universe", "content_keys", "handle_of"]
+
+#: Edit categories in canonical order (Algorithm 5's edit set).
+CATEGORIES = ("fact", "rule", "exception", "priority", "attack")
+_RANK = {c: i for i, c in enumerate(CATEGORIES)}
+_APPLICABLE = re.compile(r"applicable\(([^()]+)\)")
+
+
+def _attack_id(edge: AttackEdge) -> str:
+    return f"{edge.source}-{edge.kind.value}->{edge.target}"
+
+
+def handle_of(obj) -> str:
+    """The handle ``kind:id`` of a normative object.
+
+    Parameters
+    ----------
+    obj : Fact, Rule, Priority or AttackEdge
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    TypeError
+        If ``obj`` is not one of the four object types.
+
+    Examples
+    --------
+    >>> from symbolic.model import Priority, Rule
+    >>> handle_of(Priority(stronger="r3", weaker="r2", basis="exception", evidence=["E-01"]))
+    'priority:r3>r2'
+    >>> handle_of(Rule(id="r4", consequent="¬applicable(r1)", evidence=["E-01"]))
+    'exception:r4'
+    """
+    if isinstance(obj, Fact):
+        return f"fact:{obj.id}"
+    if isinstance(obj, Rule):
+        return f"{'exception' if obj.excepts else 'rule'}:{obj.id}"
+    if isinstance(obj, Priority):
+        return f"priority:{obj.id}"
+    if isinstance(obj, AttackEdge):
+        return f"attack:{_attack_id(obj)}"
+    raise TypeError(f"not a normative object: {type(obj).__name__} {obj!r}")
+
+
+def _sort_key(handle: str) -> tuple[int, str]:
+    kind, _, ident = handle.partition(":")
+    return (_RANK[kind], ident)
+
+
+def content_keys(analysis: Analysis) -> dict[str, str]:
+    """Id-free content keys of the objects of an analysis, by handle.
+
+    Two objects from different analyses (gold and an assistant's output, with
+    their own id schemes) denote the same norm iff their keys are equal:
+    a fact is its literal, a rule its sorted antecedents and consequent (a
+    rule id inside ``applicable(rK)`` is replaced by ``rK``'s own key), a
+    priority the keys of its two rules, an attack its source, kind and target.
+    Rule kinds and evidence ids are left out on purpose (they are scored
+    elsewhere: kinds through the trace, evidence through grounding).
+
+    Parameters
+    ----------
+    analysis : Analysis
+
+    Returns
+    -------
+    dict of str to str
+
+    Examples
+    --------
+    >>> from symbolic.model import Analysis, Rule
+    >>> a = Analysis(rules=[Rule(id="r1", antecedents=["b", "a"], consequent="p"),
+    ...                     Rule(id="x9", consequent="¬applicable(r1)")])
+    >>> keys = content_keys(a)
+    >>> keys["rule:r1"], keys["exception:x9"]
+    ('rule:a,b=>p', 'rule:=>¬applicable(rule:a,b=>p)')
+    """
+    rules = {r.id: r for r in analysis.rules}
+    facts = {f.id: f for f in analysis.facts}
+    memo: dict[str, str] = {}
+
+    def literal_key(lit: str, stack: frozenset[str]) -> str:
+        def sub(match: re.Match) -> str:
+            rid = match.group(1)
+            if rid in rules and rid not in stack:
+                return f"applicable({rule_key(rid, stack)})"
+            return match.group(0)
+
+        return _APPLICABLE.sub(sub, lit)
+
+    def rule_key(rid: str, stack: frozenset[str] = frozenset()) -> str:
+        if rid in memo:
+            return memo[rid]
+        rule = rules[rid]
+        inner = stack | {rid}
+        ants = ",".join(sorted(literal_key(x, inner) for x in rule.antecedents))
+        key = f"rule:{ants}=>{literal_key(rule.consequent, inner)}"
+        if not stack:
+            memo[rid] = key
+        return key
+
+    def object_key(name: str) -> str:
+        if name in rules:
+            return rule_key(name)
+        if name in facts:
+            return f"fact:{facts[name].literal}"
+        return name
+
+    keys: dict[str, str] = {}
+    for f in analysis.facts:
+        keys[handle_of(f)] = f"fact:{f.literal}"
+    for r in analysis.rules:
+        keys[handle_of(r)] = rule_key(r.id)
+    for p in analysis.priorities:
+        keys[handle_of(p)] = f"priority:{object_key(p.stronger)}>{object_key(p.weaker)}"
+    for e in analysis.attacks:
+        target = object_key(e.target) if e.target in rules or e.target in facts else e.target
+        keys[handle_of(e)] = f"attack:{object_key(e.source)}-{e.kind.value}->{target}"
+    return keys
+
+
+@dataclass
+class Universe:
+    """The grounded objects of one analysis, with a memoized status oracle.
+
+    Parameters
+    ----------
+    evidence_ids : iterable of str
+        Normalized ids of the evidence package.
+    analysis : Analysis
+        The normative objects.  Ungrounded ones are dropped by
+        :func:`symbolic.grounding.ground` and proof aliases collapsed by
+        :func:`symbolic.tnf.collapse_aliases` (TNF steps iii and v), exactly as
+        the trace normal form does, so the statuses here are the TNF's.
+    target : str
+        The target literal.
+
+    Examples
+    --------
+    >>> from symbolic.model import Analysis, Fact, Rule
+    >>> e = ["E-01"]
+    >>> a = Analysis(facts=[Fact(id="f1", literal="a", evidence=e), Fact(id="f9", literal="z", evidence=e)],
+    ...              rules=[Rule(id="r1", antecedents=["a"], consequent="p", evidence=e)])
+    >>> u = Universe(e, a, "p")
+    >>> u.handles, sorted(u.relevant)
+    (('fact:f1', 'fact:f9', 'rule:r1'), ['fact:f1', 'rule:r1'])
+    >>> str(u.status(u.handles)), str(u.status(["fact:f1"])), u.evaluations
+    ('accepted', 'undecidable', 2)
+    """
+
+    evidence_ids: Iterable[str]
+    analysis: Analysis
+    target: str
+    theory: Theory = field(init=False)
+    handles: tuple[str, ...] = field(init=False)
+    objects: Mapping[str, object] = field(init=False)
+    relevant: frozenset[str] = field(init=False)
+    aliases: Mapping[str, str] = field(init=False)
+    rule_handles: Mapping[str, str] = field(init=False)
+    fact_handles: Mapping[str, str] = field(init=False)
+    keys: Mapping[str, str] = field(init=False)
+    evaluations: int = field(init=False, default=0)
+
+    def __post_init__(self):
+        self.target = normalize_literal(self.target)
+        self.evidence_ids = frozenset(self.evidence_ids)
+        self.theory, self.aliases = collapse_aliases(ground(self.evidence_ids, self.analysis))
+        objects: dict[str, object] = {}
+        for obj in (*self.theory.facts, *self.theory.rules, *self.theory.priorities, *self.theory.attacks):
+            objects.setdefault(handle_of(obj), obj)
+        self.handles = tuple(sorted(objects, key=_sort_key))
+        self.objects = objects
+        self.rule_handles = {r.id: handle_of(r) for r in self.theory.rules}
+        self.fact_handles = {f.id: handle_of(f) for f in self.theory.facts}
+        self.relevant = self._reachable()
+        self.keys = content_keys(self.analysis_of(self.handles))
+        self._memo: dict[frozenset[str], Status] = {}
+
+    # -- grounded reachability -------------------------------------------------
+    def _reachable(self) -> frozenset[str]:
+        atoms = {atom(self.target)}
+        rules = set()
+        rule_objs = {h: o for h, o in self.objects.items() if h.split(":")[0] in ("rule", "exception")}
+        facts = {h: o for h, o in self.objects.items() if h.startswith("fact:")}
+        attacks = {h: o for h, o in self.objects.items() if h.startswith("attack:")}
+        priorities = {h: o for h, o in self.objects.items() if h.startswith("priority:")}
+        chosen_attacks: set[str] = set()
+        changed = True
+        while changed:
+            changed = False
+            rule_ids = {rule_objs[h].id for h in rules}
+            for h, r in rule_objs.items():
+                if h in rules:
+                    continue
+                if atom(r.consequent) in atoms or (r.excepts is not None and r.excepts in rule_ids):
+                    rules.add(h)
+                    atoms.update(atom(x) for x in r.antecedents)
+                    atoms.add(atom(r.consequent))
+                    changed = True
+            rule_ids = {rule_objs[h].id for h in rules}
+            fact_ids = {f.id for f in facts.values() if atom(f.literal) in atoms}
+            for h, e in attacks.items():
+                if h in chosen_attacks:
+                    continue
+                hit = e.target in rule_ids or e.target in fact_ids
+                if not hit and e.target not in self.rule_handles and e.target not in self.fact_handles:
+                    hit = atom(normalize_literal(e.target)) in atoms
+                if hit:
+                    chosen_attacks.add(h)
+                    for name in (e.source, e.lic):
+                        if name in self.rule_handles and self.rule_handles[name] not in rules:
+                            r = self.objects[self.rule_handles[name]]
+                            rules.add(self.rule_handles[name])
+                            atoms.update(atom(x) for x in r.antecedents)
+                            atoms.add(atom(r.consequent))
+                        elif name in self.fact_handles:
+                            atoms.add(atom(self.objects[self.fact_handles[name]].literal))
+                    changed = True
+        keep = set(rules) | chosen_attacks
+        keep.update(h for h, f in facts.items() if atom(f.literal) in atoms)
+        # Priorities: everything weakly connected (through other priorities) to a kept rule,
+        # since P+ chains and unresolved cycles act through the whole component.
+        rule_ids = {self.objects[h].id for h in rules}
+        linked = set(rule_ids)
+        changed = True
+        pri_keep: set[str] = set()
+        while changed:
+            changed = False
+            for h, p in priorities.items():
+                if h not in pri_keep and (p.stronger in linked or p.weaker in linked):
+                    pri_keep.add(h)
+                    linked.update((p.stronger, p.weaker))
+                    changed = True
+        keep |= pri_keep
+        # A rule pulled in only through a priority chain matters for P+, not for arguments.
+        keep.update(self.rule_handles[r] for r in linked if r in self.rule_handles)
+        return frozenset(keep)
+
+    # -- subsets ---------------------------------------------------------------
+    def effective(self, keep: Iterable[str]) -> frozenset[str]:
+        """The relevant handles of ``keep`` that survive the cascade.
+
+        A priority needs both of its rules; an attack needs its source, its
+        licensing rule and (when the target is an object) its target.
+
+        Parameters
+        ----------
+        keep : iterable of str
+            Handles to keep.
+
+        Returns
+        -------
+        frozenset of str
+            The STATUS signature of ``keep``.
+        """
+        kept = frozenset(keep) & self.relevant
+        names = {self.objects[h].id for h in kept if not h.startswith(("priority:", "attack:"))}
+        out = set()
+        for h in kept:
+            obj = self.objects[h]
+            if isinstance(obj, Priority):
+                if obj.stronger in names and obj.weaker in names:
+                    out.add(h)
+            elif isinstance(obj, AttackEdge):
+                target_is_object = obj.target in self.rule_handles or obj.target in self.fact_handles
+                if (obj.source in names and (obj.lic is None or obj.lic in names)
+                        and (not target_is_object or obj.target in names)):
+                    out.add(h)
+            else:
+                out.add(h)
+        return frozenset(out)
+
+    def subtheory(self, keep: Iterable[str]) -> Theory:
+        """The grounded theory restricted to the effective part of ``keep``."""
+        eff = self.effective(keep)
+        t = self.theory
+        return Theory(
+            t.evidence,
+            facts=tuple(f for f in t.facts if handle_of(f) in eff),
+            rules=tuple(r for r in t.rules if handle_of(r) in eff),
+            attacks=tuple(a for a in t.attacks if handle_of(a) in eff),
+            priorities=tuple(p for p in t.priorities if handle_of(p) in eff),
+        )
+
+    def analysis_of(self, keep: Iterable[str]) -> Analysis:
+        """The objects of ``keep`` (cascade applied, relevance not) as an :class:`Analysis`."""
+        kept = frozenset(keep)
+        names = {self.objects[h].id for h in kept if h in self.objects
+                 and not h.startswith(("priority:", "attack:"))}
+        t = self.theory
+        return Analysis(
+            facts=tuple(f for f in t.facts if handle_of(f) in kept),
+            rules=tuple(r for r in t.rules if handle_of(r) in kept),
+            attacks=tuple(a for a in t.attacks if handle_of(a) in kept and a.source in names
+                          and (a.lic is None or a.lic in names)
+                          and (a.target in names or (a.target not in self.rule_handles
+                                                     and a.target not in self.fact_handles))),
+            priorities=tuple(p for p in t.priorities if handle_of(p) in kept
+                             and p.stronger in names and p.weaker in names),
+        )
+
+    def evaluate(self, keep: Iterable[str]) -> Evaluation:
+        """Run the engine on the effective relevant part of ``keep`` (not memoized)."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PriorityCycleWarning)
+            self.evaluations += 1
+            return evaluate(self.subtheory(keep), self.target)
+
+    def status(self, keep: Iterable[str]) -> Status:
+        """The target's status on ``keep``, memoized on its STATUS signature.
+
+        Parameters
+        ----------
+        keep : iterable of str
+            Handles to keep.
+
+        Returns
+        -------
+        Status
+        """
+        eff = self.effective(keep)
+        hit = self._memo.get(eff)
+        if hit is None:
+            hit = self._memo[eff] = self.evaluate(eff).status
+        return hit
+
+    def describe(self, handle: str) -> str:
+        """Human-readable description of a handle (``priority r3>r2``)."""
+        kind, _, ident = handle.partition(":")
+        return f"{kind} {ident}"
