@@ -1,0 +1,214 @@
+"""Canonical, content-derived ids of trace nodes and edges (TNF step vi,
+SEMANTICS.md section 10).
+
+A node's id depends only on its normative content, never on the name an
+author gave the object (``r1``, ``f2``) nor on the engine's argument numbering
+(``A3``).  Ids are readable strings with a type prefix:
+
+=============  ==============================================  =====================================
+node type      id                                              example
+=============  ==============================================  =====================================
+query          ``query:<target>``                              ``query:Penalty(x)``
+evidence       ``evidence:<fragment id>``                      ``evidence:E-01``
+fact           ``fact:<literal>``                              ``fact:Delay(x)``
+rule           ``rule:<body><arrow><head>``                    ``rule:Delay(x)=>Penalty(x)``
+priority       ``priority:(<stronger>)>(<weaker>)``            ``priority:(B(x)=>¬P(x))>(A(x)=>P(x))``
+argument       ``arg:<conclusion>@<12 hex of sha256>``         ``arg:Penalty(x)@5d1c0e...``
+conclusion     ``conclusion:<literal>``                        ``conclusion:¬Penalty(x)``
+status         ``status:<status>``                             ``status:accepted``
+=============  ==============================================  =====================================
+
+- A rule's ``<body>`` is its distinct antecedents, sorted and joined by
+  ``&`` (empty for a rule without antecedents); ``<arrow>`` is ``->``
+  (strict), ``=>`` (defeasible) or ``~>`` (defeater).
+- An applicability literal names the rule it is about by *content*:
+  ``¬applicable(r1)`` becomes ``¬applicable[Delay(x)=>Penalty(x)]``.  A rule
+  inside a cycle of such references is written ``applicable[?]``; a reference
+  to a rule that is not in the theory keeps the author's id.
+- A priority's sides are rule contents (without the ``rule:`` prefix).
+- An argument's hash is taken over its derivation: ``fact:<literal>`` for a
+  fact argument, ``rule:<content>(<sub-derivations, sorted, comma-joined>)``
+  otherwise; the readable part is its conclusion.
+
+Edge ids (:func:`edge_id`) join the edge type and the endpoint ids with ``→``
+(U+2192), which no node id contains:
+
+- ``grounding:<evidence>→<object>``, ``derivation:<from>→<to>``,
+  ``status:<from>→<to>``;
+- ``attack:<kind>:<attacker>→<attacked>`` (``lic`` and ``state`` are
+  attributes compared after alignment, not part of the id);
+- ``defeat:<priority>→<attack edge id>``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Iterable, Sequence
+
+import networkx as nx
+
+from .labels import RuleKind
+from .literals import NEG
+from .model import EdgeType, Rule, TraceEdge
+from .results import Argument
+
+__all__ = ["ARROWS", "EDGE_ARROW", "Namer", "edge_id", "trace_sort_key"]
+
+ARROWS = {RuleKind.STRICT: "->", RuleKind.DEFEASIBLE: "=>", RuleKind.DEFEATER: "~>"}
+EDGE_ARROW = "\u2192"
+_APPLICABLE = re.compile(r"^applicable\((.+)\)$")
+_UNKNOWN_RULE = "?"
+
+
+def edge_id(edge: TraceEdge) -> str:
+    """The canonical id of a trace edge (see the module docstring).
+
+    Parameters
+    ----------
+    edge : TraceEdge
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> edge_id(TraceEdge(source="arg:p@1", target="arg:¬p@2", type="attack", kind="rebut",
+    ...                   lic="rule:a=>p", state="active"))
+    'attack:rebut:arg:p@1→arg:¬p@2'
+    >>> edge_id(TraceEdge(source="priority:(b=>¬p)>(a=>p)", target="arg:p@1", type="defeat",
+    ...                   attack="attack:rebut:arg:¬p@2→arg:p@1"))
+    'defeat:priority:(b=>¬p)>(a=>p)→attack:rebut:arg:¬p@2→arg:p@1'
+    """
+    kind = edge.type.value
+    if edge.type is EdgeType.ATTACK:
+        kind = f"attack:{edge.kind.value if edge.kind is not None else '?'}"
+    elif edge.type is EdgeType.DEFEAT and edge.attack is not None:
+        return f"{kind}:{edge.source}{EDGE_ARROW}{edge.attack}"
+    return f"{kind}:{edge.source}{EDGE_ARROW}{edge.target}"
+
+
+def trace_sort_key(edge: TraceEdge) -> tuple[str, str]:
+    """Sort key of trace edges: the edge id, then the full JSON of the edge."""
+    return edge_id(edge), edge.model_dump_json(exclude_none=True)
+
+
+class Namer:
+    """Content-derived names for the rules, facts, priorities and arguments of one theory.
+
+    Parameters
+    ----------
+    rules : iterable of Rule
+        The theory's rules; ids in ``applicable(rK)`` literals are resolved
+        against them.
+    arguments : sequence of Argument, optional
+        The engine's arguments, for :meth:`argument_id`.
+
+    Examples
+    --------
+    >>> from symbolic.model import Rule
+    >>> n = Namer([Rule(id="r1", antecedents=["b", "a"], consequent="p"),
+    ...            Rule(id="r9", antecedents=["c"], consequent="¬applicable(r1)", kind="strict")])
+    >>> n.rule_id("r1"), n.rule_id("r9")
+    ('rule:a&b=>p', 'rule:c->¬applicable[a&b=>p]')
+    >>> n.priority_id("r9", "r1")
+    'priority:(c->¬applicable[a&b=>p])>(a&b=>p)'
+    """
+
+    def __init__(self, rules: Iterable[Rule], arguments: Sequence[Argument] = ()):
+        self._rules = {r.id: r for r in rules}
+        self._cyclic = self._reference_cycles()
+        self._content: dict[str, str] = {}
+        self._args = {a.id: a for a in arguments}
+        self._derivations: dict[str, str] = {}
+
+    def _reference_cycles(self) -> frozenset[str]:
+        refs = nx.DiGraph()
+        for rule in self._rules.values():
+            for literal in (*rule.antecedents, rule.consequent):
+                other = _referenced(literal)
+                if other in self._rules:
+                    refs.add_edge(rule.id, other)
+        cyclic = set()
+        for component in nx.strongly_connected_components(refs):
+            if len(component) > 1 or any(refs.has_edge(n, n) for n in component):
+                cyclic |= component
+        return frozenset(cyclic)
+
+    def literal(self, literal: str) -> str:
+        """The canonical spelling of a normalized literal (applicability by rule content)."""
+        other = _referenced(literal)
+        if other is None or other not in self._rules:
+            return literal
+        sign = NEG if literal.startswith(NEG) else ""
+        inner = _UNKNOWN_RULE if other in self._cyclic else self.rule_content(other)
+        return f"{sign}applicable[{inner}]"
+
+    def rule_content(self, rule_id: str) -> str:
+        """``<body><arrow><head>`` of a rule of the theory.
+
+        Raises
+        ------
+        KeyError
+            If the rule is not in the theory.
+        """
+        if rule_id not in self._content:
+            rule = self._rules[rule_id]
+            body = "&".join(sorted({self.literal(a) for a in rule.antecedents}))
+            self._content[rule_id] = f"{body}{ARROWS[rule.kind]}{self.literal(rule.consequent)}"
+        return self._content[rule_id]
+
+    def rule_id(self, rule_id: str) -> str:
+        """The node id of a rule, ``rule:<content>``; an unknown rule keeps its author id."""
+        if rule_id not in self._rules:
+            return f"rule:{rule_id}"
+        return f"rule:{self.rule_content(rule_id)}"
+
+    def rule_label(self, rule_id: str) -> str:
+        """A readable rendering of a rule: ``a ∧ b => p``."""
+        if rule_id not in self._rules:
+            return rule_id
+        rule = self._rules[rule_id]
+        body = " \u2227 ".join(sorted({self.literal(a) for a in rule.antecedents}))
+        return f"{body} {ARROWS[rule.kind]} {self.literal(rule.consequent)}".strip()
+
+    def fact_id(self, literal: str) -> str:
+        """The node id of a fact, ``fact:<literal>``."""
+        return f"fact:{self.literal(literal)}"
+
+    def priority_id(self, stronger: str, weaker: str) -> str:
+        """The node id of ``stronger > weaker``."""
+        return f"priority:({self.rule_id(stronger)[5:]})>({self.rule_id(weaker)[5:]})"
+
+    def priority_label(self, stronger: str, weaker: str) -> str:
+        """A readable rendering of ``stronger > weaker``."""
+        return f"({self.rule_label(stronger)}) > ({self.rule_label(weaker)})"
+
+    def derivation(self, arg_id: str) -> str:
+        """The canonical derivation string of an argument (hashed by :meth:`argument_id`)."""
+        if arg_id not in self._derivations:
+            arg = self._args[arg_id]
+            if arg.top_rule is None:
+                text = f"fact:{self.literal(arg.conclusion)}"
+            else:
+                subs = ",".join(sorted(self.derivation(s) for s in arg.subs))
+                text = f"{self.rule_id(arg.top_rule)}({subs})"
+            self._derivations[arg_id] = text
+        return self._derivations[arg_id]
+
+    def argument_id(self, arg_id: str) -> str:
+        """The node id of an argument, ``arg:<conclusion>@<hash of its derivation>``.
+
+        Raises
+        ------
+        KeyError
+            If the argument was not given to the constructor.
+        """
+        digest = hashlib.sha256(self.derivation(arg_id).encode("utf-8")).hexdigest()[:12]
+        return f"arg:{self.literal(self._args[arg_id].conclusion)}@{digest}"
+
+
+def _referenced(literal: str) -> str | None:
+    match = _APPLICABLE.match(literal[1:] if literal.startswith(NEG) else literal)
+    return match.group(1) if match else None

@@ -1,0 +1,515 @@
+"""Serialized attack records and provenance events -> typed objects (TNF step ii,
+SEMANTICS.md section 10).
+
+Assistants and annotators write attacks in many shapes.  This module turns
+each record into the typed objects of :mod:`symbolic.model`:
+
+- **attack records** -> :class:`~symbolic.model.AttackEdge`.  Accepted
+  spellings: ``{"attacker": "r2", "attacked": "r1", "type": "rebuttal"}``,
+  ``{"from": .., "to": .., "kind": ..}``, ``{"source": .., "target": ..}``,
+  an event ``{"event": "attack", ...}`` or ``{"event": "rebuts", ...}``, a
+  JSON object as text, or a sentence ``"r2 rebuts r1"``, ``"r2 -rebut-> r1"``,
+  ``"r2 attacks r1 (undercut)"``.  A list target yields one edge per item.
+- **priority records** -> :class:`~symbolic.model.Priority`:
+  ``{"stronger": "r3", "weaker": "r2", "basis": "hierarchy"}``,
+  ``{"priority": "r3 > r2", "basis": ..}`` or ``"r3 > r2 (hierarchy)"``.
+  A priority needs a basis (Definition 3).
+- **proof steps** -> :class:`ProofStep`: derivation events
+  (``{"event": "derive", "id": "s3", "rule": "r1", "from": ["f1"],
+  "conclusion": "Penalty(x)"}``).  They carry no normative content of their
+  own: the engine rebuilds every derivation.  Their ids are *proof aliases*
+  of the rule (or fact) they apply, and attack or priority records that name
+  a step are resolved to it (:meth:`Records.resolved`).
+- **claims** -> :class:`Claim`: events that restate a computed result
+  (``defeat``, ``label``, ``status``...).  TNF recomputes them.
+
+Unknown keys are an error (a misspelt ``"atacker"`` must not silently lose
+the attacker), except for free-text and state keys that TNF recomputes
+(``id``, ``note``, ``state``, ``defeated_by``, ``confidence``...).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, replace
+from typing import Any, Iterable, Mapping
+
+from pydantic import ValidationError
+
+from .errors import ScenarioError
+from .labels import AttackKind, normalize_basis
+from .model import AttackEdge, Priority
+
+__all__ = [
+    "Claim",
+    "ProofStep",
+    "RecordError",
+    "Records",
+    "normalize_attack_kind",
+    "parse_record",
+    "parse_records",
+]
+
+
+class RecordError(ScenarioError):
+    """A serialized attack record or provenance event is malformed (names field and value)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProofStep:
+    """A provenance event that restates one derivation step.
+
+    Attributes
+    ----------
+    id : str or None
+        The step's own id, if it has one (an alias of ``rule`` or ``fact``).
+    rule, fact : str or None
+        The rule applied, or the fact restated.
+    premises : tuple of str
+        What the step says it used.
+    conclusion : str or None
+        What the step says it derived.
+    """
+
+    id: str | None
+    rule: str | None = None
+    fact: str | None = None
+    premises: tuple[str, ...] = ()
+    conclusion: str | None = None
+
+    @property
+    def referent(self) -> str | None:
+        """The rule or fact this step is an alias of."""
+        return self.rule if self.rule is not None else self.fact
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A provenance event restating a computed result; ``record`` is its sorted JSON."""
+
+    event: str
+    record: str
+
+
+@dataclass(frozen=True, slots=True)
+class Records:
+    """The typed content of a batch of records."""
+
+    attacks: tuple[AttackEdge, ...] = ()
+    priorities: tuple[Priority, ...] = ()
+    steps: tuple[ProofStep, ...] = ()
+    claims: tuple[Claim, ...] = ()
+
+    def __add__(self, other: "Records") -> "Records":
+        return Records(self.attacks + other.attacks, self.priorities + other.priorities,
+                       self.steps + other.steps, self.claims + other.claims)
+
+    def aliases(self) -> dict[str, str]:
+        """Map each proof-step id to the rule or fact it applies."""
+        return {s.id: s.referent for s in self.steps if s.id is not None and s.referent is not None}
+
+    def resolved(self) -> "Records":
+        """These records with every proof-step id replaced by the rule or fact it stands for.
+
+        Examples
+        --------
+        >>> r = parse_records([{"event": "derive", "id": "s1", "rule": "r2"},
+        ...                    {"from": "s1", "to": "r1", "kind": "rebut"}]).resolved()
+        >>> (r.attacks[0].source, r.attacks[0].target)
+        ('r2', 'r1')
+        """
+        alias = self.aliases()
+
+        def sub(name):
+            return alias.get(name, name) if name is not None else None
+
+        attacks = tuple(e.model_copy(update={"source": sub(e.source), "target": sub(e.target),
+                                             "lic": sub(e.lic)}) for e in self.attacks)
+        priorities = tuple(p.model_copy(update={"stronger": sub(p.stronger), "weaker": sub(p.weaker)})
+                           for p in self.priorities)
+        return replace(self, attacks=attacks, priorities=priorities)
+
+
+def _key(text: Any) -> str:
+    return "_".join(re.sub(r"[-\s]+", " ", str(text)).strip().lower().split())
+
+
+_KINDS = {
+    AttackKind.REBUT: ("rebut", "rebuts", "rebuttal", "rebutting", "rebutter", "rebutted",
+                       "contradicts", "contradiction"),
+    AttackKind.UNDERCUT: ("undercut", "undercuts", "undercutting", "undercutter", "undercutted",
+                          "exception"),
+    AttackKind.UNDERMINE: ("undermine", "undermines", "undermining", "underminer", "undermined",
+                           "premise_attack"),
+}
+_KIND_SPELLINGS = {s: kind for kind, spellings in _KINDS.items() for s in spellings}
+_KIND_SUFFIXES = ("_attack", "_defeat", "_edge", "_relation")
+
+_SOURCE = ("attacker", "from", "source", "src", "by", "attacking", "origin", "attacker_id",
+           "from_id", "source_id")
+_TARGET = ("attacked", "to", "target", "dst", "tgt", "on", "victim", "attacked_id", "to_id",
+           "target_id")
+_KIND = ("kind", "attack_kind", "attack_type", "type", "relation")
+_LIC = ("lic", "licensing_rule", "licence", "license", "licensed_by", "via", "rule")
+_EVIDENCE = ("evidence", "evidence_ids", "evidence_id", "fragments", "fragment", "fragment_ids",
+             "grounding", "grounded_in", "cites", "citations", "source_ids")
+_EVENT = ("event", "event_type", "op", "action", "step_type")
+_STRONGER = ("stronger", "superior", "higher", "preferred", "winner", "dominant")
+_WEAKER = ("weaker", "inferior", "lower", "loser", "dominated")
+_BASIS = ("basis", "priority_basis", "ground")
+_STEP_ID = ("id", "step", "step_id", "node", "name")
+_STEP_RULE = ("rule", "rule_id", "via", "applies", "applied_rule")
+_STEP_FACT = ("fact", "fact_id")
+_PREMISES = ("premises", "from", "inputs", "uses", "using", "subs", "sub_steps", "antecedents")
+_CONCLUSION = ("conclusion", "concludes", "to", "derives", "derived", "output", "result", "literal")
+_IGNORED = ("id", "note", "notes", "comment", "text", "explanation", "rationale", "reason",
+            "description", "confidence", "state", "status", "active", "defeated", "defeated_by",
+            "label", "round", "explicit", "meta", "metadata")
+
+_ATTACK_EVENTS = {"attack", "attacks", "attacked", "attack_edge", "conflict"}
+_PRIORITY_EVENTS = {"priority", "prefer", "prefers", "preference", "precedence", "priority_edge",
+                    "prevails", "prevails_over"}
+_STEP_EVENTS = {"derive", "derives", "derivation", "derived", "apply", "applies", "applied",
+                "apply_rule", "rule_application", "infer", "infers", "inference", "proof_step",
+                "step", "premise", "assert", "support", "supports"}
+_CLAIM_EVENTS = {"defeat", "defeats", "defeated", "neutralize", "neutralizes", "neutralise",
+                 "neutralises", "neutralized", "neutralised", "override", "overrides", "overridden",
+                 "block", "blocks", "blocked", "label", "labelled", "labeled", "status", "conclude",
+                 "verdict", "grounds", "grounding"}
+
+
+def normalize_attack_kind(value) -> AttackKind:
+    """Canonicalize an attack kind.
+
+    Parameters
+    ----------
+    value : str or AttackKind
+        ``rebuttal``, ``Undercutting``, ``undermines``, ``rebutting attack``...
+
+    Returns
+    -------
+    AttackKind
+
+    Raises
+    ------
+    ValueError
+        If ``value`` names none of rebut, undercut, undermine.
+
+    Examples
+    --------
+    >>> normalize_attack_kind("Rebuttal"), normalize_attack_kind("undercutting attack")
+    (<AttackKind.REBUT: 'rebut'>, <AttackKind.UNDERCUT: 'undercut'>)
+    """
+    if isinstance(value, AttackKind):
+        return value
+    if not isinstance(value, str):
+        raise ValueError(f"an attack kind must be a string, got {type(value).__name__} {value!r}")
+    key = _key(value)
+    for suffix in _KIND_SUFFIXES:
+        if key.endswith(suffix) and key[: -len(suffix)] in _KIND_SPELLINGS:
+            key = key[: -len(suffix)]
+    try:
+        return _KIND_SPELLINGS[key]
+    except KeyError:
+        raise ValueError(f"unknown attack kind {value!r}; expected rebut, undercut or undermine") from None
+
+
+def _is_kind(value) -> bool:
+    try:
+        normalize_attack_kind(value)
+    except ValueError:
+        return False
+    return True
+
+
+_ARROW_TEXT = re.compile(r"^(\S+)\s*[-=]+\s*\[?\s*([A-Za-z_ ]+?)\s*\]?\s*[-=]*>\s*(\S+)$")
+_VERB_TEXT = re.compile(r"^(\S+)\s+([A-Za-z_]+)\s+(\S+)$")
+_ATTACKS_TEXT = re.compile(r"^(\S+)\s+attacks\s+(\S+)\s*\(\s*([A-Za-z_ ]+?)\s*\)$", re.IGNORECASE)
+_CALL_TEXT = re.compile(r"^attack\(\s*([^,\s]+)\s*,\s*([^,\s]+)\s*,\s*([A-Za-z_ ]+?)\s*\)$", re.IGNORECASE)
+_PRIORITY_TEXT = re.compile(r"^(\S+)\s*(>|<)\s*(\S+)(?:\s*\(\s*([A-Za-z_ \-]+?)\s*\))?$")
+
+
+def _from_text(text: str, where: dict) -> dict:
+    """A sentence or a JSON object given as text, as a record dict."""
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        try:
+            value = json.loads(stripped)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"record is not valid JSON ({exc.msg} at column {exc.colno})",
+                              value=text, **where) from None
+        if not isinstance(value, dict):
+            raise RecordError("a JSON record must be an object", value=text, **where)
+        return value
+    for pattern in (_ATTACKS_TEXT, _CALL_TEXT):
+        match = pattern.match(stripped)
+        if match:
+            return {"from": match.group(1), "to": match.group(2), "kind": match.group(3)}
+    match = _ARROW_TEXT.match(stripped)
+    if match and _is_kind(match.group(2)):
+        return {"from": match.group(1), "to": match.group(3), "kind": match.group(2)}
+    match = _VERB_TEXT.match(stripped)
+    if match and _is_kind(match.group(2)):
+        return {"from": match.group(1), "to": match.group(3), "kind": match.group(2)}
+    match = _PRIORITY_TEXT.match(stripped)
+    if match:
+        a, op, b = match.group(1), match.group(2), match.group(3)
+        stronger, weaker = (a, b) if op == ">" else (b, a)
+        record = {"stronger": stronger, "weaker": weaker}
+        if match.group(4):
+            record["basis"] = match.group(4)
+        return record
+    raise RecordError("cannot read this text as an attack or priority record "
+                      "(expected e.g. 'r2 rebuts r1', 'r2 -undercut-> r1' or 'r3 > r2 (hierarchy)')",
+                      value=text, **where)
+
+
+def _pick(record: dict, keys: Iterable[str]) -> tuple[str | None, Any]:
+    for key in keys:
+        if key in record and record[key] is not None:
+            return key, record[key]
+    return None, None
+
+
+def _name(value, field: str, where: dict) -> str:
+    if isinstance(value, bool) or not isinstance(value, (str, int)) or not str(value).strip():
+        raise RecordError(f"expected an id, got {value!r}", field=field, value=value,
+                          **{k: v for k, v in where.items() if k != "field"})
+    return str(value).strip()
+
+
+def _names(value, field: str, where: dict) -> tuple[str, ...]:
+    items = value if isinstance(value, (list, tuple)) else [value]
+    return tuple(_name(v, f"{field}.{i}" if isinstance(value, (list, tuple)) else field, where)
+                 for i, v in enumerate(items))
+
+
+def parse_record(record, *, field: str = "record", file=None, line=None) -> Records:
+    """Convert one serialized record into typed objects (TNF step ii).
+
+    Parameters
+    ----------
+    record : mapping, str, AttackEdge, Priority or ProofStep
+        See the module docstring for the accepted shapes.
+    field : str, optional
+        Where the record sits (``raw_edges.3``), for error messages.
+    file, line : optional
+        The file and 1-based line it came from, for error messages.
+
+    Returns
+    -------
+    Records
+        Usually one object; a list-valued attack target yields several edges.
+
+    Raises
+    ------
+    RecordError
+        If the record's shape, kind, ids, basis or evidence cannot be read.
+
+    Examples
+    --------
+    >>> r = parse_record({"attacker": "r2", "attacked": "r1", "type": "rebuttal", "evidence": "E_02"})
+    >>> e = r.attacks[0]; (e.source, e.target, e.kind.value, e.evidence)
+    ('r2', 'r1', 'rebut', ('E-02',))
+    >>> parse_record("r3 > r2 (hierarchy)").priorities[0].id
+    'r3>r2'
+    >>> parse_record("r4 -undercut-> r1").attacks[0].kind.value
+    'undercut'
+    """
+    where = {"field": field, "file": file, "line": line}
+    if isinstance(record, AttackEdge):
+        return Records(attacks=(record,))
+    if isinstance(record, Priority):
+        return Records(priorities=(record,))
+    if isinstance(record, ProofStep):
+        return Records(steps=(record,))
+    if isinstance(record, str):
+        record = _from_text(record, where)
+    if not isinstance(record, Mapping):
+        raise RecordError(f"a record must be an object or a string, got {type(record).__name__}",
+                          value=record, **where)
+    data = {_key(k): v for k, v in record.items()}
+    event_key, event = _pick(data, _EVENT)
+    if event is None and "type" in data and not _is_kind(data["type"]):
+        event_key, event = "type", data["type"]
+    event = _key(event) if isinstance(event, str) else event
+    used = {event_key} if event_key else set()
+    if event in _CLAIM_EVENTS:
+        return Records(claims=(Claim(str(event), json.dumps(record, sort_keys=True, default=str)),))
+    if event in _STEP_EVENTS:
+        return _step(data, used, where)
+    if event in _PRIORITY_EVENTS:
+        return _priority(data, used, where)
+    if event in _ATTACK_EVENTS or (event is not None and _is_kind(event)):
+        return _attack(data, used, where, kind=event if _is_kind(event) else None)
+    if event is not None:
+        raise RecordError(f"unknown event {event!r}; expected an attack, priority, derivation "
+                          "or defeat/status event", field=f"{field}.{event_key}", value=event,
+                          file=file, line=line)
+    if _pick(data, _SOURCE)[0] and _pick(data, _TARGET)[0]:
+        return _attack(data, used, where)
+    if _pick(data, _STRONGER)[0] or "priority" in data:
+        return _priority(data, used, where)
+    if _pick(data, _STEP_RULE)[0] or _pick(data, _STEP_FACT)[0]:
+        return _step(data, used, where)
+    raise RecordError(f"cannot tell what this record is (keys: {', '.join(sorted(data))}); "
+                      "an attack needs a source and a target, a priority stronger and weaker",
+                      value=dict(record), **where)
+
+
+def _check_keys(data: dict, used: set, where: dict) -> None:
+    unknown = sorted(set(data) - used - set(_IGNORED))
+    if unknown:
+        raise RecordError(f"unknown key {unknown[0]!r} in record (keys: {', '.join(sorted(data))})",
+                          field=f"{where['field']}.{unknown[0]}", value=data[unknown[0]],
+                          file=where["file"], line=where["line"])
+
+
+def _evidence(data: dict, used: set) -> tuple:
+    key, value = _pick(data, _EVIDENCE)
+    if key is None:
+        return ()
+    used.add(key)
+    return tuple(value) if isinstance(value, (list, tuple)) else (value,)
+
+
+def _attack(data: dict, used: set, where: dict, kind=None) -> Records:
+    f = where["field"]
+    skey, source = _pick(data, _SOURCE)
+    tkey, target = _pick(data, _TARGET)
+    if skey is None or tkey is None:
+        raise RecordError(f"attack record lacks its {'source' if skey is None else 'target'} "
+                          f"(keys: {', '.join(sorted(data))})", value=data, **where)
+    used |= {skey, tkey}
+    if kind is None:
+        kkey, kind = next(((k, data[k]) for k in _KIND if k in data and k not in used), (None, None))
+        if kkey is None:
+            raise RecordError("attack record has no kind (rebut, undercut or undermine)",
+                              value=data, **where)
+        used.add(kkey)
+        where_kind = f"{f}.{kkey}"
+    else:
+        where_kind = f
+    try:
+        kind = normalize_attack_kind(kind)
+    except ValueError as exc:
+        raise RecordError(str(exc), field=where_kind, value=kind, file=where["file"],
+                          line=where["line"]) from None
+    lkey, lic = _pick(data, _LIC)
+    if lkey:
+        used.add(lkey)
+        lic = _name(lic, f"{f}.{lkey}", where)
+    evidence = _evidence(data, used)
+    _check_keys(data, used, where)
+    src = _name(source, f"{f}.{skey}", where)
+    edges = []
+    for tgt in _names(target, f"{f}.{tkey}", where):
+        try:
+            edges.append(AttackEdge(source=src, target=tgt, kind=kind, lic=lic, evidence=evidence))
+        except ValidationError as exc:
+            raise _wrap(exc, where) from None
+    return Records(attacks=tuple(edges))
+
+
+def _priority(data: dict, used: set, where: dict) -> Records:
+    f = where["field"]
+    if "priority" in data and isinstance(data["priority"], str):
+        used.add("priority")
+        parsed = _from_text(data["priority"], {**where, "field": f"{f}.priority"})
+        if "stronger" not in parsed:
+            raise RecordError("expected 'stronger > weaker'", field=f"{f}.priority",
+                              value=data["priority"], file=where["file"], line=where["line"])
+        stronger, weaker, basis = parsed["stronger"], parsed["weaker"], parsed.get("basis")
+    else:
+        skey, stronger = _pick(data, _STRONGER)
+        wkey, weaker = _pick(data, _WEAKER)
+        if skey is None or wkey is None:
+            raise RecordError("priority record needs a stronger and a weaker rule",
+                              value=data, **where)
+        used |= {skey, wkey}
+        stronger = _name(stronger, f"{f}.{skey}", where)
+        weaker = _name(weaker, f"{f}.{wkey}", where)
+        basis = None
+    bkey, value = _pick(data, _BASIS)
+    if bkey is None and isinstance(data.get("kind"), str):
+        bkey, value = "kind", data["kind"]
+    if bkey is not None:
+        used.add(bkey)
+        basis = value
+    if basis is None:
+        raise RecordError(f"priority {stronger} > {weaker} has no basis (exception, hierarchy, "
+                          "specificity, temporal or authority)", value=data, **where)
+    try:
+        basis = normalize_basis(basis)
+    except ValueError as exc:
+        raise RecordError(str(exc), field=f"{f}.{bkey or 'priority'}", value=basis,
+                          file=where["file"], line=where["line"]) from None
+    evidence = _evidence(data, used)
+    _check_keys(data, used, where)
+    try:
+        return Records(priorities=(Priority(stronger=stronger, weaker=weaker, basis=basis,
+                                            evidence=evidence),))
+    except ValidationError as exc:
+        raise _wrap(exc, where) from None
+
+
+def _step(data: dict, used: set, where: dict) -> Records:
+    f = where["field"]
+    fields = {}
+    for name, keys in (("id", _STEP_ID), ("rule", _STEP_RULE), ("fact", _STEP_FACT),
+                       ("conclusion", _CONCLUSION)):
+        key, value = _pick({k: v for k, v in data.items() if k not in used}, keys)
+        if key is not None:
+            used.add(key)
+            fields[name] = _name(value, f"{f}.{key}", where)
+    key, value = _pick({k: v for k, v in data.items() if k not in used}, _PREMISES)
+    premises = ()
+    if key is not None:
+        used.add(key)
+        premises = _names(value, f"{f}.{key}", where)
+    _evidence(data, used)
+    _check_keys(data, used, where)
+    return Records(steps=(ProofStep(premises=premises, **{"id": None, **fields}),))
+
+
+def _wrap(exc: ValidationError, where: dict) -> RecordError:
+    error = exc.errors()[0]
+    loc = ".".join(str(p) for p in error["loc"])
+    return RecordError(error["msg"], field=f"{where['field']}.{loc}" if loc else where["field"],
+                       value=error.get("input"), file=where["file"], line=where["line"])
+
+
+def parse_records(records: Iterable, *, field: str = "raw_edges", file=None) -> Records:
+    """Convert a batch of serialized records (TNF step ii).
+
+    Parameters
+    ----------
+    records : iterable
+        Records as accepted by :func:`parse_record`.
+    field : str, optional
+        Name of the batch, for error messages (``raw_edges.2.kind``).
+    file : optional
+        The file the batch came from.
+
+    Returns
+    -------
+    Records
+
+    Raises
+    ------
+    RecordError
+        On the first malformed record, naming its index.
+
+    Examples
+    --------
+    >>> r = parse_records(["r2 rebuts r1", {"event": "defeat", "by": "r3>r2"}])
+    >>> len(r.attacks), len(r.claims)
+    (1, 1)
+    """
+    if isinstance(records, (str, Mapping)):
+        records = [records]
+    out = Records()
+    for i, record in enumerate(records):
+        out = out + parse_record(record, field=f"{field}.{i}", file=file)
+    return out

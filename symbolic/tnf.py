@@ -1,0 +1,495 @@
+"""Trace normal form (paper Section 4.3 and Algorithm 4, SEMANTICS.md section 10).
+
+:func:`tnf` turns an analysis over an evidence package into its trace normal
+form in six steps:
+
+(i)   normalize ids, propositions and status labels (:mod:`symbolic.labels`,
+      :mod:`symbolic.literals`; the model types already normalize what they hold);
+(ii)  turn serialized attack records and provenance events into typed objects
+      (:mod:`symbolic.records`), resolving proof-step ids to what they apply;
+(iii) drop ungrounded objects (:func:`symbolic.grounding.ground`);
+(iv)  compute arguments, attacks, neutralization, labels and status with the
+      engine (:func:`symbolic.status.evaluate`);
+(v)   collapse proof aliases: rules with the same content (antecedent set,
+      consequent, kind) become one rule, facts with the same literal one fact,
+      each grounded in the union of their fragments (aliases that also share
+      their sources leave no trace at all); priorities and attacks that name
+      an alias are redirected to it; a rule whose consequent is one of its own
+      antecedents is a mere proof step and is dropped.  This is done on the
+      grounded theory, *before* the engine runs, so the engine never sees two
+      copies of one norm (a priority over ``r1`` then also governs its
+      restatement ``r1b``);
+(vi)  give every node a canonical, content-derived id and sort (the scheme is
+      documented in :mod:`symbolic.naming`): two TNF-equivalent traces
+      serialize byte-identically under :func:`tnf_json`.
+
+**Equivalence.**  Two traces are TNF-equivalent iff their TNF JSON is equal
+(:func:`tnf_equivalent`).  Renaming rules or facts, reordering objects,
+spelling an attack as a record instead of a typed edge, restating a fact or
+duplicating a rule under another id do not change the TNF; removing a
+priority that neutralizes an attack does.
+
+**Alignment.**  A scorer aligns two TNFs edge by edge on :func:`edge_id`
+(``grounding:evidence:E-01→fact:Delay(x)``,
+``attack:rebut:<attacker arg>→<attacked arg>``, ``defeat:<priority>→<attack id>``);
+an attack edge's ``state`` and ``lic`` are attributes to compare after
+alignment, not part of its id.  The JSON of each edge carries its ``id``.
+
+**JSON** (:func:`tnf_json`): ``{"edges": [...], "nodes": [...],
+"schema_version": "tnf-v1"}`` with sorted keys, no whitespace, UTF-8 text
+(``ensure_ascii=False``), nodes sorted by id, edges by id; ``None`` fields
+are omitted.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Iterable
+
+from pydantic import ValidationError
+
+from .errors import SymbolicError
+from .grounding import Dropped, Theory, ground
+from .labels import normalize_evidence_id
+from .literals import NEG, applicability_atom, excepted_rule, normalize_literal
+from .model import Analysis, AttackEdge, EdgeType, Fact, NodeType, Priority, Rule, Trace, TraceEdge, TraceNode
+from .naming import Namer, edge_id, trace_sort_key
+from .records import Records, RecordError, parse_records
+from .results import Evaluation
+from .trace import build_trace, graph_to_trace
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "NormalForm",
+    "TraceFormatError",
+    "check_trace",
+    "collapse_aliases",
+    "edge_id",
+    "normal_form",
+    "tnf",
+    "tnf_equivalent",
+    "tnf_json",
+    "trace_from_json",
+]
+
+SCHEMA_VERSION = "tnf-v1"
+
+
+class TraceFormatError(SymbolicError, ValueError):
+    """A serialized trace is malformed or inconsistent."""
+
+
+@dataclass(frozen=True, slots=True)
+class NormalForm:
+    """A TNF with what produced it.
+
+    Attributes
+    ----------
+    trace : Trace
+        The trace normal form.
+    evaluation : Evaluation
+        The engine's result on the normalized theory (author ids inside).
+    aliases : dict of str to str
+        Every collapsed id (rule, fact or proof step) -> the id it stands for.
+    records : Records
+        The typed content of the raw records.
+    """
+
+    trace: Trace
+    evaluation: Evaluation
+    aliases: dict
+    records: Records
+
+    @property
+    def dropped(self) -> tuple[Dropped, ...]:
+        """Objects left out, with reasons (ungrounded, proof steps, aliases)."""
+        return self.evaluation.theory.dropped
+
+
+def _union(*groups: Iterable[str]) -> tuple[str, ...]:
+    return tuple(sorted({e for group in groups for e in group}))
+
+
+def collapse_aliases(theory: Theory) -> tuple[Theory, dict[str, str]]:
+    """Collapse the proof aliases of a grounded theory (TNF step v).
+
+    Parameters
+    ----------
+    theory : Theory
+        A grounded theory.
+
+    Returns
+    -------
+    (Theory, dict)
+        The theory with one rule per rule content and one fact per literal
+        (the first in input order is kept, grounded in the union of the
+        fragments), priorities and attacks redirected, ``applicable(rK)``
+        literals rewritten, proof-step rules dropped; and the map from each
+        collapsed id to its representative.  Every collapse is listed in
+        ``theory.dropped`` with its reason.
+
+    Examples
+    --------
+    >>> from symbolic.model import Fact, Rule
+    >>> e = ["E-01"]
+    >>> t = Theory(frozenset(e), facts=(Fact(id="f1", literal="a", evidence=e),
+    ...                                 Fact(id="f9", literal="a", evidence=e)),
+    ...            rules=(Rule(id="r1", antecedents=["a"], consequent="p", evidence=e),
+    ...                   Rule(id="r1b", antecedents=["a"], consequent="p", evidence=e)))
+    >>> collapsed, aliases = collapse_aliases(t)
+    >>> [r.id for r in collapsed.rules], aliases
+    (['r1'], {'f9': 'f1', 'r1b': 'r1'})
+    """
+    dropped = list(theory.dropped)
+    steps = {r.id for r in theory.rules if r.consequent in r.antecedents}
+    for rule_id in sorted(steps):
+        dropped.append(Dropped("rule", rule_id, "proof step without normative content "
+                                                "(its consequent is one of its antecedents)"))
+    rules = [r for r in theory.rules if r.id not in steps]
+    namer = Namer(rules)
+    alias: dict[str, str] = {}
+    first: dict[str, Rule] = {}
+    evidence: dict[str, list] = {}
+    for rule in rules:
+        key = namer.rule_content(rule.id)
+        if key in first:
+            alias[rule.id] = first[key].id
+        else:
+            first[key] = rule
+        evidence.setdefault(first[key].id, []).append(rule.evidence)
+
+    def lit(literal: str) -> str:
+        ref = excepted_rule(literal) or excepted_rule(NEG + literal)
+        if ref is None or ref not in alias:
+            return literal
+        return (NEG if literal.startswith(NEG) else "") + applicability_atom(alias[ref])
+
+    new_rules = tuple(
+        Rule(id=r.id, antecedents=tuple(lit(a) for a in r.antecedents), consequent=lit(r.consequent),
+             kind=r.kind, evidence=_union(*evidence[r.id]), span=r.span)
+        for r in first.values()
+    )
+    facts: dict[str, Fact] = {}
+    fact_evidence: dict[str, list] = {}
+    for fact in theory.facts:
+        literal = lit(fact.literal)
+        if literal in facts:
+            alias[fact.id] = facts[literal].id
+        else:
+            facts[literal] = Fact(id=fact.id, literal=literal, evidence=fact.evidence, span=fact.span)
+        fact_evidence.setdefault(literal, []).append(fact.evidence)
+    new_facts = tuple(f.model_copy(update={"evidence": _union(*fact_evidence[lit_])})
+                      for lit_, f in facts.items())
+    for old, new in sorted(alias.items()):
+        kind = "rule" if any(r.id == old for r in theory.rules) else "fact"
+        dropped.append(Dropped(kind, old, f"proof alias of {new} (same content), collapsed into it"))
+
+    def sub(name):
+        return alias.get(name, name) if name is not None else None
+
+    priorities = []
+    for p in theory.priorities:
+        if p.stronger in steps or p.weaker in steps:
+            dropped.append(Dropped("priority", p.id, "refers to a proof-step rule"))
+            continue
+        q = p.model_copy(update={"stronger": sub(p.stronger), "weaker": sub(p.weaker)})
+        if q.stronger == q.weaker:
+            dropped.append(Dropped("priority", p.id, "compares two aliases of one rule"))
+            continue
+        priorities.append(q)
+    known = {r.id for r in theory.rules} | {f.id for f in theory.facts}
+    attacks = []
+    for a in theory.attacks:
+        if {a.source, a.lic, a.target} & steps:
+            dropped.append(Dropped("attack", f"{a.source}-{a.kind.value}->{a.target}",
+                                   "refers to a proof-step rule"))
+            continue
+        target = a.target
+        if target in alias:
+            target = alias[target]
+        elif target not in known:
+            target = lit(normalize_literal(target))
+        attacks.append(a.model_copy(update={"source": sub(a.source), "lic": sub(a.lic), "target": target}))
+    collapsed = Theory(theory.evidence, new_facts, new_rules, _dedupe(attacks), _dedupe(priorities),
+                       tuple(dropped))
+    return collapsed, dict(sorted(alias.items()))
+
+
+def _dedupe(items):
+    seen, out = set(), []
+    for item in items:
+        if item not in seen:
+            seen.add(item)
+            out.append(item)
+    return tuple(out)
+
+
+def normal_form(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
+                query: str | None = None, raw_edges: Iterable = ()) -> NormalForm:
+    """Compute the trace normal form and keep what produced it (Algorithm 4).
+
+    Parameters
+    ----------
+    evidence_ids : iterable of str
+        Ids of the evidence package, in any supported spelling (``E_01``).
+    analysis : Analysis
+        Facts, rules, explicit attacks and priorities.
+    target : str
+        The target literal, in any negation spelling.
+    query : str, optional
+        The question; the query node's label.
+    raw_edges : iterable, optional
+        Serialized attack records, priority records and provenance events
+        (:func:`symbolic.records.parse_records`).
+
+    Returns
+    -------
+    NormalForm
+
+    Raises
+    ------
+    RecordError
+        If a raw record is malformed.
+    ScenarioError
+        If an evidence id or the target is malformed.
+
+    Warns
+    -----
+    PriorityCycleWarning
+        When the priorities contain a cycle.
+    """
+    from .status import evaluate
+
+    try:
+        evidence = frozenset(normalize_evidence_id(e) for e in evidence_ids)
+        literal = normalize_literal(target)
+    except ValueError as exc:
+        raise RecordError(str(exc), field="evidence_ids/target") from None
+    records = parse_records(raw_edges)
+    resolved = records.resolved()
+    try:
+        merged = Analysis(facts=analysis.facts, rules=analysis.rules,
+                          attacks=analysis.attacks + resolved.attacks,
+                          priorities=analysis.priorities + resolved.priorities)
+    except ValidationError as exc:
+        raise RecordError(exc.errors()[0]["msg"], field="raw_edges") from None
+    theory, alias = collapse_aliases(ground(evidence, merged))
+    ref = excepted_rule(literal) or excepted_rule(NEG + literal)
+    if ref in alias:
+        literal = (NEG if literal.startswith(NEG) else "") + applicability_atom(alias[ref])
+    evaluation = evaluate(theory, literal)
+    trace = graph_to_trace(build_trace(evaluation, query=query))
+    aliases = {**records.aliases(), **alias}
+    return NormalForm(trace, evaluation, dict(sorted(aliases.items())), records)
+
+
+def tnf(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
+        query: str | None = None, raw_edges: Iterable = ()) -> Trace:
+    """The trace normal form of an analysis (Section 4.3, Algorithm 4).
+
+    Parameters
+    ----------
+    evidence_ids : iterable of str
+        Ids of the evidence package.
+    analysis : Analysis
+        Facts, rules, explicit attacks and priorities.
+    target : str
+        The target literal.
+    query : str, optional
+        The question; the query node's label.
+    raw_edges : iterable, optional
+        Serialized attack records and provenance events.
+
+    Returns
+    -------
+    Trace
+        Canonical ids, sorted nodes and edges (see :func:`normal_form`).
+
+    Raises
+    ------
+    RecordError
+        If a raw record is malformed.
+
+    Examples
+    --------
+    >>> from symbolic.model import Analysis, Fact, Rule
+    >>> a = Analysis(facts=[Fact(id="f1", literal="Delay(x)", evidence=["E_01"])],
+    ...              rules=[Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)",
+    ...                          evidence=["E-02"])])
+    >>> b = Analysis(facts=[Fact(id="fact_7", literal="Delay(x)", evidence=["E-01"])],
+    ...              rules=[Rule(id="late", antecedents=["Delay(x)"], consequent="Penalty(x)",
+    ...                          evidence=["E-02"])])
+    >>> tnf_json(tnf(["E-01", "E-02"], a, "Penalty(x)")) == tnf_json(tnf(["e01", "E2"], b, "Penalty(x)"))
+    True
+    """
+    return normal_form(evidence_ids, analysis, target, query=query, raw_edges=raw_edges).trace
+
+
+def _canonical(trace: Trace) -> tuple[list[TraceNode], list[TraceEdge]]:
+    nodes = {n.id: n for n in sorted(trace.nodes, key=lambda n: (n.id, n.model_dump_json()))}
+    edges = {trace_sort_key(e): e for e in trace.edges}
+    return [nodes[k] for k in sorted(nodes)], [edges[k] for k in sorted(edges)]
+
+
+def tnf_json(trace: Trace) -> str:
+    """Serialize a trace deterministically (sorted, compact, UTF-8 text).
+
+    Parameters
+    ----------
+    trace : Trace
+        Usually a TNF from :func:`tnf`.
+
+    Returns
+    -------
+    str
+        ``{"edges":[...],"nodes":[...],"schema_version":"tnf-v1"}``; each
+        edge carries its :func:`edge_id` as ``id``.
+
+    Examples
+    --------
+    >>> t = Trace(nodes=[TraceNode(id="status:both", type="status", label="both")])
+    >>> tnf_json(t)
+    '{"edges":[],"nodes":[{"id":"status:both","label":"both","type":"status"}],"schema_version":"tnf-v1"}'
+    """
+    nodes, edges = _canonical(trace)
+    payload = {
+        "schema_version": SCHEMA_VERSION,
+        "nodes": [n.model_dump(mode="json", exclude_none=True) for n in nodes],
+        "edges": [{"id": edge_id(e), **e.model_dump(mode="json", exclude_none=True)} for e in edges],
+    }
+    return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def tnf_equivalent(a: Trace, b: Trace) -> bool:
+    """Whether two trace normal forms are equivalent (their TNF JSON is equal).
+
+    Parameters
+    ----------
+    a, b : Trace
+        Outputs of :func:`tnf` (or of :func:`trace_from_json`).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> x = TraceNode(id="fact:a", type="fact", label="a")
+    >>> y = TraceNode(id="fact:b", type="fact", label="b")
+    >>> tnf_equivalent(Trace(nodes=[x, y]), Trace(nodes=[y, x])), tnf_equivalent(Trace(nodes=[x]), Trace())
+    (True, False)
+    """
+    return tnf_json(a) == tnf_json(b)
+
+
+def check_trace(trace: Trace) -> None:
+    """Check a trace's internal consistency.
+
+    Every edge endpoint is a declared node, edge ids are unique, attack edges
+    carry a kind and a state and join two arguments, and a defeat edge comes
+    from a priority and names a defeated attack edge whose target it points to.
+
+    Parameters
+    ----------
+    trace : Trace
+
+    Raises
+    ------
+    TraceFormatError
+        Naming the first offending node or edge.
+
+    Examples
+    --------
+    >>> check_trace(Trace(edges=[TraceEdge(source="evidence:E-01", target="fact:a", type="grounding")]))
+    Traceback (most recent call last):
+    ...
+    symbolic.tnf.TraceFormatError: edges.0: grounding:evidence:E-01→fact:a: unknown source node 'evidence:E-01'
+    """
+    types = {}
+    for i, node in enumerate(trace.nodes):
+        if node.id in types:
+            raise TraceFormatError(f"nodes.{i}: duplicate node id {node.id!r}")
+        types[node.id] = node.type
+    attacks, seen = {}, set()
+    for i, edge in enumerate(trace.edges):
+        key = edge_id(edge)
+        where = f"edges.{i}: {key}"
+        if key in seen:
+            raise TraceFormatError(f"{where}: duplicate edge id")
+        seen.add(key)
+        for end in ("source", "target"):
+            if getattr(edge, end) not in types:
+                raise TraceFormatError(f"{where}: unknown {end} node {getattr(edge, end)!r}")
+        if edge.type is EdgeType.ATTACK:
+            if edge.kind is None or edge.state is None:
+                raise TraceFormatError(f"{where}: an attack edge needs a kind and a state")
+            if types[edge.source] is not NodeType.ARGUMENT or types[edge.target] is not NodeType.ARGUMENT:
+                raise TraceFormatError(f"{where}: an attack edge joins two arguments")
+            attacks[key] = edge
+    for i, edge in enumerate(trace.edges):
+        if edge.type is not EdgeType.DEFEAT:
+            continue
+        where = f"edges.{i}: {edge_id(edge)}"
+        if types[edge.source] is not NodeType.PRIORITY:
+            raise TraceFormatError(f"{where}: a defeat edge starts at a priority node")
+        attack = attacks.get(edge.attack)
+        if attack is None:
+            raise TraceFormatError(f"{where}: names no attack edge of this trace ({edge.attack!r})")
+        if attack.state != "defeated" or attack.target != edge.target:
+            raise TraceFormatError(f"{where}: the attack it names must be defeated and end at {edge.target!r}")
+
+
+def trace_from_json(text: str) -> Trace:
+    """Read a trace written by :func:`tnf_json` (or any ``{"nodes", "edges"}`` JSON).
+
+    Parameters
+    ----------
+    text : str
+        The JSON text.
+
+    Returns
+    -------
+    Trace
+        Checked with :func:`check_trace`.
+
+    Raises
+    ------
+    TraceFormatError
+        If the text is not valid JSON, has an unknown schema version, a field
+        fails validation, an edge's ``id`` differs from its :func:`edge_id`,
+        or the trace is inconsistent.
+
+    Examples
+    --------
+    >>> t = Trace(nodes=[TraceNode(id="status:both", type="status", label="both")])
+    >>> trace_from_json(tnf_json(t)) == t
+    True
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise TraceFormatError(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    if not isinstance(data, dict):
+        raise TraceFormatError(f"a trace must be a JSON object, got {type(data).__name__}")
+    version = data.pop("schema_version", SCHEMA_VERSION)
+    if version != SCHEMA_VERSION:
+        raise TraceFormatError(f"unknown schema_version {version!r}; expected {SCHEMA_VERSION!r}")
+    edges, ids = [], []
+    for i, edge in enumerate(data.get("edges", ())):
+        if not isinstance(edge, dict):
+            raise TraceFormatError(f"edges.{i}: an edge must be an object, got {edge!r}")
+        edge = dict(edge)
+        ids.append((i, edge.pop("id", None)))
+        edges.append(edge)
+    try:
+        trace = Trace.model_validate({**data, "edges": edges})
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        loc = ".".join(str(p) for p in error["loc"])
+        raise TraceFormatError(f"{loc}: {error['msg']} (got {error.get('input')!r})") from None
+    for (i, given), edge in zip(ids, trace.edges):
+        if given is not None and given != edge_id(edge):
+            raise TraceFormatError(f"edges.{i}: id {given!r} does not match its content ({edge_id(edge)!r})")
+    check_trace(trace)
+    return trace

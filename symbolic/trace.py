@@ -1,0 +1,340 @@
+"""The trace graph of an evaluation (paper Section 4.3, SEMANTICS.md section 10).
+
+:func:`build_trace` renders an :class:`~symbolic.results.Evaluation` as a
+typed :class:`networkx.MultiDiGraph` whose nodes carry *content-derived* ids
+(:mod:`symbolic.naming`), so the graph of two analyses that differ only in
+the authors' names for their rules and facts is the same graph.
+
+Nodes (attribute ``type`` is a :class:`~symbolic.model.NodeType`):
+query, evidence, fact, rule, priority, argument, conclusion, status.
+Edges (attribute ``type`` is an :class:`~symbolic.model.EdgeType`; the
+multigraph key is :func:`symbolic.naming.edge_id`):
+
+- grounding: evidence -> fact, rule, priority;
+- derivation: fact -> fact argument; top rule -> argument; sub-argument ->
+  argument; argument -> conclusion; base priority -> the ``P+`` priority it
+  entails (only for closure pairs that neutralize an attack);
+- attack: attacking argument -> attacked argument, with ``kind``, ``lic``
+  (the licensing rule's node id) and ``state`` (``active`` or ``defeated``);
+  an attack is always an edge, never a node;
+- defeat: priority -> the attacked argument, with ``attack`` = the id of the
+  attack edge it neutralizes (Definition 4): one defeat edge per priority of
+  ``P+`` that neutralizes the attack;
+- status: query -> target conclusion -> status.
+
+Node attributes: ``type``, ``label`` (content only), ``names`` (the authors'
+ids and the engine's argument ids that the node stands for); arguments also
+carry ``labelling`` (IN/OUT/UNDEC) and ``round`` (the worklist round, or
+``None`` for UNDEC).  Attack edges also carry ``explicit``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Iterable
+
+import networkx as nx
+
+from .attacks import applicable_rules
+from .labels import AttackKind
+from .model import EdgeType, NodeType, Trace, TraceEdge, TraceNode
+from .naming import Namer, edge_id, trace_sort_key
+from .results import Attack, Evaluation
+
+__all__ = ["build_trace", "graph_to_trace", "neutralizers", "trace_to_graph"]
+
+_ACTIVE, _DEFEATED = "active", "defeated"
+
+
+def neutralizers(evaluation: Evaluation, attack: Attack) -> frozenset[tuple[str, str]]:
+    """Every pair of ``P+`` that neutralizes ``attack`` (Definition 4).
+
+    The engine records one such pair in ``attack.defeated_by``; the trace
+    shows all of them, so that it does not depend on the order in which the
+    engine happened to try the target rules.
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+        The evaluation the attack belongs to.
+    attack : Attack
+        One of ``evaluation.attacks``.
+
+    Returns
+    -------
+    frozenset of (str, str)
+        ``(stronger, weaker)`` pairs with ``stronger in targetRules(attack)``
+        and ``weaker = lic(attack)``; empty for an active attack.
+
+    Examples
+    --------
+    >>> from symbolic.grounding import ground
+    >>> from symbolic.model import Analysis, Fact, Priority, Rule
+    >>> from symbolic.status import evaluate
+    >>> e = ["E-01"]
+    >>> a = Analysis(facts=[Fact(id="f1", literal="a", evidence=e), Fact(id="f2", literal="b", evidence=e)],
+    ...     rules=[Rule(id="r1", antecedents=["a"], consequent="p", evidence=e),
+    ...            Rule(id="r2", antecedents=["b"], consequent="¬p", evidence=e)],
+    ...     priorities=[Priority(stronger="r1", weaker="r2", basis="hierarchy", evidence=e)])
+    >>> ev = evaluate(ground(e, a), "p")
+    >>> sorted(p for att in ev.attacks for p in neutralizers(ev, att))
+    [('r1', 'r2')]
+    """
+    if attack.active or attack.lic is None:
+        return frozenset()
+    theory, lic = evaluation.theory, attack.lic
+    rules = {r.id: r for r in theory.rules}
+    facts = {f.id for f in theory.facts}
+    args = {a.id: a for a in evaluation.arguments}
+    if attack.on in rules:
+        targets = {attack.on}
+    elif attack.on in facts:
+        targets, stack, seen = set(), [attack.target], set()
+        while stack:
+            node = args[stack.pop()]
+            if node.id in seen or attack.on not in node.premises:
+                continue
+            seen.add(node.id)
+            if node.top_rule is not None:
+                targets.add(node.top_rule)
+            stack.extend(node.subs)
+    else:
+        conclusion = args[attack.on].conclusion
+        applicable = applicable_rules(theory, evaluation.arguments)
+        targets = {r for r in applicable if rules[r].consequent == conclusion}
+    pairs = {(t, lic) for t in targets if evaluation.priorities.stronger(t, lic)}
+    if attack.defeated_by is not None:
+        pairs.add(tuple(attack.defeated_by))
+    return frozenset(pairs)
+
+
+class _Builder:
+    """Accumulates nodes and edges, merging the ones that share a canonical id."""
+
+    def __init__(self, graph: nx.MultiDiGraph):
+        self.graph = graph
+
+    def node(self, node_id: str, node_type: NodeType, label: str, name: str | None = None, **attrs):
+        if node_id not in self.graph:
+            self.graph.add_node(node_id, type=node_type, label=label, names=(), **attrs)
+        data = self.graph.nodes[node_id]
+        if name is not None and name not in data["names"]:
+            data["names"] = tuple(sorted(data["names"] + (name,)))
+        return node_id
+
+    def edge(self, source: str, target: str, edge_type: EdgeType, **attrs) -> str:
+        fields = {k: attrs[k] for k in ("kind", "lic", "state", "attack") if attrs.get(k) is not None}
+        key = edge_id(TraceEdge(source=source, target=target, type=edge_type, **fields))
+        if not self.graph.has_edge(source, target, key):
+            self.graph.add_edge(source, target, key=key, type=edge_type, **attrs)
+        return key
+
+
+def build_trace(evaluation: Evaluation, *, query: str | None = None) -> nx.MultiDiGraph:
+    """Render an evaluation as a typed trace graph (Section 4.3, SEMANTICS.md section 10).
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+        From :func:`symbolic.status.evaluate` or
+        :func:`symbolic.status.evaluate_analysis`.
+    query : str, optional
+        The natural-language question; the query node's label (default: the
+        target literal).
+
+    Returns
+    -------
+    networkx.MultiDiGraph
+        Nodes keyed by canonical ids, edges keyed by :func:`~symbolic.naming.edge_id`;
+        ``graph.graph`` holds ``target``, ``status``, ``support`` and ``against``.
+
+    Examples
+    --------
+    >>> from symbolic.model import Analysis, Fact, Rule
+    >>> from symbolic.status import evaluate_analysis
+    >>> a = Analysis(facts=[Fact(id="f1", literal="Delay(x)", evidence=["E-01"])],
+    ...              rules=[Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)",
+    ...                          evidence=["E-02"])])
+    >>> g = build_trace(evaluate_analysis(["E-01", "E-02"], a, "Penalty(x)"))
+    >>> sorted(n for n in g if not n.startswith("arg:"))  # doctest: +NORMALIZE_WHITESPACE
+    ['conclusion:Delay(x)', 'conclusion:Penalty(x)', 'evidence:E-01', 'evidence:E-02',
+     'fact:Delay(x)', 'query:Penalty(x)', 'rule:Delay(x)=>Penalty(x)', 'status:accepted']
+    >>> g.nodes["rule:Delay(x)=>Penalty(x)"]["names"]
+    ('r1',)
+    """
+    theory = evaluation.theory
+    namer = Namer(theory.rules, evaluation.arguments)
+    target = namer.literal(evaluation.target)
+    graph = nx.MultiDiGraph(target=target, status=evaluation.status,
+                            support=evaluation.support, against=evaluation.against)
+    b = _Builder(graph)
+
+    def ground(node_id: str, evidence: Iterable[str]) -> None:
+        for fragment in evidence:
+            b.edge(b.node(f"evidence:{fragment}", NodeType.EVIDENCE, fragment), node_id,
+                   EdgeType.GROUNDING)
+
+    for fact in theory.facts:
+        literal = namer.literal(fact.literal)
+        ground(b.node(namer.fact_id(fact.literal), NodeType.FACT, literal, fact.id), fact.evidence)
+    for rule in theory.rules:
+        ground(b.node(namer.rule_id(rule.id), NodeType.RULE, namer.rule_label(rule.id), rule.id),
+               rule.evidence)
+    _priorities(evaluation, namer, b, ground)
+    _arguments(evaluation, namer, b)
+    _attacks(evaluation, namer, b)
+
+    goal = b.node(f"conclusion:{target}", NodeType.CONCLUSION, target)
+    asked = b.node(f"query:{target}", NodeType.QUERY, " ".join(query.split()) if query else target)
+    b.edge(asked, goal, EdgeType.STATUS)
+    status = str(evaluation.status)
+    b.edge(goal, b.node(f"status:{status}", NodeType.STATUS, status), EdgeType.STATUS)
+    return graph
+
+
+def _priorities(evaluation, namer: Namer, b: _Builder, ground) -> None:
+    order = evaluation.priorities
+    bases: dict[str, set[str]] = defaultdict(set)
+    for priority in evaluation.theory.priorities:
+        node = namer.priority_id(priority.stronger, priority.weaker)
+        bases[node].add(str(priority.basis))
+        b.node(node, NodeType.PRIORITY, "", priority.id, pair=(priority.stronger, priority.weaker))
+        ground(node, priority.evidence)
+    for node, kinds in bases.items():
+        stronger, weaker = b.graph.nodes[node]["pair"]
+        tags = sorted(kinds)
+        if stronger in order.unresolved or weaker in order.unresolved:
+            tags.append("unresolved")
+        b.graph.nodes[node]["label"] = f"{namer.priority_label(stronger, weaker)} [{', '.join(tags)}]"
+
+
+def _arguments(evaluation, namer: Namer, b: _Builder) -> None:
+    labels = evaluation.labelling.labels
+    rounds = {a: k for k, members in enumerate(evaluation.labelling.rounds) for a in members}
+    seen: dict[str, set[str]] = defaultdict(set)
+    for arg in evaluation.arguments:
+        node = namer.argument_id(arg.id)
+        conclusion = namer.literal(arg.conclusion)
+        label = labels.get(arg.id)
+        seen[node].add(str(label))
+        via = "fact" if arg.top_rule is None else namer.rule_label(arg.top_rule)
+        b.node(node, NodeType.ARGUMENT, "", arg.id, labelling=label, round=rounds.get(arg.id))
+        b.graph.nodes[node]["label"] = f"{'/'.join(sorted(seen[node]))}: {conclusion} via {via}"
+        if arg.fact is not None:
+            b.edge(namer.fact_id(arg.conclusion), node, EdgeType.DERIVATION)
+        else:
+            b.edge(namer.rule_id(arg.top_rule), node, EdgeType.DERIVATION)
+        for sub in arg.subs:
+            b.edge(namer.argument_id(sub), node, EdgeType.DERIVATION)
+        b.edge(node, b.node(f"conclusion:{conclusion}", NodeType.CONCLUSION, conclusion),
+               EdgeType.DERIVATION)
+
+
+def _attacks(evaluation, namer: Namer, b: _Builder) -> None:
+    groups: dict[tuple[str, str, AttackKind], list[Attack]] = defaultdict(list)
+    for attack in evaluation.attacks:
+        key = (namer.argument_id(attack.attacker),
+               namer.argument_id(attack.target), attack.kind)
+        groups[key].append(attack)
+    for (source, target, kind), members in sorted(groups.items()):
+        active = [a for a in members if a.active]
+        pool = active or members
+        lics = sorted({namer.rule_id(a.lic) for a in pool if a.lic is not None})
+        state = _ACTIVE if active else _DEFEATED
+        key = b.edge(source, target, EdgeType.ATTACK, kind=kind, lic=lics[0] if lics else None,
+                     state=state, explicit=any(a.explicit for a in members))
+        if active:
+            continue
+        pairs = set().union(*(neutralizers(evaluation, a) for a in members))
+        for stronger, weaker in sorted(pairs):
+            b.edge(_priority_node(evaluation, namer, b, stronger, weaker), target, EdgeType.DEFEAT,
+                   attack=key)
+
+
+def _priority_node(evaluation, namer: Namer, b: _Builder, stronger: str, weaker: str) -> str:
+    """The node of ``stronger > weaker``; a closure pair gets a derived node."""
+    node = namer.priority_id(stronger, weaker)
+    if node in b.graph:
+        return node
+    b.node(node, NodeType.PRIORITY, f"{namer.priority_label(stronger, weaker)} [closure]",
+           f"{stronger}>{weaker}", pair=(stronger, weaker))
+    order = evaluation.priorities
+
+    def at_least(a: str, c: str) -> bool:
+        return a == c or order.stronger(a, c)
+
+    for s, w in sorted(order.base):
+        if {s, w} & order.unresolved:
+            continue
+        if at_least(stronger, s) and at_least(w, weaker):
+            b.edge(namer.priority_id(s, w), node, EdgeType.DERIVATION)
+    return node
+
+
+def graph_to_trace(graph: nx.MultiDiGraph) -> Trace:
+    """Project a trace graph onto a :class:`~symbolic.model.Trace` in canonical order.
+
+    Only the typed content is kept (node id, type, label; edge endpoints, type,
+    kind, lic, state, attack): author names, engine ids and rounds are dropped.
+
+    Parameters
+    ----------
+    graph : networkx.MultiDiGraph
+        From :func:`build_trace` or :func:`trace_to_graph`.
+
+    Returns
+    -------
+    Trace
+        Nodes sorted by id, edges sorted by :func:`~symbolic.naming.edge_id`.
+
+    Raises
+    ------
+    KeyError
+        If a node or edge lacks its ``type`` attribute.
+
+    Examples
+    --------
+    >>> g = nx.MultiDiGraph()
+    >>> g.add_node("fact:a", type=NodeType.FACT, label="a")
+    >>> graph_to_trace(g).nodes[0].id
+    'fact:a'
+    """
+    nodes = [TraceNode(id=n, type=d["type"], label=d.get("label", "")) for n, d in graph.nodes(data=True)]
+    edges = []
+    for source, target, data in graph.edges(data=True):
+        fields = {k: data[k] for k in ("kind", "lic", "state", "attack") if data.get(k) is not None}
+        edges.append(TraceEdge(source=source, target=target, type=data["type"], **fields))
+    return Trace(nodes=tuple(sorted(nodes, key=lambda n: n.id)),
+                 edges=tuple(sorted(edges, key=trace_sort_key)))
+
+
+def trace_to_graph(trace: Trace) -> nx.MultiDiGraph:
+    """Load a :class:`~symbolic.model.Trace` into a multigraph keyed by edge id.
+
+    Parameters
+    ----------
+    trace : Trace
+
+    Returns
+    -------
+    networkx.MultiDiGraph
+        Node attributes ``type`` and ``label``; edge attributes the edge's
+        fields; keys :func:`~symbolic.naming.edge_id`.  An edge whose endpoint
+        is not a declared node creates a bare node (check with
+        :func:`symbolic.tnf.check_trace`).
+
+    Examples
+    --------
+    >>> t = Trace(nodes=[TraceNode(id="evidence:E-01", type="evidence", label="E-01"),
+    ...                  TraceNode(id="fact:a", type="fact", label="a")],
+    ...           edges=[TraceEdge(source="evidence:E-01", target="fact:a", type="grounding")])
+    >>> list(trace_to_graph(t).edges(keys=True))
+    [('evidence:E-01', 'fact:a', 'grounding:evidence:E-01→fact:a')]
+    """
+    graph = nx.MultiDiGraph()
+    for node in trace.nodes:
+        graph.add_node(node.id, type=node.type, label=node.label)
+    for edge in trace.edges:
+        graph.add_edge(edge.source, edge.target, key=edge_id(edge),
+                       **edge.model_dump(exclude={"source", "target"}, exclude_none=True))
+    return graph
