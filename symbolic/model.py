@@ -191,6 +191,10 @@ class TraceEdge(BaseModel):
     kind: AttackKind | None = None
     lic: str | None = None
     state: Literal["active", "defeated"] | None = None
+    attack: str | None = Field(
+        default=None,
+        description="On a defeat edge: the canonical id (symbolic.tnf.edge_id) of the attack edge it neutralizes.",
+    )
 
 
 class Trace(BaseModel):
