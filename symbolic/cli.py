@@ -142,14 +142,14 @@ def status(
         if chosen is None:
             raise ScenarioError(f"case {scenario.id!r} has no candidate analysis", file=str(file),
                                 field="candidate")
-        evaluated.append((scenario, _evaluate(scenario, chosen)))
+        evaluated.append((scenario, _evaluate(scenario, chosen), chosen))
     if fmt is Format.TEXT:
         from rich.console import Console
 
         from .cli_render import render_text
 
         console = Console(highlight=False)
-        for scenario, evaluation in evaluated:
+        for scenario, evaluation, _ in evaluated:
             render_text(console, scenario, evaluation, analysis=analysis.value)
     elif fmt is Format.JSON:
         from .cli_formats import traces_json
@@ -171,7 +171,7 @@ def _gold_problems(scenario, line: int, file: str) -> list[str]:
         problems.append(f"{where}: gold status is {scenario.gold.status.value} but the engine computes "
                         f"{evaluation.status.value}")
     if scenario.gold.trace is not None:
-        reason = trace_disagreement(scenario, evaluation)
+        reason = trace_disagreement(scenario)
         if reason:
             problems.append(f"{where}: gold trace is not TNF-equivalent to the recomputed trace ({reason})")
     return problems
@@ -253,8 +253,9 @@ def import_peer(
     typer.echo(f"wrote {len(scenarios)} scenarios to {output} ({summary}; sha256 {digest[:16]})")
 
 
-def _mount_plugins(root: typer.Typer) -> None:
-    for module_name in PLUGIN_MODULES:
+def _mount_plugins(root: typer.Typer, modules=PLUGIN_MODULES) -> None:
+    """Call ``register(root)`` of each importable plugin module; warn (stderr) if one fails."""
+    for module_name in modules:
         try:
             package = module_name.partition(".")[0]
             if importlib.util.find_spec(package) is None or importlib.util.find_spec(module_name) is None:

@@ -1,0 +1,112 @@
+"""Machine-readable outputs of ``paratrace status`` and the trace check of
+``paratrace validate --check-gold``, all through the trace normal form
+(:mod:`symbolic.tnf`, SEMANTICS.md section 10).
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from typing import Iterable
+
+from .errors import PriorityCycleWarning
+from .model import Analysis, Scenario
+from .results import Evaluation
+
+__all__ = ["scenario_normal_form", "trace_disagreement", "traces_dot", "traces_json"]
+
+
+def scenario_normal_form(scenario: Scenario, analysis: Analysis | None = None):
+    """The :class:`~symbolic.tnf.NormalForm` of a scenario's analysis (gold by default).
+
+    Examples
+    --------
+    >>> from symbolic.model import EvidenceFragment, Fact, Gold, Rule
+    >>> s = Scenario(id="c1", query="Penalty?", target="Penalty(x)",
+    ...              evidence=[EvidenceFragment(id="E-01", text="clause", source="contract")],
+    ...              gold=Gold(status="accepted",
+    ...                        facts=[Fact(id="f1", literal="Delay(x)", evidence=["E-01"])],
+    ...                        rules=[Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)",
+    ...                                    evidence=["E-01"])]))
+    >>> scenario_normal_form(s).evaluation.status.value
+    'accepted'
+    """
+    from .tnf import normal_form
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PriorityCycleWarning)
+        return normal_form(scenario.evidence_ids(), scenario.gold if analysis is None else analysis,
+                           scenario.target, query=scenario.query)
+
+
+def traces_json(evaluated: Iterable[tuple[Scenario, Evaluation, Analysis]]) -> str:
+    """One JSON line per scenario: case, status, ``s(p)``, ``a(p)``, gold status and the TNF.
+
+    The ``tnf`` member is exactly :func:`symbolic.tnf.tnf_json` of the
+    trace, so the output is byte-identical across runs.
+    """
+    from .tnf import tnf_json
+
+    lines = []
+    for scenario, _evaluation, analysis in evaluated:
+        form = scenario_normal_form(scenario, analysis)
+        record = {
+            "case": scenario.id,
+            "target": form.evaluation.target,
+            "status": form.evaluation.status.value,
+            "support": form.evaluation.support,
+            "against": form.evaluation.against,
+            "gold_status": scenario.gold.status.value,
+            "dropped": [{"kind": d.kind, "id": d.id, "reason": d.reason} for d in form.dropped],
+            "tnf": json.loads(tnf_json(form.trace)),
+        }
+        lines.append(json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+    return "\n".join(lines)
+
+
+def traces_dot(evaluated: Iterable[tuple[Scenario, Evaluation, Analysis]]) -> str:
+    """Graphviz DOT of each scenario's trace graph (one ``digraph`` per scenario).
+
+    The graph shows the authors' ids under each canonical node
+    (:func:`symbolic.dot.to_dot` on :func:`symbolic.trace.build_trace`).
+    """
+    from .dot import to_dot
+    from .trace import build_trace
+
+    parts = []
+    for scenario, _evaluation, analysis in evaluated:
+        form = scenario_normal_form(scenario, analysis)
+        parts.append(to_dot(build_trace(form.evaluation, query=scenario.query), name=scenario.id))
+    return "".join(parts)
+
+
+def _ids(trace) -> tuple[set[str], set[str]]:
+    from .naming import edge_id
+
+    return {n.id for n in trace.nodes}, {edge_id(e) for e in trace.edges}
+
+
+def trace_disagreement(scenario: Scenario) -> str | None:
+    """Why the gold trace is not TNF-equivalent to the recomputed one (``None`` if it is).
+
+    Compares ``scenario.gold.trace`` with the TNF of the gold analysis
+    (:func:`symbolic.tnf.tnf_equivalent`); the reason names a few nodes or
+    edges present on one side only, or says that only attributes differ.
+    """
+    from .tnf import tnf_equivalent
+
+    gold = scenario.gold.trace
+    if gold is None:
+        return None
+    mine = scenario_normal_form(scenario).trace
+    if tnf_equivalent(mine, gold):
+        return None
+    (gold_nodes, gold_edges), (my_nodes, my_edges) = _ids(gold), _ids(mine)
+    parts = []
+    for what, left, right in (("node", gold_nodes, my_nodes), ("edge", gold_edges, my_edges)):
+        missing, extra = sorted(right - left), sorted(left - right)
+        if missing:
+            parts.append(f"gold lacks {what} {', '.join(missing[:3])}" + (" ..." if len(missing) > 3 else ""))
+        if extra:
+            parts.append(f"gold has extra {what} {', '.join(extra[:3])}" + (" ..." if len(extra) > 3 else ""))
+    return "; ".join(parts) or "same nodes and edges, but labels or attack states differ"
