@@ -8,6 +8,15 @@ from .arguments import ArgumentLimitError, build_arguments
 from .attacks import derive_attacks
 from .errors import GroundingError, ParatraceError, PriorityCycleWarning, ScenarioError, SymbolicError
 from .grounding import Dropped, Theory, ground
+from .io import (
+    SuiteCheck,
+    check_suite,
+    dump_suite,
+    iter_suite,
+    load_scenario_text,
+    load_suite,
+    scenario_json_schema,
+)
 from .labels import (
     AttackKind,
     Basis,
@@ -36,6 +45,7 @@ from .model import (
     TraceEdge,
     TraceNode,
 )
+from .peer import PEER_PROJECTION, PeerLabelMismatch, import_peer_file, import_peer_record, project_status
 from .priorities import priority_order
 from .results import Argument, Attack, Evaluation, Label, Labelling, PriorityOrder
 from .status import evaluate, evaluate_analysis, four_valued, support_against
@@ -88,4 +98,16 @@ __all__ = sorted([
     "normalize_status",
     "priority_order",
     "support_against",
+    "SuiteCheck",
+    "check_suite",
+    "dump_suite",
+    "iter_suite",
+    "load_scenario_text",
+    "load_suite",
+    "scenario_json_schema",
+    "PEER_PROJECTION",
+    "PeerLabelMismatch",
+    "import_peer_file",
+    "import_peer_record",
+    "project_status",
 ])
