@@ -1,0 +1,1 @@
+"""paratrace reference assistant (configurations B1-B4)."""

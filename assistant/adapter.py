@@ -1,0 +1,218 @@
+"""``InstructorAdapter``: DSPy formats the prompt, Instructor validates and re-asks.
+
+The adapter keeps DSPy in charge of the messages (signature instructions,
+field descriptions and demos stay under the optimizers' control) and sends
+them through Instructor over the DSPy LM's own ``forward`` (its engine, cache
+and retries).  Instructor parses the reply into a pydantic model built from the
+signature's output fields, with the call's inputs as validation context, and
+re-asks with the validation error a bounded number of times.  When the retries
+are spent the adapter raises :class:`~assistant.errors.ValidationFailure`
+carrying the raw text.
+
+Every attempt is recorded: in ``lm.history`` and DSPy's usage tracker (which
+``lm.forward`` skips, ecosystem-facts pitfall 4) and in the active
+:class:`CallLog` (:func:`recording`), with tokens and latency per call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import datetime
+import time
+import uuid
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+import dspy
+import instructor
+import pydantic
+from dspy.clients.capabilities import with_capability_planning
+
+from .errors import ValidationFailure
+
+__all__ = ["CallLog", "CallRecord", "InstructorAdapter", "recording", "response_model_for"]
+
+_DROP = ("n", "tools", "tool_choice", "response_format", "rollout_id")
+
+
+@dataclass(frozen=True, slots=True)
+class CallRecord:
+    """One LM call (an attempt; a re-ask is a new call).
+
+    Attributes
+    ----------
+    model : str
+    prompt_tokens, completion_tokens : int
+    latency_ms : float
+    raw_text : str
+        The reply text.
+    cache_hit : bool
+    error : str or None
+        The validation error Instructor re-asked with, if this reply failed.
+    """
+
+    model: str
+    prompt_tokens: int
+    completion_tokens: int
+    latency_ms: float
+    raw_text: str
+    cache_hit: bool = False
+    error: str | None = None
+
+
+@dataclass
+class CallLog:
+    """The calls made while :func:`recording` is active."""
+
+    calls: list[CallRecord] = field(default_factory=list)
+
+    def mark_error(self, error: str) -> None:
+        """Attach a validation error to the latest call."""
+        if self.calls:
+            last = self.calls[-1]
+            self.calls[-1] = CallRecord(last.model, last.prompt_tokens, last.completion_tokens, last.latency_ms,
+                                        last.raw_text, last.cache_hit, error)
+
+    @property
+    def prompt_tokens(self) -> int:
+        """Prompt tokens summed over the calls."""
+        return sum(c.prompt_tokens for c in self.calls)
+
+    @property
+    def completion_tokens(self) -> int:
+        """Completion tokens summed over the calls."""
+        return sum(c.completion_tokens for c in self.calls)
+
+    @property
+    def errors(self) -> tuple[str, ...]:
+        """The validation errors, in order."""
+        return tuple(c.error for c in self.calls if c.error)
+
+
+_ACTIVE: contextvars.ContextVar[CallLog | None] = contextvars.ContextVar("paratrace_call_log", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[CallLog]:
+    """Collect every LM call made by :class:`InstructorAdapter` inside the block.
+
+    Examples
+    --------
+    >>> with recording() as log:
+    ...     pass
+    >>> log.calls
+    []
+    """
+    log = CallLog()
+    token = _ACTIVE.set(log)
+    try:
+        yield log
+    finally:
+        _ACTIVE.reset(token)
+
+
+def response_model_for(signature) -> type[pydantic.BaseModel]:
+    """A pydantic model with one field per output field of ``signature``."""
+    fields = {name: (f.annotation, pydantic.Field(description=(f.json_schema_extra or {}).get("desc")))
+              for name, f in signature.output_fields.items()}
+    return pydantic.create_model(f"{signature.__name__}Output", **fields)
+
+
+def _usage(resp) -> dict[str, int]:
+    usage = getattr(resp, "usage", None)
+    if usage is None:
+        return {}
+    if not isinstance(usage, dict):
+        usage = usage.model_dump() if hasattr(usage, "model_dump") else dict(vars(usage))
+    return {k: int(usage.get(k) or 0) for k in ("prompt_tokens", "completion_tokens", "total_tokens")}
+
+
+def _text(resp) -> str:
+    try:
+        return resp.choices[0].message.content or ""
+    except (AttributeError, IndexError, KeyError, TypeError):
+        return ""
+
+
+class InstructorAdapter(dspy.JSONAdapter):
+    """A DSPy adapter whose call path is Instructor over the DSPy LM.
+
+    Parameters
+    ----------
+    max_retries : int, optional
+        Re-asks after the first reply (so at most ``max_retries + 1`` calls).
+    constrained : bool, optional
+        Send the output JSON schema as ``response_format`` (constrained
+        decoding).  ``None`` decides per LM: yes for ``scripted/`` models and
+        models with an ``api_base`` (llama.cpp, vLLM), no otherwise (the schema
+        is in the prompt either way).
+    """
+
+    def __init__(self, max_retries: int = 2, constrained: bool | None = None, **kwargs):
+        super().__init__(use_native_function_calling=False, **kwargs)
+        if max_retries < 0:
+            raise ValueError(f"max_retries must be >= 0, got {max_retries}")
+        self.max_retries = max_retries
+        self.constrained = constrained
+
+    def _constrained(self, lm) -> bool:
+        if self.constrained is not None:
+            return self.constrained
+        return lm.model.startswith("scripted/") or bool(lm.kwargs.get("api_base"))
+
+    @with_capability_planning
+    def __call__(self, lm, lm_kwargs, signature, demos, inputs):
+        lm_kwargs = {k: v for k, v in lm_kwargs.items() if k not in _DROP}
+        messages = self.format(signature, demos, inputs)
+        constrained = self._constrained(lm)
+        log = _ACTIVE.get()
+
+        def complete(**kw):
+            kw.pop("model", None)
+            msgs = kw.pop("messages")
+            if not constrained:
+                kw.pop("response_format", None)
+            started = time.perf_counter()
+            resp = lm.forward(messages=msgs, **{**lm_kwargs, **kw})
+            elapsed = (time.perf_counter() - started) * 1000.0
+            usage, text = _usage(resp), _text(resp)
+            cache_hit = bool(getattr(resp, "cache_hit", False))
+            if log is not None:
+                log.calls.append(CallRecord(lm.model, usage.get("prompt_tokens", 0),
+                                            usage.get("completion_tokens", 0), elapsed, text, cache_hit))
+            if usage and not cache_hit and dspy.settings.usage_tracker:
+                dspy.settings.usage_tracker.add_usage(lm.model, usage)
+            if not dspy.settings.disable_history:
+                lm.update_history({"prompt": None, "messages": msgs, "kwargs": {}, "response": resp,
+                                   "outputs": [text], "usage": usage, "cost": None, "model": lm.model,
+                                   "timestamp": datetime.datetime.now().isoformat(), "uuid": str(uuid.uuid4()),
+                                   "model_type": lm.model_type})
+            return resp
+
+        client = instructor.from_litellm(complete, mode=instructor.Mode.JSON_SCHEMA)
+        if log is not None:
+            client.on("parse:error", lambda error: log.mark_error(_short(error)))
+        try:
+            obj, _ = client.chat.completions.create_with_completion(
+                model=lm.model, messages=messages, response_model=response_model_for(signature),
+                max_retries=self.max_retries, strict=False, context=dict(inputs))
+        except instructor.core.exceptions.InstructorRetryException as exc:
+            raw = _text(getattr(exc, "last_completion", None))
+            errors = tuple(_short(a.exception) for a in getattr(exc, "failed_attempts", None) or ())
+            raise ValidationFailure(
+                f"the LM output failed validation after {self.max_retries + 1} attempts: "
+                + (errors[-1] if errors else str(exc).splitlines()[0]), raw_text=raw, errors=errors) from None
+        return [{name: getattr(obj, name) for name in signature.output_fields}]
+
+    async def acall(self, lm, lm_kwargs, signature, demos, inputs):
+        """Run :meth:`__call__` in a worker thread."""
+        ctx = contextvars.copy_context()
+        return await asyncio.to_thread(ctx.run, self.__call__, lm, lm_kwargs, signature, demos, inputs)
+
+
+def _short(error: Any) -> str:
+    """A validation error in a few lines, without pydantic's documentation links."""
+    lines = [ln for ln in str(error).splitlines() if "errors.pydantic.dev" not in ln]
+    return "\n".join(lines).strip()

@@ -1,0 +1,166 @@
+"""LM-facing output types, validated against the evidence package.
+
+The validators live inside the output field types (ecosystem-facts pitfall 3),
+so they survive optimizers that replace the signature.  They read the call's
+inputs from the pydantic *validation context*, which
+:class:`~assistant.adapter.InstructorAdapter` fills with the signature inputs
+(``context["evidence"]`` is the :class:`~assistant.evidence.EvidencePackage`,
+``context["candidate"]`` the audited analysis).  A failed check raises a
+``ValueError`` whose text Instructor sends back to the LM when it re-asks.
+Without a context (building demos by hand) only the shape is checked.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, ValidationInfo
+from pydantic import model_validator
+
+from symbolic.labels import Status, normalize_evidence_id, normalize_status
+from symbolic.literals import normalize_literal
+from symbolic.model import DefectClass, Span
+
+__all__ = [
+    "AuditVerdict",
+    "CitedAnswer",
+    "FragmentId",
+    "Grounded",
+    "LiteralText",
+    "SelfCheck",
+    "StatusLabel",
+    "context_value",
+    "locate_quote",
+]
+
+_LM = ConfigDict(extra="ignore", populate_by_name=True)
+
+
+def context_value(info: ValidationInfo, name: str) -> Any:
+    """The input ``name`` from the validation context, or ``None``."""
+    context = info.context if info is not None else None
+    return context.get(name) if isinstance(context, dict) else None
+
+
+def _fragment(value: str, info: ValidationInfo) -> str:
+    ident = normalize_evidence_id(value)
+    package = context_value(info, "evidence")
+    if package is not None and ident not in package.ids:
+        known = ", ".join(sorted(package.ids))
+        raise ValueError(f"fragment id {value!r} is not in the evidence package; use one of: {known}")
+    return ident
+
+
+def _literal(value: str) -> str:
+    return normalize_literal(value)
+
+
+FragmentId = Annotated[str, AfterValidator(_fragment)]
+LiteralText = Annotated[str, AfterValidator(_literal)]
+StatusLabel = Annotated[Status, BeforeValidator(normalize_status)]
+
+
+def locate_quote(quote: str, text: str) -> Span | None:
+    """Offsets of ``quote`` in ``text``, ignoring case, spacing and outer quote marks.
+
+    Examples
+    --------
+    >>> locate_quote('"the  Supplier"', "If the supplier is late, a penalty applies.")
+    Span(start=3, end=15)
+    >>> locate_quote("no such words", "If the supplier is late.") is None
+    True
+    """
+    words = quote.strip().strip("\"'\u201c\u201d\u2018\u2019").strip(" .,;:").split()
+    if not words:
+        return None
+    pattern = r"\s+".join(re.escape(w) for w in words)
+    match = re.search(pattern, text, flags=re.IGNORECASE)
+    return Span(start=match.start(), end=match.end()) if match else None
+
+
+class Grounded(BaseModel):
+    """An object tied to evidence fragments and, optionally, a verbatim quote."""
+
+    model_config = _LM
+    evidence: list[FragmentId] = Field(default_factory=list, description="Ids of the fragments that state it.")
+    quote: str | None = Field(default=None, description="Verbatim words from a cited fragment.")
+    _span: Span | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _quote_inside(self, info: ValidationInfo):
+        package = context_value(info, "evidence")
+        if self.quote is None or not self.quote.strip():
+            self.quote = None
+            return self
+        if package is None or not self.evidence:
+            return self
+        span = locate_quote(self.quote, package.text_of(self.evidence[0]) or "")
+        if span is None:
+            raise ValueError(f"quote {self.quote!r} does not occur in fragment {self.evidence[0]}; "
+                             "copy the words exactly or leave quote empty")
+        self._span = span
+        return self
+
+    @property
+    def span(self) -> Span | None:
+        """Offsets of the quote in the first cited fragment, once validated with a package."""
+        return self._span
+
+
+class CitedAnswer(BaseModel):
+    """Answer, cited fragments and status (configurations B1-B3)."""
+
+    model_config = _LM
+    answer: str = Field(description="Short answer to the question, naming the decisive clauses.")
+    cited: list[FragmentId] = Field(default_factory=list, description="Ids of the fragments the answer relies on.")
+    conflict: bool = Field(default=False, description="Whether the evidence conflicts on the question.")
+    priority_applied: bool = Field(default=False, description="Whether a priority between rules settled a conflict.")
+    status: StatusLabel = Field(description="accepted, rejected, both or undecidable.")
+
+
+class SelfCheck(BaseModel):
+    """The self-check pass of B2, then the final answer."""
+
+    model_config = _LM
+    missing_exceptions: list[str] = Field(default_factory=list, description="Exceptions the draft overlooked.")
+    contradictions: list[str] = Field(default_factory=list, description="Conflicts the draft left unaddressed.")
+    unresolved: list[str] = Field(default_factory=list, description="Uncertainty the evidence does not settle.")
+    uncovered: list[FragmentId] = Field(default_factory=list, description="Relevant fragments the draft ignored.")
+    final: CitedAnswer
+
+
+def _candidate_ids(candidate) -> set[str]:
+    analysis = getattr(candidate, "analysis", candidate)
+    ids = {f.id for f in analysis.facts} | {r.id for r in analysis.rules}
+    ids |= {p.id for p in analysis.priorities}
+    ids |= {f"{a.source}-{a.kind.value}->{a.target}" for a in analysis.attacks}
+    return ids
+
+
+_ON_CANDIDATE = frozenset({DefectClass.MISSING_EVIDENCE, DefectClass.EXTRACTION_ERROR,
+                           DefectClass.PRIORITY_INVERSION, DefectClass.INVALID_PROOF_NODE})
+
+
+class AuditVerdict(BaseModel):
+    """An audit of a candidate analysis: the defect, where it is, and the corrected answer."""
+
+    model_config = _LM
+    defect_class: DefectClass = Field(description="The defect found in the candidate, or none.")
+    location: str | None = Field(default=None, description="Id of the defective candidate object (f2, r3, r3>r2).")
+    explanation: str = Field(default="", description="One sentence on the defect.")
+    corrected: CitedAnswer
+
+    @model_validator(mode="after")
+    def _location_resolves(self, info: ValidationInfo):
+        candidate = context_value(info, "candidate")
+        if self.defect_class is DefectClass.NONE:
+            self.location = None
+            return self
+        if candidate is not None and self.location is not None and self.defect_class in _ON_CANDIDATE:
+            known = _candidate_ids(candidate)
+            if self.location not in known and self.location.replace(" ", "") not in known:
+                raise ValueError(f"location {self.location!r} is not a candidate object; use one of: "
+                                 + ", ".join(sorted(known)))
+            self.location = self.location.replace(" ", "")
+        return self
