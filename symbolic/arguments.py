@@ -15,6 +15,7 @@ theory.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from itertools import product
 from typing import Sequence
 
@@ -23,7 +24,7 @@ from .grounding import Theory
 from .labels import RuleKind
 from .results import Argument
 
-__all__ = ["ArgumentLimitError", "build_arguments", "super_arguments"]
+__all__ = ["ArgumentIndex", "ArgumentLimitError", "build_arguments", "super_arguments"]
 
 DEFAULT_LIMIT = 2_000_000
 
@@ -36,21 +37,26 @@ def _combinations(pools, fresh_from, rule_id, args):
     """Sub-argument combinations with at least one member of height ``k - 1``.
 
     ``pools[i]`` lists the support arguments for antecedent ``i`` (ascending
-    index); members with index ``>= fresh_from`` are the fresh ones.
+    index); members with index ``>= fresh_from`` are the fresh ones.  The
+    result is sorted and leaves out combinations that already use ``rule_id``.
     """
+    cuts = [bisect_left(pool, fresh_from) for pool in pools]
     combos = []
     for i, pool in enumerate(pools):
-        fresh = [a for a in pool if a >= fresh_from]
-        if not fresh:
+        if cuts[i] == len(pool):
             continue
-        parts = [[a for a in p if a < fresh_from] for p in pools[:i]] + [fresh] + pools[i + 1:]
+        parts = [p[:c] for p, c in zip(pools[:i], cuts[:i])] + [pool[cuts[i]:]] + pools[i + 1:]
         combos.extend(product(*parts))
-    combos.sort()
+    if len(pools) > 1:
+        combos.sort()
     return [c for c in combos if not any(rule_id in args[s].rules for s in c)]
 
 
 def build_arguments(theory: Theory, *, limit: int = DEFAULT_LIMIT) -> tuple[Argument, ...]:
     """Build every argument of a grounded theory (Definition 1).
+
+    Semi-naive rounds: round ``k`` only revisits the rules with an antecedent
+    that gained a support argument in round ``k - 1``.
 
     Parameters
     ----------
@@ -85,38 +91,45 @@ def build_arguments(theory: Theory, *, limit: int = DEFAULT_LIMIT) -> tuple[Argu
     """
     args: list[Argument] = []
     support: dict[str, list[int]] = {}
+    rules = theory.rules
+    watching: dict[str, list[int]] = {}
+    for position, rule in enumerate(rules):
+        for literal in dict.fromkeys(rule.antecedents):
+            watching.setdefault(literal, []).append(position)
 
-    def add(argument: Argument) -> None:
+    def check_limit(conclusion: str) -> None:
         if len(args) >= limit:
             raise ArgumentLimitError(
-                f"theory yields more than {limit} arguments (while building {argument.conclusion!r})"
+                f"theory yields more than {limit} arguments (while building {conclusion!r})"
             )
-        args.append(argument)
 
     for fact in theory.facts:
-        add(Argument(id=f"A{len(args) + 1}", conclusion=fact.literal, top_rule=None, fact=fact.id,
-                     subs=(), rules=frozenset(), premises=frozenset((fact.id,))))
-    fresh_from, built_before = 0, len(args)
-    first_round = True
+        check_limit(fact.literal)
+        args.append(Argument(id=f"A{len(args) + 1}", conclusion=fact.literal, top_rule=None,
+                             fact=fact.id, subs=(), rules=frozenset(), premises=frozenset((fact.id,))))
+    fresh_from = 0
+    candidates = {i for i, rule in enumerate(rules) if not rule.antecedents}
+    initial = set(candidates)
     while True:
-        new_support: list[tuple[str, int]] = []
-        for index in range(fresh_from, built_before):
+        for index in range(fresh_from, len(args)):
             if not args[index].defeater:
-                new_support.append((args[index].conclusion, index))
-        for literal, index in new_support:
-            support.setdefault(literal, []).append(index)
+                literal = args[index].conclusion
+                support.setdefault(literal, []).append(index)
+                candidates.update(watching.get(literal, ()))
         start = len(args)
-        for rule in theory.rules:
-            if not rule.antecedents:
-                combos = [()] if first_round else []
+        for position in sorted(candidates):
+            rule = rules[position]
+            if position in initial:
+                combos = [()]
             else:
-                pools = [support.get(lit, []) for lit in rule.antecedents]
+                pools = [support.get(lit) for lit in rule.antecedents]
                 if not all(pools):
                     continue
                 combos = _combinations(pools, fresh_from, rule.id, args)
             for combo in combos:
+                check_limit(rule.consequent)
                 subs = [args[i] for i in combo]
-                add(Argument(
+                args.append(Argument(
                     id=f"A{len(args) + 1}",
                     conclusion=rule.consequent,
                     top_rule=rule.id,
@@ -127,10 +140,67 @@ def build_arguments(theory: Theory, *, limit: int = DEFAULT_LIMIT) -> tuple[Argu
                     defeater=rule.kind is RuleKind.DEFEATER,
                     strict=rule.kind is RuleKind.STRICT and all(s.strict for s in subs),
                 ))
-        first_round = False
         if len(args) == start:
             return tuple(args)
-        fresh_from, built_before = start, len(args)
+        fresh_from, candidates, initial = start, set(), set()
+
+
+class ArgumentIndex:
+    """Lookup tables over a tuple of arguments, by integer position.
+
+    The index behind attack derivation (Definition 2): arguments by
+    conclusion, by top rule or fact, by rule used and by premise, and the
+    super-arguments of each argument (itself included) for internal-target
+    propagation.  Every list is ascending.
+
+    Parameters
+    ----------
+    arguments : sequence of Argument
+        Sub-arguments before the arguments that use them (as built by
+        :func:`build_arguments`).
+
+    Examples
+    --------
+    >>> from symbolic.results import Argument
+    >>> a1 = Argument("A1", "p", None, "f1", (), frozenset(), frozenset({"f1"}))
+    >>> a2 = Argument("A2", "q", "r1", None, ("A1",), frozenset({"r1"}), frozenset({"f1"}))
+    >>> index = ArgumentIndex([a1, a2])
+    >>> index.containers, index.users, index.by_top
+    ([[0, 1], [1]], {'r1': [1]}, {'f1': [0], 'r1': [1]})
+    """
+
+    __slots__ = ("arguments", "ids", "position", "conclusion", "top", "subs", "by_conclusion",
+                 "by_top", "containers", "users", "premise_users")
+
+    def __init__(self, arguments: Sequence[Argument]):
+        self.arguments = tuple(arguments)
+        self.ids = tuple(a.id for a in self.arguments)
+        self.position = {ident: i for i, ident in enumerate(self.ids)}
+        self.conclusion = [a.conclusion for a in self.arguments]
+        self.top = [a.top_rule for a in self.arguments]
+        self.subs = [[self.position[s] for s in a.subs] for a in self.arguments]
+        self.by_conclusion: dict[str, list[int]] = {}
+        self.by_top: dict[str, list[int]] = {}
+        self.users: dict[str, list[int]] = {}
+        self.premise_users: dict[str, list[int]] = {}
+        for i, a in enumerate(self.arguments):
+            self.by_conclusion.setdefault(a.conclusion, []).append(i)
+            self.by_top.setdefault(a.top_rule if a.top_rule is not None else a.fact, []).append(i)
+            for rule in a.rules:
+                self.users.setdefault(rule, []).append(i)
+            for fact in a.premises:
+                self.premise_users.setdefault(fact, []).append(i)
+        supers: list = [None] * len(self.arguments)
+        for i in range(len(self.arguments) - 1, -1, -1):
+            mine = supers[i]
+            mine = [i] if mine is None else sorted(mine | {i})
+            supers[i] = mine
+            for s in self.subs[i]:
+                if supers[s] is None:
+                    supers[s] = set(mine)
+                else:
+                    supers[s].update(mine)
+        self.containers: list[list[int]] = supers
 
 
 def super_arguments(arguments: Sequence[Argument]) -> dict[str, tuple[str, ...]]:
@@ -156,9 +226,5 @@ def super_arguments(arguments: Sequence[Argument]) -> dict[str, tuple[str, ...]]
     >>> super_arguments([a1, a2])
     {'A1': ('A1', 'A2'), 'A2': ('A2',)}
     """
-    containers: dict[str, set[int]] = {a.id: {i} for i, a in enumerate(arguments)}
-    for i in range(len(arguments) - 1, -1, -1):
-        mine = containers[arguments[i].id]
-        for sub in arguments[i].subs:
-            containers[sub] |= mine
-    return {a.id: tuple(arguments[j].id for j in sorted(containers[a.id])) for a in arguments}
+    index = ArgumentIndex(arguments)
+    return {ident: tuple(index.ids[j] for j in index.containers[i]) for i, ident in enumerate(index.ids)}

@@ -12,21 +12,30 @@ Explicit :class:`~symbolic.model.AttackEdge` records are normalized to the same
 form and merged.  An attack is *neutralized* (Definition 4) iff some rule of
 ``targetRules`` is stronger in ``P+`` than its licensing rule; it is kept,
 with the priority pair that defeated it, and left out of the labelling.
+
+Derivation is indexed (by conclusion, complement, rule used and premise) and
+emits whole blocks ``attackers x targets`` as numpy columns, so its cost is
+proportional to the number of attacks, never to all pairs of arguments.
 """
 
 from __future__ import annotations
 
 from typing import Sequence
 
-from .arguments import super_arguments
+import numpy as np
+
+from .arguments import ArgumentIndex
+from .attack_table import SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE, AttackTable
 from .grounding import Theory
 from .labels import AttackKind, RuleKind
 from .literals import complement, excepted_rule, normalize_literal
-from .results import Argument, Attack, PriorityOrder
+from .results import Argument, PriorityOrder
 
 __all__ = ["applicable_rules", "derive_attacks"]
 
 _REBUTTABLE = (RuleKind.DEFEASIBLE, RuleKind.DEFEATER)
+_KIND_CODE = {AttackKind.REBUT: 0, AttackKind.UNDERCUT: 1, AttackKind.UNDERMINE: 2}
+_COLUMNS = ("attacker", "target", "on", "lic", "defeat", "kind", "shape", "explicit")
 
 
 def applicable_rules(theory: Theory, arguments: Sequence[Argument]) -> frozenset[str]:
@@ -55,66 +64,208 @@ def applicable_rules(theory: Theory, arguments: Sequence[Argument]) -> frozenset
     return frozenset(r.id for r in theory.rules if all(x in supported for x in r.antecedents))
 
 
-class _Context:
-    """Indexes shared by attack derivation and neutralization."""
+class _Builder:
+    """Indexes, neutralization (Definition 4) and the growing attack columns."""
 
     def __init__(self, theory: Theory, arguments: Sequence[Argument], order: PriorityOrder):
-        self.order = order
-        self.args = {a.id: a for a in arguments}
-        self.position = {a.id: i for i, a in enumerate(arguments)}
-        self.supers = super_arguments(arguments)
+        self.index = ArgumentIndex(arguments)
+        self.theory = theory
+        self.rule_ids = tuple(r.id for r in theory.rules)
+        self.rule_code = {r: i for i, r in enumerate(self.rule_ids)}
+        self.fact_ids = tuple(f.id for f in theory.facts)
+        self.fact_code = {f: i for i, f in enumerate(self.fact_ids)}
         self.kind = {r.id: r.kind for r in theory.rules}
-        self.fact_ids = {f.id for f in theory.facts}
         applicable = applicable_rules(theory, arguments)
         self.concluders: dict[str, list[str]] = {}
         for rule in theory.rules:
             if rule.id in applicable:
                 self.concluders.setdefault(rule.consequent, []).append(rule.id)
-        self.by_conclusion: dict[str, list[Argument]] = {}
-        self.users: dict[str, list[str]] = {}
-        self.premise_users: dict[str, list[str]] = {}
-        self.by_top: dict[str, list[Argument]] = {}
-        for a in arguments:
-            self.by_conclusion.setdefault(a.conclusion, []).append(a)
-            for rule_id in a.rules:
-                self.users.setdefault(rule_id, []).append(a.id)
-            for fact_id in a.premises:
-                self.premise_users.setdefault(fact_id, []).append(a.id)
-            self.by_top.setdefault(a.top_rule if a.top_rule is not None else a.fact, []).append(a)
+        self.stronger_than: dict[str, set[str]] = {}
+        for strong, weak in order.closure:
+            self.stronger_than.setdefault(weak, set()).add(strong)
+        self.defeats: dict[tuple[str, str], int] = {}
+        self.chunks: dict[str, list[np.ndarray]] = {name: [] for name in _COLUMNS}
 
-    def target_rules(self, kind_of_on: str, on: str, target: str) -> list[str]:
-        """``targetRules`` (Definition 4), the most direct rule first."""
-        if kind_of_on == "rule":
-            return [on]
-        if kind_of_on == "argument":
-            sub = self.args[on]
-            rules = list(self.concluders.get(sub.conclusion, ()))
-            if sub.top_rule in rules:
-                rules.remove(sub.top_rule)
-                rules.insert(0, sub.top_rule)
-            return rules
-        rules, stack, seen = [], [target], set()
+    # -- Definition 4 ------------------------------------------------------
+    def pair(self, strong: str, weak: str) -> int:
+        return self.defeats.setdefault((strong, weak), len(self.defeats))
+
+    def lic_codes(self, attackers: Sequence[int], lic: str | None = None) -> np.ndarray:
+        if lic is not None:
+            return np.full(len(attackers), self.rule_code[lic], dtype=np.int32)
+        top = self.index.top
+        return np.array([self.rule_code[top[a]] if top[a] is not None else -1 for a in attackers],
+                        dtype=np.int32)
+
+    def rebut_rules(self, sub: int) -> list[str]:
+        """``targetRules`` of an attack on sub-argument ``sub``, its own top rule first."""
+        rules = self.concluders.get(self.index.conclusion[sub], [])
+        top = self.index.top[sub]
+        return [top] + [r for r in rules if r != top] if top in rules else rules
+
+    def first_stronger(self, rules, lic: str | None) -> int:
+        strong = self.stronger_than.get(lic) if lic is not None else None
+        if strong:
+            for rule in rules:
+                if rule in strong:
+                    return self.pair(rule, lic)
+        return -1
+
+    def depending_rules(self, target: int, fact: str) -> list[str]:
+        """``targetRules`` of undermining ``fact`` in ``target``: its rules whose derivation uses it."""
+        index, rules, stack, seen = self.index, [], [target], set()
         while stack:
-            node = self.args[stack.pop()]
-            if node.id in seen or on not in node.premises:
+            node = stack.pop()
+            if node in seen or fact not in index.arguments[node].premises:
                 continue
-            seen.add(node.id)
-            if node.top_rule is not None and node.top_rule not in rules:
-                rules.append(node.top_rule)
-            stack.extend(reversed(node.subs))
+            seen.add(node)
+            top = index.top[node]
+            if top is not None and top not in rules:
+                rules.append(top)
+            stack.extend(reversed(index.subs[node]))
         return rules
 
-    def defeat(self, kind_of_on: str, on: str, target: str, lic: str | None):
-        if lic is None:
-            return None
-        for rule in self.target_rules(kind_of_on, on, target):
-            if self.order.stronger(rule, lic):
-                return (rule, lic)
-        return None
+    # -- emission ------------------------------------------------------------
+    def block(self, attackers, lics, targets, on, kind, shape, defeat) -> None:
+        """Emit ``attackers x targets`` (target-major); ``defeat`` has shape (targets, attackers)."""
+        n_att, n_tgt = len(attackers), len(targets)
+        if not n_att or not n_tgt:
+            return
+        size = n_att * n_tgt
+        c = self.chunks
+        c["attacker"].append(np.tile(np.asarray(attackers, dtype=np.int32), n_tgt))
+        c["target"].append(np.repeat(np.asarray(targets, dtype=np.int32), n_att))
+        c["on"].append(np.repeat(np.asarray(on, dtype=np.int32), n_att) if not np.isscalar(on)
+                       else np.full(size, on, dtype=np.int32))
+        c["lic"].append(np.tile(lics, n_tgt))
+        c["defeat"].append(np.asarray(defeat, dtype=np.int32).reshape(size))
+        c["kind"].append(np.full(size, kind, dtype=np.int8))
+        c["shape"].append(np.full(size, shape, dtype=np.int8))
+        c["explicit"].append(np.zeros(size, dtype=bool))
+
+    def rebuts(self) -> None:
+        index = self.index
+        for literal, attackers in index.by_conclusion.items():
+            subs = [b for b in index.by_conclusion.get(complement(literal), ())
+                    if index.top[b] is not None and self.kind[index.top[b]] in _REBUTTABLE]
+            if not subs:
+                continue
+            lics = self.lic_codes(attackers)
+            lic_names = [index.top[a] for a in attackers]
+            targets, on, rows = [], [], []
+            cache: dict[str | None, np.ndarray] = {}
+            for sub in subs:
+                top = index.top[sub]
+                if top not in cache:
+                    rules = self.rebut_rules(sub)
+                    cache[top] = np.array([self.first_stronger(rules, lic) for lic in lic_names],
+                                          dtype=np.int32) if self.stronger_than else None
+                row = cache[top]
+                for target in index.containers[sub]:
+                    targets.append(target)
+                    on.append(sub)
+                    rows.append(row)
+            defeat = (np.vstack(rows) if self.stronger_than
+                      else np.full((len(targets), len(attackers)), -1, dtype=np.int32))
+            self.block(attackers, lics, targets, on, 0, SHAPE_ARGUMENT, defeat)
+
+    def undercuts(self) -> None:
+        index = self.index
+        for literal, attackers in index.by_conclusion.items():
+            excepted = excepted_rule(literal)
+            if excepted is None or excepted not in self.rule_code:
+                continue
+            users = index.users.get(excepted, ())
+            lic_names = [index.top[a] for a in attackers]
+            row = np.array([self.first_stronger((excepted,), lic) for lic in lic_names], dtype=np.int32)
+            self.block(attackers, self.lic_codes(attackers), users, self.rule_code[excepted], 1,
+                       SHAPE_RULE, np.broadcast_to(row, (len(users), len(attackers))))
+
+    def undermines(self) -> None:
+        index = self.index
+        for fact in self.theory.facts:
+            attackers = index.by_conclusion.get(complement(fact.literal))
+            targets = index.premise_users.get(fact.id)
+            if not attackers or not targets:
+                continue
+            lic_names = [index.top[a] for a in attackers]
+            defeat = np.full((len(targets), len(attackers)), -1, dtype=np.int32)
+            for j, lic in enumerate(lic_names):
+                if lic is not None and self.stronger_than.get(lic):
+                    for i, target in enumerate(targets):
+                        defeat[i, j] = self.first_stronger(self.depending_rules(target, fact.id), lic)
+            self.block(attackers, self.lic_codes(attackers), targets, self.fact_code[fact.id], 2,
+                       SHAPE_FACT, defeat)
+
+    def explicit_records(self) -> dict[tuple, int]:
+        """Explicit edges normalized to ``(attacker, target, kind, on, shape, lic) -> defeat``."""
+        index, records = self.index, {}
+        for edge in self.theory.attacks:
+            lic = edge.lic if edge.lic is not None else (edge.source if edge.source in self.rule_code else None)
+            attackers = index.by_top.get(edge.source, ())
+            if edge.target in self.rule_code:
+                on, shape = self.rule_code[edge.target], SHAPE_RULE
+                targets = [(t, on, shape, [edge.target]) for t in index.users.get(edge.target, ())]
+            elif edge.target in self.fact_code:
+                on, shape = self.fact_code[edge.target], SHAPE_FACT
+                targets = [(t, on, shape, None) for t in index.premise_users.get(edge.target, ())]
+            else:
+                literal = normalize_literal(edge.target)
+                targets = [(t, sub, SHAPE_ARGUMENT, self.rebut_rules(sub))
+                           for sub in index.by_conclusion.get(literal, ()) for t in index.containers[sub]]
+            lic_code = self.rule_code[lic] if lic is not None else -1
+            for attacker in attackers:
+                for target, on, shape, rules in targets:
+                    key = (attacker, target, _KIND_CODE[edge.kind], on, shape, lic_code)
+                    if key not in records:
+                        if rules is None:
+                            rules = self.depending_rules(target, edge.target)
+                        records[key] = self.first_stronger(rules, lic)
+        return records
+
+    def merge_explicit(self, columns: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        records = self.explicit_records()
+        if not records:
+            return columns
+        n = max(len(self.index.arguments), 1)
+        keys = columns["attacker"].astype(np.int64) * n + columns["target"]
+        wanted = np.array(sorted({a * n + t for a, t, *_ in records}), dtype=np.int64)
+        for i in np.flatnonzero(np.isin(keys, wanted)).tolist():
+            key = (int(columns["attacker"][i]), int(columns["target"][i]), int(columns["kind"][i]),
+                   int(columns["on"][i]), int(columns["shape"][i]), int(columns["lic"][i]))
+            if key in records:
+                columns["explicit"][i] = True
+                del records[key]
+        extra = {name: [] for name in _COLUMNS}
+        for (attacker, target, kind, on, shape, lic), defeat in records.items():
+            for name, value in zip(_COLUMNS, (attacker, target, on, lic, defeat, kind, shape, True)):
+                extra[name].append(value)
+        return {name: np.concatenate([columns[name], np.asarray(extra[name], dtype=columns[name].dtype)])
+                for name in _COLUMNS}
+
+    def table(self) -> AttackTable:
+        self.rebuts()
+        self.undercuts()
+        self.undermines()
+        dtypes = {"kind": np.int8, "shape": np.int8, "explicit": bool}
+        columns = {name: (np.concatenate(parts) if parts else np.zeros(0, dtype=dtypes.get(name, np.int32)))
+                   for name, parts in self.chunks.items()}
+        columns = self.merge_explicit(columns)
+        defeats = tuple(sorted(self.defeats, key=self.defeats.get))
+        return AttackTable(self.index.ids, self.rule_ids, self.fact_ids, defeats, columns)
 
 
-def derive_attacks(theory: Theory, arguments: Sequence[Argument], order: PriorityOrder) -> Sequence[Attack]:
+def derive_attacks(theory: Theory, arguments: Sequence[Argument], order: PriorityOrder) -> AttackTable:
     """Derive, merge and neutralize the attacks of a theory (Definitions 2 and 4).
+
+    ``targetRules`` (Definition 4, team reading): for a rebut on ``B'`` every
+    applicable rule concluding ``conc(B')``; for an undercut of ``rK``,
+    ``{rK}``; for undermining fact ``f`` in ``B``, the rules of ``B`` whose
+    derivation uses ``f``.  Explicit edges: a source rule (fact) stands for
+    the arguments with that top rule (that fact); a target rule for every
+    argument using it, a target fact for every argument with that premise, a
+    target literal for every argument concluding it and its super-arguments;
+    ``lic`` defaults to the source rule.
 
     Parameters
     ----------
@@ -127,11 +278,17 @@ def derive_attacks(theory: Theory, arguments: Sequence[Argument], order: Priorit
 
     Returns
     -------
-    sequence of Attack
-        One record per distinct ``(attacker, target, kind, on, lic)``; an
-        attack found both by derivation and by an explicit edge has
-        ``explicit=True``.  ``defeated_by`` is the ``(stronger, weaker)`` pair
-        of ``P+`` that neutralized it, or ``None``.
+    AttackTable
+        A lazy sequence with one :class:`~symbolic.results.Attack` per distinct
+        ``(attacker, target, kind, on, lic)``; one found both by derivation and
+        by an explicit edge has ``explicit=True``.  ``defeated_by`` is the
+        ``(stronger, weaker)`` pair of ``P+`` that neutralized it (the attacked
+        rule itself first when it qualifies), or ``None``.
+
+    Raises
+    ------
+    KeyError
+        If an explicit edge's licensing rule is not a rule of ``theory``.
 
     Examples
     --------
@@ -149,49 +306,4 @@ def derive_attacks(theory: Theory, arguments: Sequence[Argument], order: Priorit
     >>> sorted((a.attacker, a.target, str(a.kind), a.defeated_by) for a in derive_attacks(t, args, priority_order(t)))
     [('A3', 'A4', 'rebut', ('r2', 'r1')), ('A4', 'A3', 'rebut', None)]
     """
-    ctx = _Context(theory, arguments, order)
-    records: dict[tuple, Attack] = {}
-
-    def add(attacker: str, target: str, kind: AttackKind, on: str, shape: str,
-            lic: str | None, explicit: bool) -> None:
-        key = (attacker, target, kind, on, lic)
-        if key in records:
-            if explicit and not records[key].explicit:
-                old = records[key]
-                records[key] = Attack(old.attacker, old.target, old.kind, old.on, old.lic,
-                                      True, old.defeated_by)
-            return
-        records[key] = Attack(attacker, target, kind, on, lic, explicit,
-                              ctx.defeat(shape, on, target, lic))
-
-    for a in arguments:
-        lic = a.top_rule
-        for sub in ctx.by_conclusion.get(complement(a.conclusion), ()):
-            if sub.top_rule is not None and ctx.kind[sub.top_rule] in _REBUTTABLE:
-                for target in ctx.supers[sub.id]:
-                    add(a.id, target, AttackKind.REBUT, sub.id, "argument", lic, False)
-        excepted = excepted_rule(a.conclusion)
-        if excepted is not None:
-            for target in ctx.users.get(excepted, ()):
-                add(a.id, target, AttackKind.UNDERCUT, excepted, "rule", lic, False)
-        for fact in theory.facts:
-            if fact.literal == complement(a.conclusion):
-                for target in ctx.premise_users.get(fact.id, ()):
-                    add(a.id, target, AttackKind.UNDERMINE, fact.id, "fact", lic, False)
-
-    for edge in theory.attacks:
-        source_is_rule = edge.source in ctx.kind
-        lic = edge.lic if edge.lic is not None else (edge.source if source_is_rule else None)
-        attackers = ctx.by_top.get(edge.source, ())
-        if edge.target in ctx.kind:
-            targets = [(t, edge.target, "rule") for t in ctx.users.get(edge.target, ())]
-        elif edge.target in ctx.fact_ids:
-            targets = [(t, edge.target, "fact") for t in ctx.premise_users.get(edge.target, ())]
-        else:
-            literal = normalize_literal(edge.target)
-            targets = [(t, sub.id, "argument")
-                       for sub in ctx.by_conclusion.get(literal, ()) for t in ctx.supers[sub.id]]
-        for attacker in attackers:
-            for target, on, shape in targets:
-                add(attacker.id, target, edge.kind, on, shape, lic, True)
-    return tuple(records.values())
+    return _Builder(theory, arguments, order).table()

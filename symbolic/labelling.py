@@ -12,9 +12,138 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
+import numpy as np
+
+from .attack_table import AttackTable
 from .results import Attack, Label, Labelling
 
-__all__ = ["grounded_labelling", "grounded_rounds"]
+__all__ = ["grounded_labelling", "grounded_rounds", "grounded_state"]
+
+# Below this many edges a round is propagated in plain Python (no numpy call
+# overhead); above it, with numpy gathers.  Both give identical results.
+_SMALL = 256
+
+
+class _Worklist:
+    """Attacker counters and CSR out-adjacency over arguments ``0 .. n-1``."""
+
+    def __init__(self, n: int, indptr: np.ndarray, indices: np.ndarray):
+        self.indptr = indptr.astype(np.int64, copy=False)
+        self.indices = indices.astype(np.int32, copy=False)
+        self.pending = np.bincount(self.indices, minlength=n).astype(np.int64)
+        self.state = np.zeros(n, dtype=np.int8)
+        self.ptr, self.ind = memoryview(self.indptr), memoryview(self.indices)
+        self.pend, self.st = memoryview(self.pending), memoryview(self.state)
+
+    def _edges(self, nodes: list[int]) -> int:
+        ptr = self.ptr
+        return sum(ptr[a + 1] - ptr[a] for a in nodes) if len(nodes) <= _SMALL else _SMALL + 1
+
+    def _gather(self, nodes: list[int]) -> np.ndarray:
+        nodes_arr = np.asarray(nodes, dtype=np.int64)
+        starts = self.indptr[nodes_arr]
+        lengths = self.indptr[nodes_arr + 1] - starts
+        total = int(lengths.sum())
+        if not total:
+            return np.zeros(0, dtype=np.int32)
+        shift = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+        targets = self.indices[shift + np.arange(total)]
+        return targets[self.state[targets] == 0]
+
+    def beat(self, nodes: list[int]) -> list[int]:
+        """Label OUT every unlabelled argument attacked by ``nodes``; return them sorted."""
+        if self._edges(nodes) <= _SMALL:
+            ptr, ind, st, beaten = self.ptr, self.ind, self.st, set()
+            for a in nodes:
+                for b in ind[ptr[a]:ptr[a + 1]]:
+                    if st[b] == 0:
+                        beaten.add(b)
+            out = sorted(beaten)
+            for b in out:
+                st[b] = -1
+            return out
+        targets = np.unique(self._gather(nodes))
+        self.state[targets] = -1
+        return targets.tolist()
+
+    def release(self, nodes: list[int]) -> list[int]:
+        """Count down the attackers of what ``nodes`` attack; return the new IN arguments, sorted."""
+        if self._edges(nodes) <= _SMALL:
+            ptr, ind, st, pend, free = self.ptr, self.ind, self.st, self.pend, []
+            for b in nodes:
+                for c in ind[ptr[b]:ptr[b + 1]]:
+                    if st[c] == 0:
+                        pend[c] -= 1
+                        if pend[c] == 0:
+                            free.append(c)
+            free.sort()
+            return free
+        targets, counts = np.unique(self._gather(nodes), return_counts=True)
+        self.pending[targets] -= counts
+        return targets[self.pending[targets] == 0].tolist()
+
+    def run(self) -> list[list[int]]:
+        rounds: list[list[int]] = []
+        current = np.flatnonzero(self.pending == 0).tolist()
+        while current:
+            self.state[current] = 1
+            rounds.append(current)
+            beaten = self.beat(current)
+            if not beaten:
+                break
+            rounds.append(beaten)
+            current = self.release(beaten)
+        return rounds
+
+
+def _csr(n: int, src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    src = np.asarray(src)
+    key = src.astype(np.uint16) if n <= 1 << 16 else src  # uint16 keys sort by radix
+    order = np.argsort(key, kind="stable")
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(src, minlength=n), out=indptr[1:])
+    return indptr, np.asarray(dst, dtype=np.int32)[order]
+
+
+def grounded_state(n: int, src, dst) -> tuple[np.ndarray, list[list[int]]]:
+    """Grounded labelling of an integer framework given as an edge list (Algorithm 1).
+
+    Parameters
+    ----------
+    n : int
+        Number of arguments ``0 .. n-1``.
+    src, dst : array_like of int
+        Attack ``k`` is ``src[k] -> dst[k]`` (repeats allowed).
+
+    Returns
+    -------
+    state : numpy.ndarray of int8
+        ``1`` IN, ``-1`` OUT, ``0`` UNDEC, per argument.
+    rounds : list of list of int
+        The arguments labelled in each round, ascending; IN in even rounds.
+
+    Raises
+    ------
+    ValueError
+        If an index is outside ``0 .. n-1``.
+
+    Examples
+    --------
+    >>> state, rounds = grounded_state(4, [0, 1, 2, 3], [1, 2, 3, 3])
+    >>> state.tolist(), rounds
+    ([1, -1, 1, -1], [[0], [1], [2], [3]])
+    """
+    src = np.asarray(src, dtype=np.int64).reshape(-1)
+    dst = np.asarray(dst, dtype=np.int64).reshape(-1)
+    if len(src) != len(dst):
+        raise ValueError(f"{len(src)} attackers but {len(dst)} targets")
+    for name, column in (("attacker", src), ("target", dst)):
+        if len(column) and (column.min() < 0 or column.max() >= n):
+            raise ValueError(f"{name} index out of range 0..{n - 1}: {column.min()}..{column.max()}")
+    indptr, indices = _csr(n, src, dst)
+    worklist = _Worklist(n, indptr, indices)
+    rounds = worklist.run()
+    return worklist.state, rounds
 
 
 def grounded_rounds(n: int, indptr: Sequence[int], indices: Sequence[int]) -> tuple[list[int], list[list[int]]]:
@@ -40,35 +169,9 @@ def grounded_rounds(n: int, indptr: Sequence[int], indices: Sequence[int]) -> tu
     >>> grounded_rounds(4, [0, 1, 2, 3, 4], [1, 2, 3, 3])   # 0 -> 1 -> 2 -> 3, 3 -> 3
     ([1, -1, 1, -1], [[0], [1], [2], [3]])
     """
-    pending = [0] * n
-    for b in indices:
-        pending[b] += 1
-    state = [0] * n
-    current = [a for a in range(n) if pending[a] == 0]
-    rounds: list[list[int]] = []
-    while current:
-        for a in current:
-            state[a] = 1
-        rounds.append(current)
-        beaten = []
-        for a in current:
-            for b in indices[indptr[a]:indptr[a + 1]]:
-                if state[b] == 0:
-                    state[b] = -1
-                    beaten.append(b)
-        if not beaten:
-            break
-        beaten.sort()
-        rounds.append(beaten)
-        current = []
-        for b in beaten:
-            for c in indices[indptr[b]:indptr[b + 1]]:
-                if state[c] == 0:
-                    pending[c] -= 1
-                    if pending[c] == 0:
-                        current.append(c)
-        current.sort()
-    return state, rounds
+    worklist = _Worklist(n, np.asarray(indptr, dtype=np.int64), np.asarray(indices, dtype=np.int32))
+    rounds = worklist.run()
+    return worklist.state.tolist(), rounds
 
 
 _LABEL = {1: Label.IN, -1: Label.OUT, 0: Label.UNDEC}
@@ -104,18 +207,16 @@ def grounded_labelling(argument_ids: Iterable[str], attacks: Iterable[Attack]) -
     >>> [str(lab.labels[a]) for a in ("A1", "A2", "A3")], lab.rounds
     (['IN', 'OUT', 'IN'], (('A1',), ('A2',), ('A3',)))
     """
-    ids = list(argument_ids)
-    position = {a: i for i, a in enumerate(ids)}
-    out: list[list[int]] = [[] for _ in ids]
-    for attack in attacks:
-        if attack.defeated_by is None:
-            out[position[attack.attacker]].append(position[attack.target])
-    indptr, indices = [0], []
-    for targets in out:
-        indices.extend(targets)
-        indptr.append(len(indices))
-    state, rounds = grounded_rounds(len(ids), indptr, indices)
+    ids = tuple(argument_ids)
+    if isinstance(attacks, AttackTable) and attacks.argument_ids == ids:
+        src, dst = attacks.active_pairs()
+    else:
+        position = {a: i for i, a in enumerate(ids)}
+        pairs = [(position[a.attacker], position[a.target]) for a in attacks if a.defeated_by is None]
+        src = np.fromiter((p[0] for p in pairs), dtype=np.int64, count=len(pairs))
+        dst = np.fromiter((p[1] for p in pairs), dtype=np.int64, count=len(pairs))
+    state, rounds = grounded_state(len(ids), src, dst)
     return Labelling(
-        labels={a: _LABEL[state[i]] for i, a in enumerate(ids)},
+        labels=dict(zip(ids, [_LABEL[x] for x in state.tolist()])),
         rounds=tuple(tuple(ids[i] for i in r) for r in rounds),
     )

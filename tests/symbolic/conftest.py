@@ -51,13 +51,13 @@ def build_analysis(facts=None, rules=None, priorities=(), attacks=()) -> Analysi
     )
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def spec():
     """Factory: compact notation -> :class:`Analysis`."""
     return build_analysis
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def theory():
     """Factory: compact notation -> grounded :class:`Theory` over ``E-01``."""
 

@@ -188,3 +188,118 @@ def test_attacks_are_deterministic(theory):
     first = derive_attacks(theory(**kwargs), build_arguments(theory(**kwargs)), priority_order(theory(**kwargs)))
     second = derive_attacks(theory(**kwargs), build_arguments(theory(**kwargs)), priority_order(theory(**kwargs)))
     assert list(first) == list(second)
+
+
+# --- the indexed, columnar derivation against a pairwise reading of Definitions 2 and 4 ---------
+
+import warnings  # noqa: E402
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from symbolic.errors import PriorityCycleWarning  # noqa: E402
+from symbolic.literals import complement, excepted_rule  # noqa: E402
+
+ATOMS = ["a", "b", "c", "d"]
+
+
+@st.composite
+def theories(draw):
+    literal = st.sampled_from(ATOMS + ["¬" + x for x in ATOMS])
+    n_rules = draw(st.integers(0, 7))
+    rule_ids = [f"r{i}" for i in range(n_rules)]
+    head = literal if not rule_ids else st.one_of(
+        literal, literal, st.sampled_from([f"¬applicable({r})" for r in rule_ids]))
+    rules = {}
+    for r in rule_ids:
+        body = draw(st.lists(literal, max_size=2))
+        arrow = draw(st.sampled_from(["=>", "=>", "->", "~>"]))
+        rules[r] = "; ".join(body) + f" {arrow} " + draw(head)
+    facts = {f"f{i}": x for i, x in enumerate(draw(st.lists(literal, min_size=1, max_size=4)))}
+    priorities = []
+    if len(rule_ids) > 1:
+        pairs = draw(st.lists(st.tuples(st.sampled_from(rule_ids), st.sampled_from(rule_ids)), max_size=6))
+        priorities = sorted({f"{x}>{y}" for x, y in pairs if x != y})
+    sources = list(facts) + rule_ids
+    targets = st.one_of(st.sampled_from(sources), literal)
+    edges = draw(st.lists(st.tuples(st.sampled_from(sources), targets,
+                                    st.sampled_from(["rebut", "undercut", "undermine"])), max_size=3))
+    return {"facts": facts, "rules": rules, "priorities": priorities, "attacks": edges}
+
+
+def _reference(t, args, order):
+    """Definitions 2 and 4 read pairwise over all arguments, without any index."""
+    by_id = {a.id: a for a in args}
+    kind = {r.id: r.kind.value for r in t.rules}
+    literal_of = {f.id: f.literal for f in t.facts}
+    supported = {a.conclusion for a in args if not a.defeater}
+    applicable = [r.id for r in t.rules if all(x in supported for x in r.antecedents)]
+    concluders = lambda lit: {r.id for r in t.rules if r.id in applicable and r.consequent == lit}  # noqa: E731
+
+    def below(b):  # b and all its sub-arguments
+        yield b
+        for s in b.subs:
+            yield from below(by_id[s])
+
+    def depending(b, f):
+        return {c.top_rule for c in below(b) if f in c.premises and c.top_rule}
+
+    found = {}
+
+    def add(a, b, k, on, lic, explicit, rules):
+        key = (a.id, b.id, k, on, lic)
+        defeated = any(order.stronger(r, lic) for r in rules) if lic else False
+        found[key] = (found.get(key, (False, defeated))[0] or explicit, defeated, set(rules))
+
+    for a in args:
+        for b in args:
+            for sub in below(b):
+                if a.conclusion == complement(sub.conclusion) and sub.top_rule and kind[sub.top_rule] != "strict":
+                    add(a, b, "rebut", sub.id, a.top_rule, False, concluders(sub.conclusion))
+            if excepted_rule(a.conclusion) in b.rules:
+                add(a, b, "undercut", excepted_rule(a.conclusion), a.top_rule, False, {excepted_rule(a.conclusion)})
+            for f in b.premises:
+                if a.conclusion == complement(literal_of[f]):
+                    add(a, b, "undermine", f, a.top_rule, False, depending(b, f))
+    for e in t.attacks:
+        lic = e.lic or (e.source if e.source in kind else None)
+        for a in args:
+            if e.source not in (a.top_rule, a.fact):
+                continue
+            for b in args:
+                if e.target in kind:
+                    if e.target in b.rules:
+                        add(a, b, e.kind.value, e.target, lic, True, {e.target})
+                elif e.target in literal_of:
+                    if e.target in b.premises:
+                        add(a, b, e.kind.value, e.target, lic, True, depending(b, e.target))
+                else:
+                    for sub in {s.id: s for s in below(b) if s.conclusion == e.target}.values():
+                        add(a, b, e.kind.value, sub.id, lic, True, concluders(sub.conclusion))
+    return found
+
+
+@settings(max_examples=250, derandomize=True, deadline=None)
+@given(theories())
+def test_derivation_matches_the_pairwise_reading(theory, kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PriorityCycleWarning)
+        t = theory(**kw)
+        order = priority_order(t)
+    args = build_arguments(t)
+    table = derive_attacks(t, args, order)
+    expected = _reference(t, args, order)
+    got = {}
+    for a in table:
+        key = (a.attacker, a.target, str(a.kind), a.on, a.lic)
+        assert key not in got, f"duplicate attack {key}"
+        got[key] = a
+    assert set(got) == set(expected)
+    for key, (explicit, defeated, rules) in expected.items():
+        attack = got[key]
+        assert attack.explicit == explicit, key
+        assert (attack.defeated_by is not None) == defeated, key
+        if defeated:
+            strong, weak = attack.defeated_by
+            assert weak == attack.lic and strong in rules and order.stronger(strong, weak)
+    assert table[:] == tuple(table) and len(table) == len(expected)

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symbolic.labels import AttackKind
-from symbolic.labelling import grounded_labelling, grounded_rounds
+from symbolic.labelling import grounded_labelling, grounded_rounds, grounded_state
 from symbolic.results import Attack, Label
 
 
@@ -110,3 +110,48 @@ def test_integer_core_counts_repeated_attacks():
     state, rounds = grounded_rounds(4, [0, 2, 3, 3, 5], [2, 2, 2, 0, 1])
     assert state == [-1, -1, 1, 1]
     assert rounds == [[3], [0, 1], [2]]
+
+
+@pytest.mark.parametrize("small", [0, 10**9])
+@settings(max_examples=150, derandomize=True, deadline=None)
+@given(framework=frameworks())
+def test_numpy_and_python_rounds_agree_with_naive(small, framework):
+    """Both propagation paths of the worklist (numpy gathers, plain Python) give the least fixpoint."""
+    import symbolic.labelling as module
+
+    n, pairs = framework
+    saved, module._SMALL = module._SMALL, small
+    try:
+        state, rounds = grounded_state(n, [x for x, _ in pairs], [y for _, y in pairs])
+    finally:
+        module._SMALL = saved
+    expected = naive_grounded(list(range(n)), pairs)
+    code = {Label.IN: 1, Label.OUT: -1, Label.UNDEC: 0}
+    assert state.tolist() == [code[expected[a]] for a in range(n)]
+    assert all(r == sorted(set(r)) for r in rounds)
+
+
+def test_edge_list_core_rejects_bad_indices():
+    with pytest.raises(ValueError, match="out of range"):
+        grounded_state(2, [0], [2])
+    with pytest.raises(ValueError, match="1 attackers but 0 targets"):
+        grounded_state(2, [0], [])
+
+
+def test_attack_table_and_attack_objects_give_the_same_labelling(theory):
+    from symbolic.arguments import build_arguments
+    from symbolic.attacks import derive_attacks
+    from symbolic.priorities import priority_order
+
+    t = theory(facts={"f1": "a", "f2": "b", "f3": "c", "f4": "¬c", "f5": "d"},
+               rules={"r1": "a => p", "r2": "b => ¬p", "r3": "c => ¬applicable(r2)", "r4": "p => q",
+                      "r5": "d -> ¬b"},
+               priorities=["r2>r1"])
+    args = build_arguments(t)
+    table = derive_attacks(t, args, priority_order(t))
+    ids = [a.id for a in args]
+    fast = grounded_labelling(ids, table)
+    slow = grounded_labelling(ids, list(table))
+    assert fast == slow
+    assert set(fast.labels.values()) == {Label.IN, Label.OUT, Label.UNDEC}
+    assert any(a.defeated_by for a in table)
