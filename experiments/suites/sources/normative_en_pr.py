@@ -1324,7 +1324,7 @@ SCENARIOS += [
           [*_R05_HEAD, _R05_REGISTER_AMENDED],
           facts=[*_R05_FACTS, _f(2, "¬ShortageProtocolInForce(eps88431)", "E-04")],
           rules=_R05_RULES, priorities=_R05_PRIO, status="rejected", contradiction=False,
-          pair="pr-p12", role="update", tags=["rebut", "update:remove", "update:amend"]),
+          pair="pr-p12", role="update", tags=["update:remove", "update:amend"]),
 ]
 
 
