@@ -31,7 +31,9 @@ One scenario dict (the :class:`symbolic.model.Scenario` schema, minus ``gold.tra
     lower-case names of the parties or items of the scenario.  Negation is ``¬``
     (``not``/``~`` are accepted and normalized).
 ``evidence``
-    3 to 8 fragments, ids ``E-01``, ``E-02``... in order.  Each fragment::
+    3 to 8 fragments, ids ``E-01``, ``E-02``... in order (an update keeps the
+    base's ids: a removed fragment leaves a gap, an amended one keeps its id, an
+    added one takes the next free number).  Each fragment::
 
         {"id": "E-01", "text": "...", "source": "Master Supply Agreement (2024)",
          "clause": "cl. 14.2", "tags": []}
@@ -73,7 +75,9 @@ One scenario dict (the :class:`symbolic.model.Scenario` schema, minus ``gold.tra
     - ``domain``: ``contracts``, ``banking_guarantees``, ``compliance``,
       ``internal_policies`` or ``regulatory`` (must match the id prefix).
     - ``contradiction``: true iff the gold analysis yields at least one attack
-      (rebut, undercut or undermine, active or defeated).  Checked.
+      (rebut, undercut or undermine, active or defeated) or arguments for some
+      literal and for its complement (two strict arguments for ``p`` and ``¬p``
+      do not attack each other, yet they are a contradiction).  Checked.
     - ``priority``: true iff the gold analysis has at least one priority.  Checked.
     - ``pair`` / ``role``: update pairs for belief revision.  Two scenarios share
       a pair id (``cbc-pNN`` in normative_en_cbc, ``pr-pNN`` in normative_en_pr);
