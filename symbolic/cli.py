@@ -191,7 +191,10 @@ def validate(
         problems = [_one_line(err) for err in check.errors]
         if check_gold:
             for line, scenario in check.scenarios:
-                problems += _gold_problems(scenario, line, str(file))
+                try:
+                    problems += _gold_problems(scenario, line, str(file))
+                except ParatraceError as exc:
+                    problems.append(f"{file}:{line}: case {scenario.id!r}: {_one_line(exc)}")
         for problem in problems:
             typer.echo(f"paratrace: error: {problem}", err=True)
         if problems:

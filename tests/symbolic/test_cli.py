@@ -264,3 +264,18 @@ def test_console_entry_point_in_a_subprocess(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code, "validate", str(SUITE)], capture_output=True,
                           text=True, cwd=ROOT, env={"PATH": "/usr/bin:/bin"})
     assert proc.returncode == 0 and proc.stdout.strip() == f"{SUITE}: 7 scenarios valid"
+
+
+def test_check_gold_engine_errors_are_reported_per_case(monkeypatch):
+    from symbolic.arguments import ArgumentLimitError
+
+    def too_many(scenario, analysis):
+        raise ArgumentLimitError(f"theory yields more than 10 arguments ({scenario.id})")
+
+    monkeypatch.setattr(cli, "_evaluate", too_many)
+    result = run("validate", SUITE, FIXTURES / "penalty.json", "--check-gold")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    errors = result.stderr.strip().splitlines()
+    assert len(errors) == 8  # 7 cases of the suite, then the single-scenario file
+    assert errors[0] == (f"paratrace: error: {SUITE}:1: case 'penalty-as-given': theory yields more than "
+                         "10 arguments (penalty-as-given)")
