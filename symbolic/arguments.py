@@ -15,7 +15,9 @@ theory.
 
 from __future__ import annotations
 
+import gc
 from bisect import bisect_left
+from contextlib import contextmanager
 from itertools import product
 from typing import Sequence
 
@@ -24,13 +26,35 @@ from .grounding import Theory
 from .labels import RuleKind
 from .results import Argument
 
-__all__ = ["ArgumentIndex", "ArgumentLimitError", "build_arguments", "super_arguments"]
+__all__ = ["ArgumentIndex", "ArgumentLimitError", "build_arguments", "gc_paused", "super_arguments"]
 
 DEFAULT_LIMIT = 2_000_000
 
 
 class ArgumentLimitError(SymbolicError):
     """Building the arguments of a theory would exceed the argument limit."""
+
+
+@contextmanager
+def gc_paused():
+    """Pause the cyclic garbage collector while the engine allocates.
+
+    The engine creates many small acyclic containers; generational
+    collections triggered by them would rescan every live object and can
+    double the engine's run time.  The previous state is restored on exit.
+
+    >>> import gc
+    >>> with gc_paused():
+    ...     gc.isenabled()
+    False
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _combinations(pools, fresh_from, rule_id, args):
@@ -89,6 +113,11 @@ def build_arguments(theory: Theory, *, limit: int = DEFAULT_LIMIT) -> tuple[Argu
     >>> [(a.id, a.conclusion, a.top_rule, a.subs) for a in build_arguments(t)]
     [('A1', 'Delay(x)', None, ()), ('A2', 'Penalty(x)', 'r1', ('A1',)), ('A3', 'Delay(x)', 'r2', ('A2',))]
     """
+    with gc_paused():
+        return _build(theory, limit)
+
+
+def _build(theory: Theory, limit: int) -> tuple[Argument, ...]:
     args: list[Argument] = []
     support: dict[str, list[int]] = {}
     rules = theory.rules

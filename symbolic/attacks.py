@@ -24,7 +24,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .arguments import ArgumentIndex
+from .arguments import ArgumentIndex, gc_paused
 from .attack_table import SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE, AttackTable
 from .grounding import Theory
 from .labels import AttackKind, RuleKind
@@ -144,30 +144,38 @@ class _Builder:
         c["explicit"].append(np.zeros(size, dtype=bool))
 
     def rebuts(self) -> None:
+        """Rebuts, one block per complementary pair of conclusions.
+
+        ``targetRules`` depend only on the attacked conclusion, so one default
+        row of defeats serves the whole block; a sub-argument whose own top
+        rule beats an attacker overrides that entry (it is named first).
+        """
         index = self.index
         for literal, attackers in index.by_conclusion.items():
             subs = [b for b in index.by_conclusion.get(complement(literal), ())
                     if index.top[b] is not None and self.kind[index.top[b]] in _REBUTTABLE]
             if not subs:
                 continue
-            lics = self.lic_codes(attackers)
             lic_names = [index.top[a] for a in attackers]
-            targets, on, rows = [], [], []
-            cache: dict[str | None, np.ndarray] = {}
+            rules = self.concluders.get(complement(literal), [])
+            default = [self.first_stronger(rules, lic) for lic in lic_names]
+            beatable = [(j, self.stronger_than[lic]) for j, lic in enumerate(lic_names)
+                        if lic is not None and lic in self.stronger_than]
+            targets, on, fixes = [], [], []
             for sub in subs:
                 top = index.top[sub]
-                if top not in cache:
-                    rules = self.rebut_rules(sub)
-                    cache[top] = np.array([self.first_stronger(rules, lic) for lic in lic_names],
-                                          dtype=np.int32) if self.stronger_than else None
-                row = cache[top]
+                row_fixes = [(j, self.pair(top, lic_names[j])) for j, strong in beatable if top in strong]
                 for target in index.containers[sub]:
+                    if row_fixes:
+                        fixes.extend((len(targets), j, value) for j, value in row_fixes)
                     targets.append(target)
                     on.append(sub)
-                    rows.append(row)
-            defeat = (np.vstack(rows) if self.stronger_than
-                      else np.full((len(targets), len(attackers)), -1, dtype=np.int32))
-            self.block(attackers, lics, targets, on, 0, SHAPE_ARGUMENT, defeat)
+            defeat = np.empty((len(targets), len(attackers)), dtype=np.int32)
+            defeat[:] = np.asarray(default, dtype=np.int32)
+            if fixes:
+                rows, cols, values = zip(*fixes)
+                defeat[list(rows), list(cols)] = values
+            self.block(attackers, self.lic_codes(attackers), targets, on, 0, SHAPE_ARGUMENT, defeat)
 
     def undercuts(self) -> None:
         index = self.index
@@ -306,4 +314,5 @@ def derive_attacks(theory: Theory, arguments: Sequence[Argument], order: Priorit
     >>> sorted((a.attacker, a.target, str(a.kind), a.defeated_by) for a in derive_attacks(t, args, priority_order(t)))
     [('A3', 'A4', 'rebut', ('r2', 'r1')), ('A4', 'A3', 'rebut', None)]
     """
-    return _Builder(theory, arguments, order).table()
+    with gc_paused():
+        return _Builder(theory, arguments, order).table()

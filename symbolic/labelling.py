@@ -14,6 +14,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from .arguments import gc_paused
 from .attack_table import AttackTable
 from .results import Attack, Label, Labelling
 
@@ -27,10 +28,12 @@ _SMALL = 256
 class _Worklist:
     """Attacker counters and CSR out-adjacency over arguments ``0 .. n-1``."""
 
-    def __init__(self, n: int, indptr: np.ndarray, indices: np.ndarray):
+    def __init__(self, n: int, indptr: np.ndarray, indices: np.ndarray, pending: np.ndarray | None = None):
         self.indptr = indptr.astype(np.int64, copy=False)
         self.indices = indices.astype(np.int32, copy=False)
-        self.pending = np.bincount(self.indices, minlength=n).astype(np.int64)
+        if pending is None:
+            pending = np.bincount(self.indices, minlength=n)
+        self.pending = pending.astype(np.int64, copy=False)
         self.state = np.zeros(n, dtype=np.int8)
         self.ptr, self.ind = memoryview(self.indptr), memoryview(self.indices)
         self.pend, self.st = memoryview(self.pending), memoryview(self.state)
@@ -97,12 +100,23 @@ class _Worklist:
 
 
 def _csr(n: int, src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    src = np.asarray(src)
-    key = src.astype(np.uint16) if n <= 1 << 16 else src  # uint16 keys sort by radix
+    """Out-adjacency: a stable sort of the edges by attacker (radix on uint16 keys)."""
+    key = src.astype(np.uint16) if n <= 1 << 16 else src
     order = np.argsort(key, kind="stable")
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(src, minlength=n), out=indptr[1:])
-    return indptr, np.asarray(dst, dtype=np.int32)[order]
+    return indptr, dst[order]
+
+
+def _as_index(values, n: int, name: str) -> np.ndarray:
+    column = np.asarray(values).reshape(-1)
+    if column.dtype.kind not in "iu":
+        if column.size:
+            raise ValueError(f"{name} indices must be integers, got {column.dtype}")
+        column = column.astype(np.int32)
+    if column.size and (column.min() < 0 or column.max() >= n):
+        raise ValueError(f"{name} index out of range 0..{n - 1}: {column.min()}..{column.max()}")
+    return column.astype(np.int32, copy=False)
 
 
 def grounded_state(n: int, src, dst) -> tuple[np.ndarray, list[list[int]]]:
@@ -133,16 +147,17 @@ def grounded_state(n: int, src, dst) -> tuple[np.ndarray, list[list[int]]]:
     >>> state.tolist(), rounds
     ([1, -1, 1, -1], [[0], [1], [2], [3]])
     """
-    src = np.asarray(src, dtype=np.int64).reshape(-1)
-    dst = np.asarray(dst, dtype=np.int64).reshape(-1)
+    src, dst = _as_index(src, n, "attacker"), _as_index(dst, n, "target")
     if len(src) != len(dst):
         raise ValueError(f"{len(src)} attackers but {len(dst)} targets")
-    for name, column in (("attacker", src), ("target", dst)):
-        if len(column) and (column.min() < 0 or column.max() >= n):
-            raise ValueError(f"{name} index out of range 0..{n - 1}: {column.min()}..{column.max()}")
-    indptr, indices = _csr(n, src, dst)
-    worklist = _Worklist(n, indptr, indices)
-    rounds = worklist.run()
+    with gc_paused():
+        pending = np.bincount(dst, minlength=n)
+        if not pending.all() and len(dst):  # something is unattacked: propagation needs adjacency
+            indptr, indices = _csr(n, src, dst)
+        else:
+            indptr, indices = np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.int32)
+        worklist = _Worklist(n, indptr, indices, pending)
+        rounds = worklist.run()
     return worklist.state, rounds
 
 
