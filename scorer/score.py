@@ -1,0 +1,185 @@
+"""Scoring of cases and suites: every metric on every output, then aggregates.
+
+:func:`score_case` scores one output against its scenario;
+:func:`score_suite` scores many outputs (several configurations, models,
+variants and repeats) against a suite, computing each scenario's gold side
+(admissible gold classes, NCR witness) once, inferring per run whether the
+configuration emits traces, and completing BRA over update pairs;
+:func:`aggregate` turns the case results of one run into split-level values.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from symbolic.model import Scenario
+
+from .contract import OutputRecord
+from .errors import ScoringError
+from .metrics import CASE_METRICS, belief_revision_accuracy, build_context, gold_view
+from .metrics import aggregate as _aggregate
+from .metrics.context import GoldView
+from .ncr import DEFAULT_MAX_CANDIDATES, DEFAULT_MAX_SIZE
+from .records import CaseResult, MetricAggregate
+
+__all__ = ["aggregate", "score_case", "score_suite"]
+
+
+def _result(gold: GoldView, output: OutputRecord, expects_trace: bool | None) -> CaseResult:
+    ctx = build_context(gold, output, expects_trace=expects_trace)
+    metrics = {name: fn(ctx) for name, fn in CASE_METRICS.items()}
+    return CaseResult(
+        case_id=output.case_id, configuration=output.configuration, model=output.model,
+        variant=output.variant, repeat=output.repeat, status_gold=gold.status.value,
+        status_pred=None if ctx.pred is None else ctx.pred.value, correct=ctx.correct,
+        hard_failure=ctx.hard_failure, metrics=metrics, alignment=ctx.alignment,
+    )
+
+
+def score_case(scenario: Scenario, output: OutputRecord, *, expects_trace: bool | None = None,
+               ncr: bool = True, ncr_max_size: int = DEFAULT_MAX_SIZE,
+               ncr_max_candidates: int = DEFAULT_MAX_CANDIDATES) -> CaseResult:
+    """Score one output against its scenario.
+
+    Parameters
+    ----------
+    scenario : Scenario
+    output : OutputRecord
+        Must carry ``case_id == scenario.id``.
+    expects_trace : bool, optional
+        Whether the configuration emits traces (decides TGC on a hard failure);
+        default: whether this output has one.
+    ncr : bool
+        Run the NCR search (Algorithm 5).
+    ncr_max_size, ncr_max_candidates : int
+        Caps of the NCR search.
+
+    Returns
+    -------
+    CaseResult
+        Every metric of :data:`scorer.metrics.CASE_METRICS`; BRA is "not
+        applicable" until the pair is scored together (:func:`score_suite`).
+
+    Raises
+    ------
+    ScoringError
+        If the case ids differ or the scenario's gold cannot be evaluated.
+
+    Examples
+    --------
+    >>> from scorer.metrics._examples import penalty_output, penalty_scenario
+    >>> res = score_case(penalty_scenario(), penalty_output("accepted", "gold"))
+    >>> res.correct, res.metrics["ASA"].value, res.metrics["TGC"].value, res.metrics["NCR"].value
+    (True, 1.0, 1.0, 1.0)
+    """
+    gold = gold_view(scenario, ncr=ncr, ncr_max_size=ncr_max_size, ncr_max_candidates=ncr_max_candidates)
+    return _result(gold, output, expects_trace)
+
+
+def _run_key(output: OutputRecord) -> tuple[str, str, str, int]:
+    return (output.configuration, output.model, output.variant or "", output.repeat)
+
+
+def score_suite(scenarios: Iterable[Scenario], outputs: Iterable[OutputRecord], *, ncr: bool = True,
+                ncr_max_size: int = DEFAULT_MAX_SIZE,
+                ncr_max_candidates: int = DEFAULT_MAX_CANDIDATES) -> list[CaseResult]:
+    """Score every output against its scenario and complete BRA per run.
+
+    A run (configuration, model, variant, repeat) *emits traces* when any of
+    its non-failed outputs has a trace-v2 payload; its hard failures then
+    count against TGC.
+
+    Parameters
+    ----------
+    scenarios : iterable of Scenario
+    outputs : iterable of OutputRecord
+    ncr : bool
+        Run the NCR search.
+    ncr_max_size, ncr_max_candidates : int
+        Caps of the NCR search.
+
+    Returns
+    -------
+    list of CaseResult
+        Sorted by (configuration, model, variant, repeat, case id).
+
+    Raises
+    ------
+    ScoringError
+        If an output names an unknown case, two scenarios share an id, or one
+        run holds two outputs for the same case.
+
+    Examples
+    --------
+    >>> from scorer.metrics._examples import penalty_output, penalty_scenario
+    >>> res = score_suite([penalty_scenario()], [penalty_output("both"), penalty_output("accepted")])
+    Traceback (most recent call last):
+    ...
+    scorer.errors.ScoringError: run ('cfg', 'm', '', 0) has two outputs for case 'penalty'
+    """
+    by_id: dict[str, Scenario] = {}
+    for sc in scenarios:
+        if sc.id in by_id:
+            raise ScoringError(f"two scenarios share the id {sc.id!r}")
+        by_id[sc.id] = sc
+    outs = list(outputs)
+    seen: set[tuple] = set()
+    traced: dict[tuple, bool] = {}
+    for o in outs:
+        if o.case_id not in by_id:
+            raise ScoringError(f"output of run {_run_key(o)} names unknown case {o.case_id!r}")
+        key = (_run_key(o), o.case_id)
+        if key in seen:
+            raise ScoringError(f"run {_run_key(o)} has two outputs for case {o.case_id!r}")
+        seen.add(key)
+        traced[_run_key(o)] = traced.get(_run_key(o), False) or o.trace is not None
+    golds: dict[str, GoldView] = {}
+    results: list[CaseResult] = []
+    for o in sorted(outs, key=lambda o: (_run_key(o), o.case_id)):
+        if o.case_id not in golds:
+            golds[o.case_id] = gold_view(by_id[o.case_id], ncr=ncr, ncr_max_size=ncr_max_size,
+                                         ncr_max_candidates=ncr_max_candidates)
+        results.append(_result(golds[o.case_id], o, traced[_run_key(o)]))
+    return _complete_pairs(results)
+
+
+def _complete_pairs(results: Sequence[CaseResult]) -> list[CaseResult]:
+    by_run: dict[tuple, list[int]] = {}
+    for i, r in enumerate(results):
+        if "BRA" in r.metrics and "pair" in r.metrics["BRA"].metadata:
+            by_run.setdefault((r.configuration, r.model, r.variant or "", r.repeat), []).append(i)
+    out = list(results)
+    for indices in by_run.values():
+        filled = belief_revision_accuracy(results[i].metrics["BRA"] for i in indices)
+        for i in indices:
+            rec = results[i].metrics["BRA"]
+            new = filled[f"{rec.metadata['pair']}/{rec.metadata['role']}"]
+            r = results[i]
+            out[i] = CaseResult(r.case_id, r.configuration, r.model, r.variant, r.repeat, r.status_gold,
+                                r.status_pred, r.correct, r.hard_failure,
+                                {**r.metrics, "BRA": new}, r.alignment)
+    return out
+
+
+def aggregate(results: Iterable[CaseResult]) -> dict[str, MetricAggregate]:
+    """Split-level value of every metric over the case results of one run.
+
+    Parameters
+    ----------
+    results : iterable of CaseResult
+        The results of one run (filter by configuration, model, variant and repeat first).
+
+    Returns
+    -------
+    dict of str to MetricAggregate
+        See :mod:`scorer.metrics.aggregate` for how each metric pools.
+
+    Examples
+    --------
+    >>> from scorer.metrics._examples import penalty_output, penalty_scenario
+    >>> res = score_suite([penalty_scenario()], [penalty_output("accepted", "gold")])
+    >>> agg = aggregate(res)
+    >>> agg["ASA"].value, agg["TGC"].value, agg["CLA"].value
+    (1.0, 1.0, None)
+    """
+    return _aggregate(results)
