@@ -6,7 +6,10 @@ Importing this package touches no network and no LLM library.
 
 from .contract import CommonV1, Diagnostics, OutputRecord, Rejected, RunMeta, TraceV2, json_schemas
 from .errors import OutputFileError, ReportError, ScorerError, ScoringError, StatsError
+from .ncr import NCRWitness, ncr_witness
+from .records import AlignmentRecord, CaseResult, MetricAggregate, MetricRecord
 from .repair import Repaired, dump_outputs, load_outputs, repair_output, repair_record
+from .score import aggregate, score_case, score_suite
 from .stats import (
     ConfusionMatrix,
     Interval,
@@ -23,6 +26,15 @@ from .stats import (
 )
 
 __all__ = sorted([
+    "AlignmentRecord",
+    "CaseResult",
+    "MetricAggregate",
+    "MetricRecord",
+    "NCRWitness",
+    "aggregate",
+    "ncr_witness",
+    "score_case",
+    "score_suite",
     "CommonV1",
     "ConfusionMatrix",
     "Diagnostics",
