@@ -73,7 +73,10 @@ def test_plain_json_and_valid_scenario(ident):
     expected = "internal_policies" if s.id.startswith("pol-") else "regulatory"
     assert s.metadata.domain.value == expected
     assert 3 <= len(s.evidence) <= 8
-    assert [f.id for f in s.evidence] == [f"E-{i:02d}" for i in range(1, len(s.evidence) + 1)]
+    numbers = [int(f.id[2:]) for f in s.evidence]
+    assert numbers == sorted(numbers) and numbers[0] == 1
+    if s.metadata.role != "update":
+        assert numbers == list(range(1, len(numbers) + 1))
     assert all(f.text.strip() and f.source.strip() for f in s.evidence)
     assert tags(ident) <= VOCABULARY
 
@@ -104,7 +107,9 @@ def test_ids_follow_the_format(ident):
 @pytest.mark.parametrize("ident", IDS)
 def test_metadata_flags_are_truthful(ident):
     s, ev = scenario(ident), evaluation(ident)
-    assert s.metadata.contradiction == bool(ev.attacks)
+    conclusions = {a.conclusion for a in ev.arguments}
+    opposed = any(complement(c) in conclusions for c in conclusions)
+    assert s.metadata.contradiction == (bool(ev.attacks) or opposed)
     assert s.metadata.priority == bool(s.gold.priorities)
 
 
@@ -176,14 +181,16 @@ def test_pairs_are_complete_and_consistent():
         changes = {x for x in tags(roles["update"]) if x.startswith("update:")}
         assert changes, pair
         assert not {x for x in tags(roles["base"]) if x.startswith("update:")}
-        old = {f.text for f in base.evidence}
-        new = {f.text for f in update.evidence}
-        assert old != new, pair
-        if "update:add" in changes:
-            assert new - old, pair
-        if "update:remove" in changes:
-            assert len(update.evidence) < len(base.evidence) or old - new, pair
-        assert len(old & new) >= 2, f"{pair}: the update must keep most of the base package"
+        old = {f.id: (f.text, f.source) for f in base.evidence}
+        new = {f.id: (f.text, f.source) for f in update.evidence}
+        added, removed = set(new) - set(old), set(old) - set(new)
+        amended = {i for i in set(old) & set(new) if old[i] != new[i]}
+        assert ("update:add" in changes) == bool(added), pair
+        assert ("update:remove" in changes) == bool(removed), pair
+        assert ("update:amend" in changes) == bool(amended), pair
+        assert all(int(i[2:]) > max(int(j[2:]) for j in old) for i in added), pair
+        kept = set(old) & set(new) - amended
+        assert len(kept) >= 2, f"{pair}: the update must keep most of the base package"
 
 
 # ---------------------------------------------------------------- distribution targets

@@ -10,7 +10,8 @@ it as a comment (what stands, what is attacked, why the status follows under
 SEMANTICS.md section 7).
 
 Update pairs (``metadata.pair`` ``pr-pNN``) share their fragments: the update
-package is the base package with fragments added, removed or amended.
+package is the base package with fragments added (next free id), removed (the
+id is left as a gap) or amended (same id).
 """
 
 from __future__ import annotations
@@ -800,7 +801,7 @@ SCENARIOS.append(_case(
         _r(2, ["FullTimeEquivalentBelowThreshold(halden)"], "¬LargeUndertaking(halden)", "E-02",
            kind="strict"),
     ],
-    status="both", contradiction=False, tags=["strict_conflict", "distractor"],
+    status="both", contradiction=True, tags=["strict_conflict", "distractor"],
 ))
 
 
@@ -1302,7 +1303,7 @@ _R05_PROTOCOL = _e(4, "Serious shortage protocol SSP-061 (estradiol patches)", N
 _R05_REGISTER = _e(5, "SSP register, NHS Business Services, extract 12 March 2025", None, """
     SSP-061 estradiol 50 microgram patches - status: protocol in force - pharmacy stock check
     12/03/2025: 50 microgram patches unavailable from all three wholesalers.""")
-_R05_REGISTER_AMENDED = _e(4, "SSP register, NHS Business Services, extract 12 March 2025 (re-issued)", None, """
+_R05_REGISTER_AMENDED = _e(5, "SSP register, NHS Business Services, extract 12 March 2025 (re-issued)", None, """
     SSP-061 estradiol 50 microgram patches - serious shortage protocol withdrawn 28 February
     2025 (supply restored); no shortage protocol in force for this medicine - pharmacy stock check 12/03/2025: 50 microgram patches unavailable from all
     three wholesalers.""")
@@ -1325,7 +1326,7 @@ SCENARIOS += [
           pair="pr-p12", role="base", tags=["rebut"]),
     _case("reg-019", _R05_QUERY, "SubstitutionPermitted(eps88431)",
           [*_R05_HEAD, _R05_REGISTER_AMENDED],
-          facts=[*_R05_FACTS, _f(2, "¬ShortageProtocolInForce(eps88431)", "E-04")],
+          facts=[*_R05_FACTS, _f(2, "¬ShortageProtocolInForce(eps88431)", "E-05")],
           rules=_R05_RULES, priorities=_R05_PRIO, status="rejected", contradiction=False,
           pair="pr-p12", role="update", tags=["update:remove", "update:amend"]),
 ]
@@ -1513,21 +1514,11 @@ _P14_TAIL = [
         Aire Valley Homes Ltd gives notice of the intended demolition of Calder Mill from
         1 September 2025; asbestos survey attached.""", distractor=True),
 ]
-
-
-def _p14_rules(immunity_section):
-    return [
-        _r(1, ["PreservationNoticeInForce(caldermill)"], "DemolitionConsentRequired(caldermill)", "E-01"),
-        _r(2, ["CertificateOfImmunity(caldermill)"], "¬DemolitionConsentRequired(caldermill)",
-           immunity_section),
-    ]
-
-
+_P14_RULES = [
+    _r(1, ["PreservationNoticeInForce(caldermill)"], "DemolitionConsentRequired(caldermill)", "E-01"),
+    _r(2, ["CertificateOfImmunity(caldermill)"], "¬DemolitionConsentRequired(caldermill)", "E-03"),
+]
 _P14_QUERY = "Is listed building consent required to demolish Calder Mill in September 2025?"
-
-
-def _renumber(fragments):
-    return [{**f, "id": f"E-{i:02d}"} for i, f in enumerate(fragments, start=1)]
 
 
 SCENARIOS += [
@@ -1535,13 +1526,13 @@ SCENARIOS += [
           [*_P14_HEAD, _P14_NOTICE, *_P14_TAIL],
           facts=[_f(1, "PreservationNoticeInForce(caldermill)", "E-02"),
                  _f(2, "CertificateOfImmunity(caldermill)", "E-04")],
-          rules=_p14_rules("E-03"),
+          rules=_P14_RULES,
           status="both", contradiction=True, pair="pr-p14", role="base",
           tags=["rebut", "distractor"]),
     _case("reg-021", _P14_QUERY, "DemolitionConsentRequired(caldermill)",
-          _renumber([*_P14_HEAD, *_P14_TAIL]),
-          facts=[_f(1, "CertificateOfImmunity(caldermill)", "E-03")],
-          rules=_p14_rules("E-02"),
+          [*_P14_HEAD, *_P14_TAIL],
+          facts=[_f(1, "CertificateOfImmunity(caldermill)", "E-04")],
+          rules=_P14_RULES,
           status="rejected", contradiction=False, pair="pr-p14", role="update",
           tags=["distractor", "update:remove"]),
 ]
