@@ -14,17 +14,14 @@ past ``max_line_bytes``.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterator
 
 from pydantic import ValidationError
 
 from ._jsonread import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_BYTES, parse_json, scan_json_records
+from ._suitewrite import dump_suite, scenario_line, write_atomic
 from .errors import ScenarioError
 from .model import Scenario
 
@@ -310,106 +307,6 @@ def check_suite(path, *, max_errors: int = 100, max_line_bytes: int = DEFAULT_MA
     except ScenarioError as exc:
         errors.append(exc)
     return SuiteCheck(str(path), tuple(scenarios), tuple(errors))
-
-
-def scenario_line(scenario: Scenario) -> str:
-    """The canonical one-line JSON of a scenario: compact, sorted keys, no nulls.
-
-    Examples
-    --------
-    >>> from symbolic.model import EvidenceFragment, Gold, Scenario
-    >>> s = Scenario(id="c1", query="Penalty?", target="Penalty(x)",
-    ...              evidence=[EvidenceFragment(id="e1", text="t", source="doc")],
-    ...              gold=Gold(status="Accepted"))
-    >>> scenario_line(s)[:60]
-    '{"evidence":[{"id":"E-01","source":"doc","tags":[],"text":"t'
-    """
-    return json.dumps(scenario.model_dump(mode="json", exclude_none=True), sort_keys=True,
-                      separators=(",", ":"), ensure_ascii=False)
-
-
-def dump_suite(scenarios: Iterable[Scenario], path) -> str:
-    """Write scenarios as a deterministic JSONL suite, atomically.
-
-    One compact, sorted-key JSON object per line, UTF-8, ``\\n`` line ends:
-    the same scenarios always give the same bytes.  The file is written to a
-    temporary file in the target directory and renamed over ``path``, so a
-    reader never sees a half-written suite and a failure leaves any previous
-    file untouched.
-
-    Parameters
-    ----------
-    scenarios : iterable of Scenario
-    path : str or path-like
-
-    Returns
-    -------
-    str
-        The SHA-256 hex digest of the written bytes.
-
-    Raises
-    ------
-    ScenarioError
-        If an item is not a :class:`Scenario`, two scenarios share a case id,
-        or there is no scenario (an empty suite could not be loaded back).
-    OSError
-        If the file cannot be written.
-
-    Examples
-    --------
-    >>> dump_suite([], "/tmp/never-written.jsonl")
-    Traceback (most recent call last):
-    ...
-    symbolic.errors.ScenarioError: /tmp/never-written.jsonl: refusing to write an empty suite
-    """
-    path = Path(path)
-    lines, seen = [], {}
-    for index, scenario in enumerate(scenarios):
-        if not isinstance(scenario, Scenario):
-            raise ScenarioError(f"item {index} is a {type(scenario).__name__}, not a Scenario",
-                                file=str(path), value=scenario)
-        if scenario.id in seen:
-            raise ScenarioError(f"duplicate case id {scenario.id!r} (items {seen[scenario.id]} and {index})",
-                                file=str(path), field="id", value=scenario.id)
-        seen[scenario.id] = index
-        lines.append(scenario_line(scenario) + "\n")
-    if not lines:
-        raise ScenarioError("refusing to write an empty suite", file=str(path))
-    data = "".join(lines).encode("utf-8")
-    write_atomic(path, data)
-    return hashlib.sha256(data).hexdigest()
-
-
-def write_atomic(path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and a rename.
-
-    A reader sees the old file or the new one, never a mix; on failure the
-    temporary file is removed and any previous file is untouched.  The new
-    file gets the usual permissions (``0o666`` minus the umask).
-
-    Raises
-    ------
-    OSError
-        If the directory is missing or not writable.
-    """
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
 
 
 def scenario_json_schema() -> dict:
