@@ -343,6 +343,8 @@ def parse_record(record, *, field: str = "record", file=None, line=None) -> Reco
         return _priority(data, used, where)
     if event in _ATTACK_EVENTS or (event is not None and _is_kind(event)):
         return _attack(data, used, where, kind=event if _is_kind(event) else None)
+    if event_key == "type" and _pick(data, _SOURCE)[0] and _pick(data, _TARGET)[0]:
+        return _attack(data, set(), where)  # "type" was meant as the attack kind
     if event is not None:
         raise RecordError(f"unknown event {event!r}; expected an attack, priority, derivation "
                           "or defeat/status event", field=f"{field}.{event_key}", value=event,
