@@ -6,6 +6,7 @@ Importing this package touches no network and no LLM library.
 
 from .arguments import ArgumentLimitError, build_arguments
 from .attacks import derive_attacks
+from .dot import to_dot
 from .errors import GroundingError, ParatraceError, PriorityCycleWarning, ScenarioError, SymbolicError
 from .grounding import Dropped, Theory, ground
 from .io import (
@@ -47,8 +48,11 @@ from .model import (
 )
 from .peer import PEER_PROJECTION, PeerLabelMismatch, import_peer_file, import_peer_record, project_status
 from .priorities import priority_order
+from .records import RecordError, Records, parse_records
 from .results import Argument, Attack, Evaluation, Label, Labelling, PriorityOrder
 from .status import evaluate, evaluate_analysis, four_valued, support_against
+from .tnf import NormalForm, TraceFormatError, edge_id, normal_form, tnf, tnf_equivalent, tnf_json, trace_from_json
+from .trace import build_trace, graph_to_trace, trace_to_graph
 
 __all__ = sorted([
     "Analysis",
@@ -69,45 +73,60 @@ __all__ = sorted([
     "Label",
     "Labelling",
     "Metadata",
+    "NormalForm",
+    "PEER_PROJECTION",
     "ParatraceError",
+    "PeerLabelMismatch",
     "Priority",
     "PriorityCycleWarning",
     "PriorityOrder",
+    "RecordError",
+    "Records",
     "Rule",
     "RuleKind",
     "Scenario",
     "ScenarioError",
     "Span",
     "Status",
+    "SuiteCheck",
     "SymbolicError",
     "Theory",
     "Trace",
     "TraceEdge",
+    "TraceFormatError",
     "TraceNode",
     "build_arguments",
+    "build_trace",
+    "check_suite",
     "complement",
     "derive_attacks",
+    "dump_suite",
+    "edge_id",
     "evaluate",
     "evaluate_analysis",
     "four_valued",
+    "graph_to_trace",
     "ground",
     "grounded_labelling",
+    "import_peer_file",
+    "import_peer_record",
+    "iter_suite",
+    "load_scenario_text",
+    "load_suite",
+    "normal_form",
     "normalize_basis",
     "normalize_evidence_id",
     "normalize_literal",
     "normalize_status",
+    "parse_records",
     "priority_order",
-    "support_against",
-    "SuiteCheck",
-    "check_suite",
-    "dump_suite",
-    "iter_suite",
-    "load_scenario_text",
-    "load_suite",
-    "scenario_json_schema",
-    "PEER_PROJECTION",
-    "PeerLabelMismatch",
-    "import_peer_file",
-    "import_peer_record",
     "project_status",
+    "scenario_json_schema",
+    "support_against",
+    "tnf",
+    "tnf_equivalent",
+    "tnf_json",
+    "to_dot",
+    "trace_from_json",
+    "trace_to_graph",
 ])
