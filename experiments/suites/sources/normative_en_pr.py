@@ -20,26 +20,36 @@ __all__ = ["SCENARIOS"]
 
 
 def _e(num, source, clause, text, distractor=False):
+    """Fragment ``E-<num>``; ``text`` is re-flowed onto one line.
+
+    >>> _e(3, "Memo", None, '''Two
+    ...     lines.''')["id"], _e(3, "Memo", None, "x")["tags"]
+    ('E-03', [])
+    """
     return {"id": f"E-{num:02d}", "text": " ".join(text.split()), "source": source,
             "clause": clause, "tags": ["distractor"] if distractor else []}
 
 
 def _f(num, literal, *evidence):
+    """Gold fact ``f<num>`` grounded in ``evidence``."""
     return {"id": f"f{num}", "literal": literal, "evidence": list(evidence)}
 
 
 def _r(num, antecedents, consequent, *evidence, kind="defeasible"):
+    """Gold rule ``r<num>: antecedents => consequent``."""
     return {"id": f"r{num}", "antecedents": list(antecedents), "consequent": consequent,
             "kind": kind, "evidence": list(evidence)}
 
 
 def _p(stronger, weaker, basis, *evidence, note=None):
+    """Gold priority ``stronger > weaker`` on ``basis``."""
     return {"stronger": stronger, "weaker": weaker, "basis": basis,
             "evidence": list(evidence), "note": note}
 
 
 def _case(ident, query, target, evidence, *, facts, rules, status, tags,
           priorities=(), attacks=(), contradiction, pair=None, role=None):
+    """One scenario dict; the domain follows the id prefix, ``priority`` the priorities."""
     domain = "internal_policies" if ident.startswith("pol-") else "regulatory"
     return {
         "id": ident,
@@ -55,6 +65,7 @@ def _case(ident, query, target, evidence, *, facts, rules, status, tags,
 
 
 def _with(evidence, *extra):
+    """An update package: the base fragments followed by the added ones."""
     return [*evidence, *extra]
 
 
@@ -95,8 +106,8 @@ _P01 = [
         assigned from the incident rota for week 11."""),
     _e(6, "E-mail, D. Farrell (line manager) to IAM Operations, 14 March 2025 09:12", None, """
         Jo had to get into the payments database overnight to clear the stuck batch. I am
-        happy with what she did and approve it from my side. Please close the alert."""
-       , distractor=True),
+        happy with what she did and approve it from my side. Please close the alert.""",
+       distractor=True),
 ]
 _P01_FACTS = [
     _f(1, "RestrictedAccess(okafor)", "E-03"),
@@ -309,10 +320,11 @@ _P03 = [
         Service: ledger-api (production). Type: normal change. CAB decision: approved by e-vote
         closing 2025-05-09 01:40 UTC, approved before deployment (implementer's entry:
         implementation started 02:14 UTC). State: Implemented, closed successful."""),
-    _e(3, "Deployment pipeline log, job #88412", None, """
+    _e(3, "Internal Audit extract of the deployment pipeline log, job #88412", None, """
         2025-05-09T00:52:13Z runner=ci-runner-07 job=88412 env=prod service=ledger-api
         change=CHG-5521 deployment started | 2025-05-09T01:07:55Z job=88412 status=SUCCESS.
-        Deployment start precedes the CAB approval time recorded on CHG-5521."""),
+        Auditor's note: the deployment start precedes the CAB approval time (01:40) recorded
+        on CHG-5521 by 48 minutes."""),
     _e(4, "Internal Audit working paper IA-25-014", "Test 6", """
         Where the pipeline log shows that deployment started before the CAB approval time, audit
         treats the change as not approved before deployment, whatever the ticket states."""),
@@ -590,8 +602,8 @@ SCENARIOS += [
 
 # --- pol-018: outside work for a competitor, a manager's right to object (defeater) ------------
 # r1: notified outside employment is permitted.  r2 (s. 9.3): a manager may object to work for a
-# competitor - a defeater, with no priority either way.  r2 attacks r1 and r1 rebuts r2: both
-# UNDEC -> both.  The manager's chat message is not a recorded objection (distractor).
+# competitor - a defeater; the code leaves the outcome to HR and ranks neither section above the
+# other, so there is no priority.  r2 attacks r1 and r1 rebuts r2: both UNDEC -> both.  The manager's chat message is not a recorded objection (distractor).
 SCENARIOS.append(_case(
     "pol-018",
     "Is P. Lindgren's weekend work for Fjordline Analytics permitted outside employment?",
@@ -599,8 +611,8 @@ SCENARIOS.append(_case(
     [
         _e(1, "Code of Conduct (2024 edition)", "s. 9.1", """
             Employees may take up outside employment after notifying HR in writing, provided that
-            it does not interfere with their working hours. Notified outside employment is
-            permitted unless s. 9.3 applies."""),
+            it does not interfere with their working hours. Outside employment notified in this
+            way is permitted."""),
         _e(2, "Code of Conduct (2024 edition)", "s. 9.3", """
             A line manager may object to outside employment with a competitor or a customer of
             the company. An objection must be recorded in Workday with reasons; HR then decides
