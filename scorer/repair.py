@@ -7,7 +7,8 @@ The pipeline, each step logged per case:
    commas and Python constants fixed; a truncated object is *not* completed);
 3. map field aliases to the contract's names, drop unknown fields;
 4. canonicalize the status label and normalize evidence ids (and literals);
-5. convert attack records and provenance events into typed edges;
+5. convert attack records (through :func:`symbolic.records.parse_record`, the
+   TNF's own converter) and provenance events into typed edges;
 6. reject trace edges without a valid cited-source path.
 
 Output that cannot be repaired (no JSON object, truncated JSON, no readable
@@ -33,10 +34,11 @@ from symbolic._jsonread import scan_json_records as scan_records
 from symbolic.errors import ScenarioError
 from symbolic.grounding import ground
 from symbolic.model import Analysis, TraceNode
+from symbolic.records import Records, parse_record
 
 from .contract import CommonV1, OutputRecord, Rejected, TraceV2
 from .errors import OutputFileError
-from .repair_edges import reject_unsourced_edges, to_attack_edge, to_trace_edge
+from .repair_edges import reject_unsourced_edges, to_trace_edge
 from .repair_fields import (
     COMMON_ALIASES,
     FieldRepairError,
@@ -54,6 +56,7 @@ from .repair_text import TextRepairError, extract_json_object, strip_fences
 
 __all__ = ["Repaired", "dump_outputs", "load_outputs", "repair_output", "repair_record"]
 
+_TYPED_ATTACK_KEYS = frozenset({"source", "target", "kind", "lic", "evidence"})
 _TRACE_KEYS = ("facts", "rules", "attacks", "priorities", "nodes", "edges", "rejected",
                "diagnostics")
 
@@ -168,6 +171,14 @@ def _repair_trace(src: dict, package: frozenset[str], log: Log) -> TraceV2:
     for key, kind in (("facts", "fact"), ("rules", "rule"), ("priorities", "priority")):
         for i, item in enumerate(_items(src, key, log)):
             where = f"trace.{key}.{i}"
+            if kind == "priority" and isinstance(item, str):
+                try:
+                    parsed = parse_record(item, field=where).priorities
+                except ValueError as exc:
+                    reject(kind, f"{key}.{i}", _first_line(exc))
+                    continue
+                log.add(where, f"converted priority text {short(item)} to a typed priority")
+                item = parsed[0].model_dump(mode="json", exclude_none=True) if parsed else item
             try:
                 obj = repair_object(kind, item, package, where, log)
             except FieldRepairError as exc:
@@ -179,16 +190,29 @@ def _repair_trace(src: dict, package: frozenset[str], log: Log) -> TraceV2:
                 continue
             seen.add(obj.id)
             objects[key].append(obj)
-    attacks = []
+    records = Records()
     for i, item in enumerate(_items(src, "attacks", log)):
         try:
-            edge = to_attack_edge(item)
+            parsed = parse_record(item, field=f"trace.attacks.{i}")
         except ValueError as exc:
             reject("attack", f"attacks.{i}", _first_line(exc))
             continue
-        if isinstance(item, Mapping) and "kind" not in item:
-            log.add(f"trace.attacks.{i}", f"converted attack record to a typed {edge.kind.value} edge")
-        attacks.append(edge)
+        if not (isinstance(item, Mapping) and set(item) <= _TYPED_ATTACK_KEYS and "kind" in item):
+            what = ", ".join(f"{len(v)} {k}" for k, v in (("attack edge(s)", parsed.attacks),
+                                                           ("priority(ies)", parsed.priorities),
+                                                           ("proof step(s)", parsed.steps),
+                                                           ("claim(s)", parsed.claims)) if v)
+            log.add(f"trace.attacks.{i}", f"converted record to typed objects: {what or 'nothing'}")
+        records = records + parsed
+    records = records.resolved()
+    for claim in records.claims:
+        log.add("trace.attacks", f"dropped claim {claim.event!r}: a computed result the engine recomputes")
+    attacks = [_reground(a, f"trace.attacks.{a.source}-{a.kind.value}->{a.target}", package, log)
+               for a in records.attacks]
+    for prio in records.priorities:
+        if prio.id in {p.id for p in objects["priorities"]}:
+            continue
+        objects["priorities"].append(_reground(prio, f"trace.priorities.{prio.id}", package, log))
     nodes = []
     for i, item in enumerate(_items(src, "nodes", log)):
         try:
@@ -227,6 +251,12 @@ def _repair_trace(src: dict, package: frozenset[str], log: Log) -> TraceV2:
     if extra:
         log.add("trace", "dropped unknown field(s) " + ", ".join(repr(k) for k in extra))
     return TraceV2.model_validate({k: v for k, v in fields.items() if v is not None})
+
+
+def _reground(obj, where: str, package: frozenset[str], log: Log):
+    """``obj`` with its evidence ids matched against the package spelling."""
+    ids = normalize_ids(list(obj.evidence), package, f"{where}.evidence", log)
+    return obj if ids == obj.evidence else obj.model_copy(update={"evidence": ids})
 
 
 def _first_line(exc: Exception) -> str:

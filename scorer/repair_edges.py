@@ -1,11 +1,11 @@
 """Edge-level deterministic repair (paper Appendix A.8, steps 5-6).
 
-* :func:`to_attack_edge` turns a serialized attack record (``{"attacker":
-  "r2", "attacked": "r1", "type": "rebuttal"}``) into a typed
-  :class:`~symbolic.model.AttackEdge`;
-* :func:`to_trace_edge` turns a provenance event (``{"event": "grounds",
-  "from": "E-01", "to": "f1"}``) or an attack record inside a trace into a
-  typed :class:`~symbolic.model.TraceEdge`;
+* serialized attack records become typed :class:`~symbolic.model.AttackEdge`
+  objects through :func:`symbolic.records.parse_record` (the TNF's own
+  converter; see :mod:`scorer.repair`);
+* :func:`to_trace_edge` turns a provenance event of the trace graph
+  (``{"event": "grounds", "from": "E-01", "to": "f1"}``, ``"derives"``,
+  ``"rebuts"``, ``"defeats"``...) into a typed :class:`~symbolic.model.TraceEdge`;
 * :func:`reject_unsourced_edges` drops every trace edge whose source has no
   path from a cited evidence fragment of the package.
 
@@ -18,31 +18,17 @@ from collections import deque
 from typing import Iterable, Mapping
 
 from symbolic.grounding import Theory
-from symbolic.labels import AttackKind, normalize_evidence_id
-from symbolic.model import AttackEdge, EdgeType, NodeType, TraceEdge, TraceNode
+from symbolic.labels import normalize_evidence_id
+from symbolic.model import EdgeType, NodeType, TraceEdge, TraceNode
+from symbolic.records import normalize_attack_kind
 
-__all__ = [
-    "normalize_attack_kind",
-    "reject_unsourced_edges",
-    "to_attack_edge",
-    "to_trace_edge",
-]
+__all__ = ["reject_unsourced_edges", "to_trace_edge"]
 
 _SOURCE_KEYS = ("source", "attacker", "from", "by", "src", "head")
 _TARGET_KEYS = ("target", "attacked", "to", "on", "dst", "tail")
 _KIND_KEYS = ("kind", "attack_type", "attack_kind", "type", "relation", "event")
 _LIC_KEYS = ("lic", "licensing_rule", "via", "rule")
-_EVIDENCE_KEYS = ("evidence", "evidence_ids", "sources", "cites", "citations")
 
-_ATTACK_KINDS = {
-    "rebut": AttackKind.REBUT, "rebuts": AttackKind.REBUT, "rebuttal": AttackKind.REBUT,
-    "rebutting": AttackKind.REBUT, "rebutted": AttackKind.REBUT,
-    "undercut": AttackKind.UNDERCUT, "undercuts": AttackKind.UNDERCUT,
-    "undercutting": AttackKind.UNDERCUT, "undercutter": AttackKind.UNDERCUT,
-    "undercutted": AttackKind.UNDERCUT,
-    "undermine": AttackKind.UNDERMINE, "undermines": AttackKind.UNDERMINE,
-    "undermining": AttackKind.UNDERMINE, "undermined": AttackKind.UNDERMINE,
-}
 _EDGE_TYPES = {
     "grounding": EdgeType.GROUNDING, "grounds": EdgeType.GROUNDING, "grounded": EdgeType.GROUNDING,
     "grounded_in": EdgeType.GROUNDING, "cites": EdgeType.GROUNDING, "cite": EdgeType.GROUNDING,
@@ -68,80 +54,6 @@ def _first(record: Mapping, keys: Iterable[str]):
         if key in record and record[key] is not None:
             return key, record[key]
     return None, None
-
-
-def normalize_attack_kind(label) -> AttackKind:
-    """Canonicalize an attack kind (``"Rebuttal"`` -> ``rebut``).
-
-    Raises
-    ------
-    ValueError
-        If the label names none of rebut, undercut, undermine.
-
-    Examples
-    --------
-    >>> normalize_attack_kind("Undercutting"), normalize_attack_kind("rebuts")
-    (<AttackKind.UNDERCUT: 'undercut'>, <AttackKind.REBUT: 'rebut'>)
-    """
-    if isinstance(label, AttackKind):
-        return label
-    try:
-        return _ATTACK_KINDS[_key(label)]
-    except KeyError:
-        raise ValueError(f"unknown attack kind {label!r}; expected rebut, undercut or undermine") from None
-
-
-def _evidence(value) -> tuple[str, ...]:
-    items = [value] if isinstance(value, (str, int)) else list(value or ())
-    return tuple(normalize_evidence_id(str(v)) for v in items)
-
-
-def to_attack_edge(record: Mapping) -> AttackEdge:
-    """Convert a serialized attack record into a typed attack edge.
-
-    Parameters
-    ----------
-    record : mapping
-        Keys in any supported spelling: source (``attacker``, ``from``, ``by``),
-        target (``attacked``, ``to``, ``on``), kind (``type``, ``attack_type``),
-        licensing rule (``lic``, ``via``), evidence (``evidence_ids``, ``sources``).
-
-    Returns
-    -------
-    AttackEdge
-
-    Raises
-    ------
-    ValueError
-        If the record lacks a source, target or a recognizable kind.
-
-    Examples
-    --------
-    >>> e = to_attack_edge({"attacker": "r2", "attacked": "r1", "type": "Rebuttal",
-    ...                     "sources": "E_02"})
-    >>> e.source, e.target, e.kind.value, e.evidence
-    ('r2', 'r1', 'rebut', ('E-02',))
-    """
-    if not isinstance(record, Mapping):
-        raise ValueError(f"an attack record must be an object, got {record!r}")
-    _, source = _first(record, _SOURCE_KEYS)
-    _, target = _first(record, _TARGET_KEYS)
-    kind = None
-    for key in _KIND_KEYS:
-        if record.get(key) is not None:
-            try:
-                kind = normalize_attack_kind(record[key])
-                break
-            except ValueError:
-                continue
-    if source is None or target is None:
-        raise ValueError(f"attack record lacks a source or target: {dict(record)!r}")
-    if kind is None:
-        raise ValueError(f"attack record has no recognizable kind: {dict(record)!r}")
-    _, lic = _first(record, _LIC_KEYS)
-    _, evidence = _first(record, _EVIDENCE_KEYS)
-    return AttackEdge(source=str(source), target=str(target), kind=kind,
-                      lic=None if lic is None else str(lic), evidence=_evidence(evidence))
 
 
 def to_trace_edge(record: Mapping) -> TraceEdge:
@@ -193,8 +105,11 @@ def to_trace_edge(record: Mapping) -> TraceEdge:
         label = _key(value)
         if edge_type is None and label in _EDGE_TYPES:
             edge_type = _EDGE_TYPES[label]
-        elif kind is None and label in _ATTACK_KINDS:
-            kind = _ATTACK_KINDS[label]
+        elif kind is None:
+            try:
+                kind = normalize_attack_kind(value)
+            except ValueError:
+                pass
     if edge_type is None and kind is not None:
         edge_type = EdgeType.ATTACK
     if edge_type is None:

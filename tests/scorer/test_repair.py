@@ -110,8 +110,9 @@ TRACE_OUTPUT = {
                    "evidence": ["E-04"]}],
         "priorities": [{"higher": "r2", "lower": "r1", "basis": "lex specialis", "evidence": ["E-04"]},
                        "r1 > r2"],
-        "attacks": [{"attacker": "r2", "attacked": "r1", "type": "rebuttal", "sources": ["E-04"]},
-                    {"from": "r1", "to": "r2"}],
+        "attacks": [{"attacker": "r2", "attacked": "r1", "type": "rebuttal", "evidence": ["E_04"]},
+                    {"from": "r1", "to": "r2"}, "r2 undercuts r9",
+                    {"atacker": "r1", "attacked": "r2", "kind": "rebut"}],
         "edges": [{"event": "grounds", "from": "E_01", "to": "f1"},
                   {"relation": "derives", "from": "f1", "to": "A1"},
                   {"relation": "rebuts", "from": "A2", "to": "A1", "via": "r2"},
@@ -134,7 +135,7 @@ def test_trace_repair_converts_records_and_rejects_unsourced_edges():
     assert t.rules[1].antecedents == ("ForceMajeure(x)",)
     assert [(p.stronger, p.weaker, p.basis.value) for p in t.priorities] == [("r2", "r1", "specificity")]
     assert [(a.source, a.target, a.kind.value, a.evidence) for a in t.attacks] == [
-        ("r2", "r1", "rebut", ("E-04",))]
+        ("r2", "r1", "rebut", ("E-04",)), ("r2", "r9", "undercut", ())]
     kept = [(e.source, e.type.value, e.target) for e in t.edges]
     assert kept == [("E-01", "grounding", "f1"), ("f1", "derivation", "A1"), ("A2", "attack", "A1"),
                     ("f2", "derivation", "A2")]
@@ -143,6 +144,7 @@ def test_trace_repair_converts_records_and_rejects_unsourced_edges():
     assert "duplicate id" in rejected[("fact", "f1")]
     assert "has no basis" in rejected[("priority", "priorities.1")]
     assert ("attack", "attacks.1") in rejected
+    assert "keys: atacker, attacked, kind" in rejected[("attack", "attacks.3")]
     assert ("edge", "edges.7") in rejected
     for unsourced in ("E-09-grounding->f9", "f9-derivation->A9", "ghost-derivation->A1"):
         assert "no path from a cited evidence fragment" in rejected[("edge", unsourced)]
