@@ -256,12 +256,23 @@ def import_peer(
     typer.echo(f"wrote {len(scenarios)} scenarios to {output} ({summary}; sha256 {digest[:16]})")
 
 
+def _plugin_exists(module_name: str) -> bool:
+    """Whether ``package.sub`` exists, without importing ``package`` when it is not loaded yet."""
+    package, _, sub = module_name.partition(".")
+    spec = importlib.util.find_spec(package)
+    if spec is None:
+        return False
+    if package in sys.modules or not sub or "." in sub:
+        return importlib.util.find_spec(module_name) is not None
+    return any((Path(where) / f"{sub}.py").is_file() or (Path(where) / sub / "__init__.py").is_file()
+               for where in (spec.submodule_search_locations or ()))
+
+
 def _mount_plugins(root: typer.Typer, modules=PLUGIN_MODULES) -> None:
     """Call ``register(root)`` of each importable plugin module; warn (stderr) if one fails."""
     for module_name in modules:
         try:
-            package = module_name.partition(".")[0]
-            if importlib.util.find_spec(package) is None or importlib.util.find_spec(module_name) is None:
+            if not _plugin_exists(module_name):
                 continue
             module = importlib.import_module(module_name)
             register = getattr(module, "register", None)
