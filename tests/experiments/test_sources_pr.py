@@ -231,3 +231,12 @@ def test_appendix_b_emergency_access_walkthrough():
     assert statuses == {"base": "accepted", "update": "rejected"}
     text = " ".join(f["text"] for i in walk for f in BY_ID[i]["evidence"]).lower()
     assert "emergency" in text and "prior approval" in text and "retrospective approval" in text
+
+
+def test_the_suite_checks_find_nothing():
+    from experiments.suites.checks import check_scenarios
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PriorityCycleWarning)
+        findings = check_scenarios([scenario(i) for i in IDS])
+    assert [str(f) for f in findings] == []
