@@ -1,0 +1,128 @@
+"""``paratrace ask`` and ``paratrace local-llm``: the assistant's commands.
+
+:func:`register` adds them to the root app of :mod:`symbolic.cli`.  Imports of
+DSPy and the assistant happen inside the commands, so the root CLI stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from .errors import ConfigurationError, InputLimitError
+
+__all__ = ["load_package", "register"]
+
+
+class OutputFormat(str, Enum):
+    """Output formats of ``paratrace ask``."""
+
+    TEXT = "text"
+    JSON = "json"
+    DOT = "dot"
+
+
+def load_package(path: Path) -> dict:
+    """Read an evidence package file.
+
+    Accepts a JSON list of fragments, or an object with ``fragments`` or
+    ``evidence`` and optional ``query`` and ``target`` (a scenario record
+    works: its gold and metadata are ignored).
+
+    Raises
+    ------
+    InputLimitError
+        If the file is not such a package (naming the file).
+    """
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise InputLimitError(f"{path}: not valid JSON ({exc})") from None
+    if isinstance(data, list):
+        return {"evidence": data}
+    if isinstance(data, dict):
+        fragments = data.get("fragments", data.get("evidence"))
+        if isinstance(fragments, list):
+            return {"evidence": fragments, "query": data.get("query"), "target": data.get("target")}
+    raise InputLimitError(f"{path}: expected a list of fragments or an object with 'fragments' or 'evidence'")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``ask`` and the ``local-llm`` group to ``app``."""
+
+    @app.command("ask")
+    def ask_command(
+        evidence: Path = typer.Option(..., "--evidence", "-e", exists=True, dir_okay=False,
+                                      help="Evidence package JSON (fragments: id, text, source, clause)."),
+        query: Optional[str] = typer.Option(None, "--query", "-q", help="The question (or 'query' in the file)."),
+        target: Optional[str] = typer.Option(None, "--target", help="The proposition asked about, as a literal."),
+        config: str = typer.Option("b4", "--config", "-c", help="b1, b2, b3 or b4."),
+        model: Optional[str] = typer.Option(None, "--model", "-m",
+                                            help="litellm model string; default $PARATRACE_MODEL or "
+                                                 "local/gemma-3-270m."),
+        variant: str = typer.Option("standard", "--variant", help="standard, compact, zero-shot[+common-v1]."),
+        api_base: Optional[str] = typer.Option(None, "--api-base", help="OpenAI-compatible endpoint."),
+        fmt: OutputFormat = typer.Option(OutputFormat.TEXT, "--format", "-f", help="text, json or dot."),
+        temperature: Optional[float] = typer.Option(None, "--temperature"),
+        max_tokens: Optional[int] = typer.Option(None, "--max-tokens"),
+        seed: Optional[int] = typer.Option(None, "--seed"),
+        max_retries: int = typer.Option(2, "--max-retries", min=0, help="Re-asks after an invalid reply."),
+    ) -> None:
+        """Answer a question over an evidence package and show status, citations and trace."""
+        from .api import Assistant
+        from .backends import Decoding
+        from .render import render_dot, render_text
+
+        package = load_package(evidence)
+        query = query or package.get("query")
+        if not query:
+            raise ConfigurationError("no query: pass --query or put 'query' in the package file")
+        overrides = {k: v for k, v in (("temperature", temperature), ("max_tokens", max_tokens), ("seed", seed))
+                     if v is not None}
+        assistant = Assistant(config, model, variant=variant, api_base=api_base, max_retries=max_retries,
+                              decoding=Decoding().with_overrides(**overrides))
+        result = assistant.run(query, package["evidence"], target=target or package.get("target"))
+        if fmt is OutputFormat.JSON:
+            typer.echo(result.record.to_json())
+        elif fmt is OutputFormat.DOT:
+            typer.echo(render_dot(result), nl=False)
+        else:
+            typer.echo(render_text(result), nl=False)
+        if result.record.meta.hard_failure:
+            typer.echo(f"paratrace: the model's output failed validation: {result.record.meta.failure_reason}",
+                       err=True)
+            raise typer.Exit(1)
+
+    local = typer.Typer(help="Manage the embedded llama.cpp server (local/gemma-3-270m).", no_args_is_help=True)
+
+    @local.command("start")
+    def start(port: Optional[int] = typer.Option(None, "--port", help="Port on 127.0.0.1 (default: a free one)."),
+              ) -> None:
+        """Start the server (it keeps running until 'stop')."""
+        from .local_llm import start_server
+
+        info = start_server(port)
+        typer.echo(f"running: pid {info.pid}, {info.base_url} (log {info.log})")
+
+    @local.command("stop")
+    def stop() -> None:
+        """Stop the server."""
+        from .local_llm import stop_server
+
+        typer.echo("stopped" if stop_server() else "not running")
+
+    @local.command("status")
+    def show() -> None:
+        """Show whether the server is running, and where."""
+        from .local_llm import status
+
+        info = status()
+        typer.echo(f"running: pid {info.pid}, {info.base_url}" if info else "not running")
+        if info is None:
+            raise typer.Exit(3)
+
+    app.add_typer(local, name="local-llm")
