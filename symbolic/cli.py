@@ -47,7 +47,14 @@ class _GuardedGroup(TyperGroup):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except (typer.TyperException, typer.Exit, typer.Abort, BrokenPipeError):
+        except typer.TyperException as exc:
+            if exc.exit_code != 2 or type(exc).__name__ == "NoArgsIsHelpError":
+                raise
+            # A usage error of a subcommand (bad option value, missing argument): one line.
+            where = getattr(getattr(exc, "ctx", None), "command_path", "paratrace")
+            typer.echo(f"paratrace: error: {_one_line(exc.format_message())} (see '{where} --help')", err=True)
+            raise typer.Exit(2) from None
+        except (typer.Exit, typer.Abort, BrokenPipeError):
             raise
         except (ParatraceError, OSError) as exc:
             if _debug():

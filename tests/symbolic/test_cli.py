@@ -279,3 +279,13 @@ def test_check_gold_engine_errors_are_reported_per_case(monkeypatch):
     assert len(errors) == 8  # 7 cases of the suite, then the single-scenario file
     assert errors[0] == (f"paratrace: error: {SUITE}:1: case 'penalty-as-given': theory yields more than "
                          "10 arguments (penalty-as-given)")
+
+
+@pytest.mark.parametrize("args, words", [
+    (["status", SUITE, "--format", "xml"], ["'xml' is not one of", "paratrace status --help"]),
+    (["status"], ["Missing argument", "paratrace status --help"]),
+    (["no-such-command"], ["No such command 'no-such-command'"]),
+    (["import-peer", SUITE], ["Missing option '--output'"]),
+])
+def test_usage_errors_are_one_line(args, words):
+    assert_input_error(run(*args), *words)
