@@ -70,7 +70,7 @@ BANKING += [
         CANCELLED 19 March 2026 (Applicant withdrew its instruction). Not issued - no MT767 sent.""",
         distractor=True)]),
          facts=_P06_FACTS, rules=[_P06_R1, _P06_R3], status="rejected", contradiction=False,
-         pair="cbc-p06", role="update", tags=["appendix_b", "multi_step", "distractor", "update:amend"]),
+         pair="cbc-p06", role="update", tags=["appendix_b", "distractor", "update:amend"]),
 ]
 
 # --- cbc-p07: courier receipt against the guarantor's conclusive register (undermine) ----------
