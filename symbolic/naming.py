@@ -27,8 +27,10 @@ status         ``status:<status>``                             ``status:accepted
   to a rule that is not in the theory keeps the author's id.
 - A priority's sides are rule contents (without the ``rule:`` prefix).
 - An argument's hash is taken over its derivation: ``fact:<literal>`` for a
-  fact argument, ``rule:<content>(<sub-derivations, sorted, comma-joined>)``
-  otherwise; the readable part is its conclusion.
+  fact argument, ``rule:<content>(<ids of its sub-arguments, sorted,
+  comma-joined>)`` otherwise (a Merkle scheme: the id of an argument fixes
+  its whole derivation tree, and the string stays short however deep the
+  tree); the readable part is its conclusion.
 
 Edge ids (:func:`edge_id`) join the edge type and the endpoint ids with ``→``
 (U+2192), which no node id contains:
@@ -122,6 +124,7 @@ class Namer:
         self._content: dict[str, str] = {}
         self._args = {a.id: a for a in arguments}
         self._derivations: dict[str, str] = {}
+        self._arg_ids: dict[str, str] = {}
 
     def _reference_cycles(self) -> frozenset[str]:
         refs = nx.DiGraph()
@@ -186,13 +189,19 @@ class Namer:
         return f"({self.rule_label(stronger)}) > ({self.rule_label(weaker)})"
 
     def derivation(self, arg_id: str) -> str:
-        """The canonical derivation string of an argument (hashed by :meth:`argument_id`)."""
+        """The canonical derivation string of an argument (hashed by :meth:`argument_id`).
+
+        Raises
+        ------
+        KeyError
+            If the argument was not given to the constructor.
+        """
         if arg_id not in self._derivations:
             arg = self._args[arg_id]
             if arg.top_rule is None:
                 text = f"fact:{self.literal(arg.conclusion)}"
             else:
-                subs = ",".join(sorted(self.derivation(s) for s in arg.subs))
+                subs = ",".join(sorted(self.argument_id(s) for s in arg.subs))
                 text = f"{self.rule_id(arg.top_rule)}({subs})"
             self._derivations[arg_id] = text
         return self._derivations[arg_id]
@@ -205,8 +214,10 @@ class Namer:
         KeyError
             If the argument was not given to the constructor.
         """
-        digest = hashlib.sha256(self.derivation(arg_id).encode("utf-8")).hexdigest()[:12]
-        return f"arg:{self.literal(self._args[arg_id].conclusion)}@{digest}"
+        if arg_id not in self._arg_ids:
+            digest = hashlib.sha256(self.derivation(arg_id).encode("utf-8")).hexdigest()[:12]
+            self._arg_ids[arg_id] = f"arg:{self.literal(self._args[arg_id].conclusion)}@{digest}"
+        return self._arg_ids[arg_id]
 
 
 def _referenced(literal: str) -> str | None:

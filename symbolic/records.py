@@ -31,15 +31,39 @@ the attacker), except for free-text and state keys that TNF recomputes
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping
 
 from pydantic import ValidationError
 
 from .errors import ScenarioError
-from .labels import AttackKind, normalize_basis
+from .labels import normalize_basis
 from .model import AttackEdge, Priority
+from .record_vocab import (
+    ATTACK_EVENTS,
+    BASIS_KEYS,
+    CLAIM_EVENTS,
+    CONCLUSION_KEYS,
+    EVENT_KEYS,
+    EVIDENCE_KEYS,
+    IGNORED_KEYS,
+    KIND_KEYS,
+    LIC_KEYS,
+    PREMISES_KEYS,
+    PRIORITY_EVENTS,
+    SOURCE_KEYS,
+    STEP_EVENTS,
+    STEP_FACT_KEYS,
+    STEP_ID_KEYS,
+    STEP_RULE_KEYS,
+    STRONGER_KEYS,
+    TARGET_KEYS,
+    WEAKER_KEYS,
+    is_attack_kind,
+    normalize_attack_kind,
+    normalize_key,
+    text_record,
+)
 
 __all__ = [
     "Claim",
@@ -131,138 +155,11 @@ class Records:
         return replace(self, attacks=attacks, priorities=priorities)
 
 
-def _key(text: Any) -> str:
-    return "_".join(re.sub(r"[-\s]+", " ", str(text)).strip().lower().split())
-
-
-_KINDS = {
-    AttackKind.REBUT: ("rebut", "rebuts", "rebuttal", "rebutting", "rebutter", "rebutted",
-                       "contradicts", "contradiction"),
-    AttackKind.UNDERCUT: ("undercut", "undercuts", "undercutting", "undercutter", "undercutted",
-                          "exception"),
-    AttackKind.UNDERMINE: ("undermine", "undermines", "undermining", "underminer", "undermined",
-                           "premise_attack"),
-}
-_KIND_SPELLINGS = {s: kind for kind, spellings in _KINDS.items() for s in spellings}
-_KIND_SUFFIXES = ("_attack", "_defeat", "_edge", "_relation")
-
-_SOURCE = ("attacker", "from", "source", "src", "by", "attacking", "origin", "attacker_id",
-           "from_id", "source_id")
-_TARGET = ("attacked", "to", "target", "dst", "tgt", "on", "victim", "attacked_id", "to_id",
-           "target_id")
-_KIND = ("kind", "attack_kind", "attack_type", "type", "relation")
-_LIC = ("lic", "licensing_rule", "licence", "license", "licensed_by", "via", "rule")
-_EVIDENCE = ("evidence", "evidence_ids", "evidence_id", "fragments", "fragment", "fragment_ids",
-             "grounding", "grounded_in", "cites", "citations", "source_ids")
-_EVENT = ("event", "event_type", "op", "action", "step_type")
-_STRONGER = ("stronger", "superior", "higher", "preferred", "winner", "dominant")
-_WEAKER = ("weaker", "inferior", "lower", "loser", "dominated")
-_BASIS = ("basis", "priority_basis", "ground")
-_STEP_ID = ("id", "step", "step_id", "node", "name")
-_STEP_RULE = ("rule", "rule_id", "via", "applies", "applied_rule")
-_STEP_FACT = ("fact", "fact_id")
-_PREMISES = ("premises", "from", "inputs", "uses", "using", "subs", "sub_steps", "antecedents")
-_CONCLUSION = ("conclusion", "concludes", "to", "derives", "derived", "output", "result", "literal")
-_IGNORED = ("id", "note", "notes", "comment", "text", "explanation", "rationale", "reason",
-            "description", "confidence", "state", "status", "active", "defeated", "defeated_by",
-            "label", "round", "explicit", "meta", "metadata")
-
-_ATTACK_EVENTS = {"attack", "attacks", "attacked", "attack_edge", "conflict"}
-_PRIORITY_EVENTS = {"priority", "prefer", "prefers", "preference", "precedence", "priority_edge",
-                    "prevails", "prevails_over"}
-_STEP_EVENTS = {"derive", "derives", "derivation", "derived", "apply", "applies", "applied",
-                "apply_rule", "rule_application", "infer", "infers", "inference", "proof_step",
-                "step", "premise", "assert", "support", "supports"}
-_CLAIM_EVENTS = {"defeat", "defeats", "defeated", "neutralize", "neutralizes", "neutralise",
-                 "neutralises", "neutralized", "neutralised", "override", "overrides", "overridden",
-                 "block", "blocks", "blocked", "label", "labelled", "labeled", "status", "conclude",
-                 "verdict", "grounds", "grounding"}
-
-
-def normalize_attack_kind(value) -> AttackKind:
-    """Canonicalize an attack kind.
-
-    Parameters
-    ----------
-    value : str or AttackKind
-        ``rebuttal``, ``Undercutting``, ``undermines``, ``rebutting attack``...
-
-    Returns
-    -------
-    AttackKind
-
-    Raises
-    ------
-    ValueError
-        If ``value`` names none of rebut, undercut, undermine.
-
-    Examples
-    --------
-    >>> normalize_attack_kind("Rebuttal"), normalize_attack_kind("undercutting attack")
-    (<AttackKind.REBUT: 'rebut'>, <AttackKind.UNDERCUT: 'undercut'>)
-    """
-    if isinstance(value, AttackKind):
-        return value
-    if not isinstance(value, str):
-        raise ValueError(f"an attack kind must be a string, got {type(value).__name__} {value!r}")
-    key = _key(value)
-    for suffix in _KIND_SUFFIXES:
-        if key.endswith(suffix) and key[: -len(suffix)] in _KIND_SPELLINGS:
-            key = key[: -len(suffix)]
-    try:
-        return _KIND_SPELLINGS[key]
-    except KeyError:
-        raise ValueError(f"unknown attack kind {value!r}; expected rebut, undercut or undermine") from None
-
-
-def _is_kind(value) -> bool:
-    try:
-        normalize_attack_kind(value)
-    except ValueError:
-        return False
-    return True
-
-
-_ARROW_TEXT = re.compile(r"^(\S+)\s*[-=]+\s*\[?\s*([A-Za-z_ ]+?)\s*\]?\s*[-=]*>\s*(\S+)$")
-_VERB_TEXT = re.compile(r"^(\S+)\s+([A-Za-z_]+)\s+(\S+)$")
-_ATTACKS_TEXT = re.compile(r"^(\S+)\s+attacks\s+(\S+)\s*\(\s*([A-Za-z_ ]+?)\s*\)$", re.IGNORECASE)
-_CALL_TEXT = re.compile(r"^attack\(\s*([^,\s]+)\s*,\s*([^,\s]+)\s*,\s*([A-Za-z_ ]+?)\s*\)$", re.IGNORECASE)
-_PRIORITY_TEXT = re.compile(r"^(\S+)\s*(>|<)\s*(\S+)(?:\s*\(\s*([A-Za-z_ \-]+?)\s*\))?$")
-
-
 def _from_text(text: str, where: dict) -> dict:
-    """A sentence or a JSON object given as text, as a record dict."""
-    stripped = text.strip()
-    if stripped.startswith("{"):
-        try:
-            value = json.loads(stripped)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"record is not valid JSON ({exc.msg} at column {exc.colno})",
-                              value=text, **where) from None
-        if not isinstance(value, dict):
-            raise RecordError("a JSON record must be an object", value=text, **where)
-        return value
-    for pattern in (_ATTACKS_TEXT, _CALL_TEXT):
-        match = pattern.match(stripped)
-        if match:
-            return {"from": match.group(1), "to": match.group(2), "kind": match.group(3)}
-    match = _ARROW_TEXT.match(stripped)
-    if match and _is_kind(match.group(2)):
-        return {"from": match.group(1), "to": match.group(3), "kind": match.group(2)}
-    match = _VERB_TEXT.match(stripped)
-    if match and _is_kind(match.group(2)):
-        return {"from": match.group(1), "to": match.group(3), "kind": match.group(2)}
-    match = _PRIORITY_TEXT.match(stripped)
-    if match:
-        a, op, b = match.group(1), match.group(2), match.group(3)
-        stronger, weaker = (a, b) if op == ">" else (b, a)
-        record = {"stronger": stronger, "weaker": weaker}
-        if match.group(4):
-            record["basis"] = match.group(4)
-        return record
-    raise RecordError("cannot read this text as an attack or priority record "
-                      "(expected e.g. 'r2 rebuts r1', 'r2 -undercut-> r1' or 'r3 > r2 (hierarchy)')",
-                      value=text, **where)
+    try:
+        return text_record(text)
+    except ValueError as exc:
+        raise RecordError(str(exc), value=text, **where) from None
 
 
 def _pick(record: dict, keys: Iterable[str]) -> tuple[str | None, Any]:
@@ -329,31 +226,31 @@ def parse_record(record, *, field: str = "record", file=None, line=None) -> Reco
     if not isinstance(record, Mapping):
         raise RecordError(f"a record must be an object or a string, got {type(record).__name__}",
                           value=record, **where)
-    data = {_key(k): v for k, v in record.items()}
-    event_key, event = _pick(data, _EVENT)
-    if event is None and "type" in data and not _is_kind(data["type"]):
+    data = {normalize_key(k): v for k, v in record.items()}
+    event_key, event = _pick(data, EVENT_KEYS)
+    if event is None and "type" in data and not is_attack_kind(data["type"]):
         event_key, event = "type", data["type"]
-    event = _key(event) if isinstance(event, str) else event
+    event = normalize_key(event) if isinstance(event, str) else event
     used = {event_key} if event_key else set()
-    if event in _CLAIM_EVENTS:
+    if event in CLAIM_EVENTS:
         return Records(claims=(Claim(str(event), json.dumps(record, sort_keys=True, default=str)),))
-    if event in _STEP_EVENTS:
+    if event in STEP_EVENTS:
         return _step(data, used, where)
-    if event in _PRIORITY_EVENTS:
+    if event in PRIORITY_EVENTS:
         return _priority(data, used, where)
-    if event in _ATTACK_EVENTS or (event is not None and _is_kind(event)):
-        return _attack(data, used, where, kind=event if _is_kind(event) else None)
-    if event_key == "type" and _pick(data, _SOURCE)[0] and _pick(data, _TARGET)[0]:
+    if event in ATTACK_EVENTS or (event is not None and is_attack_kind(event)):
+        return _attack(data, used, where, kind=event if is_attack_kind(event) else None)
+    if event_key == "type" and _pick(data, SOURCE_KEYS)[0] and _pick(data, TARGET_KEYS)[0]:
         return _attack(data, set(), where)  # "type" was meant as the attack kind
     if event is not None:
         raise RecordError(f"unknown event {event!r}; expected an attack, priority, derivation "
                           "or defeat/status event", field=f"{field}.{event_key}", value=event,
                           file=file, line=line)
-    if _pick(data, _SOURCE)[0] and _pick(data, _TARGET)[0]:
+    if _pick(data, SOURCE_KEYS)[0] and _pick(data, TARGET_KEYS)[0]:
         return _attack(data, used, where)
-    if _pick(data, _STRONGER)[0] or "priority" in data:
+    if _pick(data, STRONGER_KEYS)[0] or "priority" in data:
         return _priority(data, used, where)
-    if _pick(data, _STEP_RULE)[0] or _pick(data, _STEP_FACT)[0]:
+    if _pick(data, STEP_RULE_KEYS)[0] or _pick(data, STEP_FACT_KEYS)[0]:
         return _step(data, used, where)
     raise RecordError(f"cannot tell what this record is (keys: {', '.join(sorted(data))}); "
                       "an attack needs a source and a target, a priority stronger and weaker",
@@ -361,7 +258,7 @@ def parse_record(record, *, field: str = "record", file=None, line=None) -> Reco
 
 
 def _check_keys(data: dict, used: set, where: dict) -> None:
-    unknown = sorted(set(data) - used - set(_IGNORED))
+    unknown = sorted(set(data) - used - set(IGNORED_KEYS))
     if unknown:
         raise RecordError(f"unknown key {unknown[0]!r} in record (keys: {', '.join(sorted(data))})",
                           field=f"{where['field']}.{unknown[0]}", value=data[unknown[0]],
@@ -369,7 +266,7 @@ def _check_keys(data: dict, used: set, where: dict) -> None:
 
 
 def _evidence(data: dict, used: set) -> tuple:
-    key, value = _pick(data, _EVIDENCE)
+    key, value = _pick(data, EVIDENCE_KEYS)
     if key is None:
         return ()
     used.add(key)
@@ -378,14 +275,14 @@ def _evidence(data: dict, used: set) -> tuple:
 
 def _attack(data: dict, used: set, where: dict, kind=None) -> Records:
     f = where["field"]
-    skey, source = _pick(data, _SOURCE)
-    tkey, target = _pick(data, _TARGET)
+    skey, source = _pick(data, SOURCE_KEYS)
+    tkey, target = _pick(data, TARGET_KEYS)
     if skey is None or tkey is None:
         raise RecordError(f"attack record lacks its {'source' if skey is None else 'target'} "
                           f"(keys: {', '.join(sorted(data))})", value=data, **where)
     used |= {skey, tkey}
     if kind is None:
-        kkey, kind = next(((k, data[k]) for k in _KIND if k in data and k not in used), (None, None))
+        kkey, kind = next(((k, data[k]) for k in KIND_KEYS if k in data and k not in used), (None, None))
         if kkey is None:
             raise RecordError("attack record has no kind (rebut, undercut or undermine)",
                               value=data, **where)
@@ -398,7 +295,7 @@ def _attack(data: dict, used: set, where: dict, kind=None) -> Records:
     except ValueError as exc:
         raise RecordError(str(exc), field=where_kind, value=kind, file=where["file"],
                           line=where["line"]) from None
-    lkey, lic = _pick(data, _LIC)
+    lkey, lic = _pick(data, LIC_KEYS)
     if lkey:
         used.add(lkey)
         lic = _name(lic, f"{f}.{lkey}", where)
@@ -424,8 +321,8 @@ def _priority(data: dict, used: set, where: dict) -> Records:
                               value=data["priority"], file=where["file"], line=where["line"])
         stronger, weaker, basis = parsed["stronger"], parsed["weaker"], parsed.get("basis")
     else:
-        skey, stronger = _pick(data, _STRONGER)
-        wkey, weaker = _pick(data, _WEAKER)
+        skey, stronger = _pick(data, STRONGER_KEYS)
+        wkey, weaker = _pick(data, WEAKER_KEYS)
         if skey is None or wkey is None:
             raise RecordError("priority record needs a stronger and a weaker rule",
                               value=data, **where)
@@ -433,7 +330,7 @@ def _priority(data: dict, used: set, where: dict) -> Records:
         stronger = _name(stronger, f"{f}.{skey}", where)
         weaker = _name(weaker, f"{f}.{wkey}", where)
         basis = None
-    bkey, value = _pick(data, _BASIS)
+    bkey, value = _pick(data, BASIS_KEYS)
     if bkey is None and isinstance(data.get("kind"), str):
         bkey, value = "kind", data["kind"]
     if bkey is not None:
@@ -459,13 +356,13 @@ def _priority(data: dict, used: set, where: dict) -> Records:
 def _step(data: dict, used: set, where: dict) -> Records:
     f = where["field"]
     fields = {}
-    for name, keys in (("id", _STEP_ID), ("rule", _STEP_RULE), ("fact", _STEP_FACT),
-                       ("conclusion", _CONCLUSION)):
+    for name, keys in (("id", STEP_ID_KEYS), ("rule", STEP_RULE_KEYS), ("fact", STEP_FACT_KEYS),
+                       ("conclusion", CONCLUSION_KEYS)):
         key, value = _pick({k: v for k, v in data.items() if k not in used}, keys)
         if key is not None:
             used.add(key)
             fields[name] = _name(value, f"{f}.{key}", where)
-    key, value = _pick({k: v for k, v in data.items() if k not in used}, _PREMISES)
+    key, value = _pick({k: v for k, v in data.items() if k not in used}, PREMISES_KEYS)
     premises = ()
     if key is not None:
         used.add(key)

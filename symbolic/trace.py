@@ -80,32 +80,48 @@ def neutralizers(evaluation: Evaluation, attack: Attack) -> frozenset[tuple[str,
     >>> sorted(p for att in ev.attacks for p in neutralizers(ev, att))
     [('r1', 'r2')]
     """
-    if attack.active or attack.lic is None:
-        return frozenset()
-    theory, lic = evaluation.theory, attack.lic
-    rules = {r.id: r for r in theory.rules}
-    facts = {f.id for f in theory.facts}
-    args = {a.id: a for a in evaluation.arguments}
-    if attack.on in rules:
-        targets = {attack.on}
-    elif attack.on in facts:
-        targets, stack, seen = set(), [attack.target], set()
-        while stack:
-            node = args[stack.pop()]
-            if node.id in seen or attack.on not in node.premises:
-                continue
-            seen.add(node.id)
-            if node.top_rule is not None:
-                targets.add(node.top_rule)
-            stack.extend(node.subs)
-    else:
-        conclusion = args[attack.on].conclusion
-        applicable = applicable_rules(theory, evaluation.arguments)
-        targets = {r for r in applicable if rules[r].consequent == conclusion}
-    pairs = {(t, lic) for t in targets if evaluation.priorities.stronger(t, lic)}
-    if attack.defeated_by is not None:
-        pairs.add(tuple(attack.defeated_by))
-    return frozenset(pairs)
+    return _Neutralizers(evaluation)(attack)
+
+
+class _Neutralizers:
+    """``targetRules`` (Definition 4) with the indexes of one evaluation built once."""
+
+    def __init__(self, evaluation: Evaluation):
+        self.evaluation = evaluation
+        self.rules = {r.id: r for r in evaluation.theory.rules}
+        self.facts = {f.id for f in evaluation.theory.facts}
+        self.args = {a.id: a for a in evaluation.arguments}
+        self.concluders: dict[str, set[str]] | None = None
+
+    def _concluders(self, literal: str) -> set[str]:
+        if self.concluders is None:
+            self.concluders = defaultdict(set)
+            for rule_id in applicable_rules(self.evaluation.theory, self.evaluation.arguments):
+                self.concluders[self.rules[rule_id].consequent].add(rule_id)
+        return self.concluders.get(literal, set())
+
+    def __call__(self, attack: Attack) -> frozenset[tuple[str, str]]:
+        if attack.active or attack.lic is None:
+            return frozenset()
+        if attack.on in self.rules:
+            targets = {attack.on}
+        elif attack.on in self.facts:
+            targets, stack, seen = set(), [attack.target], set()
+            while stack:
+                node = self.args[stack.pop()]
+                if node.id in seen or attack.on not in node.premises:
+                    continue
+                seen.add(node.id)
+                if node.top_rule is not None:
+                    targets.add(node.top_rule)
+                stack.extend(node.subs)
+        else:
+            targets = self._concluders(self.args[attack.on].conclusion)
+        order, lic = self.evaluation.priorities, attack.lic
+        pairs = {(t, lic) for t in targets if order.stronger(t, lic)}
+        if attack.defeated_by is not None:
+            pairs.add(tuple(attack.defeated_by))
+        return frozenset(pairs)
 
 
 class _Builder:
@@ -231,6 +247,7 @@ def _arguments(evaluation, namer: Namer, b: _Builder) -> None:
 
 
 def _attacks(evaluation, namer: Namer, b: _Builder) -> None:
+    neutral = _Neutralizers(evaluation)
     groups: dict[tuple[str, str, AttackKind], list[Attack]] = defaultdict(list)
     for attack in evaluation.attacks:
         key = (namer.argument_id(attack.attacker),
@@ -245,7 +262,7 @@ def _attacks(evaluation, namer: Namer, b: _Builder) -> None:
                      state=state, explicit=any(a.explicit for a in members))
         if active:
             continue
-        pairs = set().union(*(neutralizers(evaluation, a) for a in members))
+        pairs = set().union(*(neutral(a) for a in members))
         for stronger, weaker in sorted(pairs):
             b.edge(_priority_node(evaluation, namer, b, stronger, weaker), target, EdgeType.DEFEAT,
                    attack=key)
