@@ -29,6 +29,8 @@ from .results import Argument
 __all__ = ["ArgumentIndex", "ArgumentLimitError", "build_arguments", "gc_paused", "super_arguments"]
 
 DEFAULT_LIMIT = 2_000_000
+_EMPTY: frozenset[str] = frozenset()
+_DEFEATER, _STRICT = RuleKind.DEFEATER, RuleKind.STRICT
 
 
 class ArgumentLimitError(SymbolicError):
@@ -126,16 +128,16 @@ def _build(theory: Theory, limit: int) -> tuple[Argument, ...]:
         for literal in dict.fromkeys(rule.antecedents):
             watching.setdefault(literal, []).append(position)
 
-    def check_limit(conclusion: str) -> None:
-        if len(args) >= limit:
-            raise ArgumentLimitError(
-                f"theory yields more than {limit} arguments (while building {conclusion!r})"
-            )
+    def too_many(conclusion: str) -> ArgumentLimitError:
+        return ArgumentLimitError(
+            f"theory yields more than {limit} arguments (while building {conclusion!r})"
+        )
 
+    if len(theory.facts) > limit:
+        raise too_many(theory.facts[limit].literal)
     for fact in theory.facts:
-        check_limit(fact.literal)
-        args.append(Argument(id=f"A{len(args) + 1}", conclusion=fact.literal, top_rule=None,
-                             fact=fact.id, subs=(), rules=frozenset(), premises=frozenset((fact.id,))))
+        args.append(Argument(f"A{len(args) + 1}", fact.literal, None, fact.id, (), _EMPTY,
+                             frozenset((fact.id,))))
     fresh_from = 0
     candidates = {i for i, rule in enumerate(rules) if not rule.antecedents}
     initial = set(candidates)
@@ -155,20 +157,23 @@ def _build(theory: Theory, limit: int) -> tuple[Argument, ...]:
                 if not all(pools):
                     continue
                 combos = _combinations(pools, fresh_from, rule.id, args)
+            if len(args) + len(combos) > limit:
+                raise too_many(rule.consequent)
+            rule_id, head, own = rule.id, rule.consequent, frozenset((rule.id,))
+            defeater, strict = rule.kind is _DEFEATER, rule.kind is _STRICT
             for combo in combos:
-                check_limit(rule.consequent)
-                subs = [args[i] for i in combo]
-                args.append(Argument(
-                    id=f"A{len(args) + 1}",
-                    conclusion=rule.consequent,
-                    top_rule=rule.id,
-                    fact=None,
-                    subs=tuple(s.id for s in subs),
-                    rules=frozenset((rule.id,)).union(*(s.rules for s in subs)),
-                    premises=frozenset().union(*(s.premises for s in subs)),
-                    defeater=rule.kind is RuleKind.DEFEATER,
-                    strict=rule.kind is RuleKind.STRICT and all(s.strict for s in subs),
-                ))
+                if len(combo) == 1:  # the common case: share the sub-argument's sets
+                    sub = args[combo[0]]
+                    subs, used, premises = (sub.id,), own | sub.rules, sub.premises
+                    all_strict = strict and sub.strict
+                else:
+                    parts = [args[i] for i in combo]
+                    subs = tuple(p.id for p in parts)
+                    used = own.union(*(p.rules for p in parts))
+                    premises = frozenset().union(*(p.premises for p in parts))
+                    all_strict = strict and all(p.strict for p in parts)
+                args.append(Argument(f"A{len(args) + 1}", head, rule_id, None, subs, used, premises,
+                                     defeater, all_strict))
         if len(args) == start:
             return tuple(args)
         fresh_from, candidates, initial = start, set(), set()
@@ -208,23 +213,29 @@ class ArgumentIndex:
         self.conclusion = [a.conclusion for a in self.arguments]
         self.top = [a.top_rule for a in self.arguments]
         self.subs = [[self.position[s] for s in a.subs] for a in self.arguments]
-        self.by_conclusion: dict[str, list[int]] = {}
-        self.by_top: dict[str, list[int]] = {}
-        self.users: dict[str, list[int]] = {}
-        self.premise_users: dict[str, list[int]] = {}
+        by_conclusion: dict[str, list[int]] = {}
+        by_top: dict[str, list[int]] = {}
+        users: dict[str, list[int]] = {}
+        premise_users: dict[str, list[int]] = {}
         for i, a in enumerate(self.arguments):
-            self.by_conclusion.setdefault(a.conclusion, []).append(i)
-            self.by_top.setdefault(a.top_rule if a.top_rule is not None else a.fact, []).append(i)
+            by_conclusion.setdefault(a.conclusion, []).append(i)
+            by_top.setdefault(a.top_rule if a.top_rule is not None else a.fact, []).append(i)
             for rule in a.rules:
-                self.users.setdefault(rule, []).append(i)
+                users.setdefault(rule, []).append(i)
             for fact in a.premises:
-                self.premise_users.setdefault(fact, []).append(i)
+                premise_users.setdefault(fact, []).append(i)
+        self.by_conclusion, self.by_top = by_conclusion, by_top
+        self.users, self.premise_users = users, premise_users
         supers: list = [None] * len(self.arguments)
+        subs = self.subs
         for i in range(len(self.arguments) - 1, -1, -1):
             mine = supers[i]
-            mine = [i] if mine is None else sorted(mine | {i})
-            supers[i] = mine
-            for s in self.subs[i]:
+            if mine is None:
+                mine = supers[i] = [i]
+            else:
+                mine.add(i)
+                mine = supers[i] = sorted(mine)
+            for s in subs[i]:
                 if supers[s] is None:
                     supers[s] = set(mine)
                 else:
