@@ -29,7 +29,7 @@ _TEXTS = {
 def penalty_analysis(variant: str = "gold") -> Analysis:
     """The penalty objects; ``variant`` is one of ``gold``, ``no-r2`` (rule r2 and its
     priorities omitted), ``inverted`` (``r2 > r3`` instead of ``r3 > r2``),
-    ``no-r3>r2`` (that priority omitted), ``unsupported`` (the penalty derived
+    ``no-r3>r2`` (that priority omitted), ``no-facts`` (undecidable), ``unsupported`` (the penalty derived
     by an invented rule ``r9`` cited to the unrelated annex E-07 instead of r1
     and r3)."""
     facts = [Fact(id="f1", literal="Delay(x)", evidence=["E-01"]),
@@ -48,6 +48,8 @@ def penalty_analysis(variant: str = "gold") -> Analysis:
         pris = [pris[0], Priority(stronger="r2", weaker="r3", basis="exception", evidence=["E-06"])]
     elif variant == "no-r3>r2":
         pris = [pris[0]]
+    elif variant == "no-facts":
+        facts = []
     elif variant == "unsupported":
         rules = [Rule(id="r9", antecedents=["Delay(x)", "GrossNegligence(x)"], consequent="Penalty(x)",
                       evidence=["E-07"]), rules[1]]

@@ -1,0 +1,50 @@
+"""Builders shared by the scorer metric tests: scenarios by hand, outputs from analyses."""
+
+from __future__ import annotations
+
+from scorer.contract import CommonV1, OutputRecord, TraceV2
+from symbolic.model import Analysis, EvidenceFragment, Fact, Gold, Metadata, Priority, Rule, Scenario
+
+
+def frag(n: int) -> EvidenceFragment:
+    return EvidenceFragment(id=f"E-{n:02d}", text=f"Fragment {n}.", source="Test document")
+
+
+def make_scenario(case_id: str, analysis: Analysis, status: str, *, target: str = "p", n_evidence: int = 9,
+                  **metadata) -> Scenario:
+    return Scenario(id=case_id, query=f"Does {target} hold?", target=target,
+                    evidence=[frag(i) for i in range(1, n_evidence + 1)],
+                    gold=Gold(**analysis.model_dump(), status=status), metadata=Metadata(**metadata))
+
+
+def make_output(case_id: str, status: str, analysis: Analysis | None = None, *, configuration="cfg",
+                model="m", repeat=0, variant=None, **common) -> OutputRecord:
+    trace = None
+    if analysis is not None:
+        trace = TraceV2(facts=analysis.facts, rules=analysis.rules, attacks=analysis.attacks,
+                        priorities=analysis.priorities)
+    return OutputRecord(case_id=case_id, configuration=configuration, model=model, repeat=repeat,
+                        variant=variant, common=CommonV1(final_status=status, **common), trace=trace)
+
+
+def failure(case_id: str, *, configuration="cfg", model="m", repeat=0) -> OutputRecord:
+    return OutputRecord.failure(case_id=case_id, configuration=configuration, model=model, repeat=repeat,
+                                raw_text="{\"final_status\": ", reason="truncated JSON")
+
+
+def fact(i, literal, e=1):
+    return Fact(id=f"f{i}", literal=literal, evidence=[f"E-{e:02d}"])
+
+
+def rule(i, ants, cons, e=1, kind="defeasible"):
+    return Rule(id=f"r{i}", antecedents=ants, consequent=cons, evidence=[f"E-{e:02d}"], kind=kind)
+
+
+def prio(s, w, e=1):
+    return Priority(stronger=s, weaker=w, basis="specificity", evidence=[f"E-{e:02d}"])
+
+
+def two_paths() -> Analysis:
+    """p from a via r1 and from b via r2: two independent unchallenged paths."""
+    return Analysis(facts=[fact(1, "a"), fact(2, "b")],
+                    rules=[rule(1, ["a"], "p", 2), rule(2, ["b"], "p", 3)])

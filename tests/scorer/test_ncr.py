@@ -1,0 +1,103 @@
+"""NCR search (Algorithm 5) and the witness consistency check."""
+
+from __future__ import annotations
+
+import pytest
+
+from metric_builders import fact, prio, rule, two_paths
+from scorer.metrics._examples import penalty_analysis
+from scorer.ncr import consistent_with_witness, ncr_witness
+from scorer.subtheory import Universe
+from symbolic.labels import Status
+from symbolic.model import Analysis
+
+E = [f"E-{i:02d}" for i in range(1, 10)]
+PEN = "Penalty(x)"
+
+
+def test_penalty_case_has_ncr_one_and_removing_r3_over_r2_is_a_witness():
+    w = ncr_witness(E, penalty_analysis(), PEN)
+    assert w.cost == 1 and not w.censored
+    assert w.witness == ("fact:f3",)  # canonical order: facts before priorities
+    assert ("priority:r3>r2",) in w.alternatives
+    assert w.status is Status.ACCEPTED and w.edit_set_size == 8
+
+
+def test_removing_r3_over_r2_gives_both():
+    u = Universe(E, penalty_analysis(), PEN)
+    assert u.status(set(u.handles) - {"priority:r3>r2"}) is Status.BOTH
+
+
+def test_two_independent_paths_need_two_deletions():
+    w = ncr_witness(E, two_paths(), "p")
+    assert w.cost == 2 and w.witness == ("fact:f1", "fact:f2")
+    assert w.counterfactual is Status.UNDECIDABLE
+
+
+def test_no_argument_either_way_is_censored_at_once():
+    g = Analysis(facts=[fact(1, "a")], rules=[rule(1, ["b"], "p")])
+    w = ncr_witness(E, g, "p")
+    assert w.censored and w.cost == w.edit_set_size + 1 == 3 and w.searched == 0 and not w.cap_reached
+
+
+def test_size_cap_censors_with_cap_flag():
+    w = ncr_witness(E, two_paths(), "p", max_size=1)
+    assert w.censored and w.cap_reached and w.cost == 5
+
+
+def test_candidate_cap_censors():
+    w = ncr_witness(E, two_paths(), "p", max_candidates=3)
+    assert w.censored and w.cap_reached
+
+
+def test_irrelevant_objects_count_in_the_edit_set_but_are_never_tried():
+    g = Analysis(facts=[*two_paths().facts, fact(9, "z")], rules=two_paths().rules)
+    w = ncr_witness(E, g, "p")
+    assert w.edit_set_size == 5 and w.cost == 2
+    assert all("f9" not in h for alt in w.alternatives for h in alt)
+
+
+def test_cascaded_deletions_are_memoized():
+    # Deleting r3 also removes r3 > r2, so {r3, r3>r2} has the signature of {r3}.
+    u = Universe(E, penalty_analysis(), PEN)
+    assert u.effective(set(u.handles) - {"rule:r3"}) == u.effective(set(u.handles) - {"rule:r3", "priority:r3>r2"})
+    before = u.evaluations
+    u.status(set(u.handles) - {"rule:r3"})
+    u.status(set(u.handles) - {"rule:r3", "priority:r3>r2"})
+    assert u.evaluations == before + 1
+
+
+def test_witness_is_deterministic():
+    assert ncr_witness(E, penalty_analysis(), PEN) == ncr_witness(E, penalty_analysis(), PEN)
+
+
+@pytest.mark.parametrize("variant, expected", [("gold", True), ("no-r2", False), ("unsupported", True)])
+def test_consistency_with_the_witness(variant, expected):
+    # The witness deletes GrossNegligence(x); r9 also needs it, so "unsupported" follows the flip.
+    gold = Universe(E, penalty_analysis(), PEN)
+    w = ncr_witness(E, penalty_analysis(), PEN, universe=gold)
+    out = Universe(E, penalty_analysis(variant), PEN)
+    consistent, why = consistent_with_witness(w, gold, out)
+    assert consistent is expected and why
+
+
+def test_censored_witness_has_no_consistency():
+    g = Analysis(facts=[fact(1, "a")], rules=[rule(1, ["b"], "p")])
+    u = Universe(E, g, "p")
+    assert consistent_with_witness(ncr_witness(E, g, "p", universe=u), u, u)[0] is None
+
+
+def test_bad_caps_raise():
+    with pytest.raises(ValueError, match="positive"):
+        ncr_witness(E, two_paths(), "p", max_size=0)
+
+
+def test_priority_chain_through_an_unrelated_rule_is_relevant():
+    # r1 > r9 > r2 where r9 concludes something unrelated: deleting r9 breaks r1 >+ r2.
+    g = Analysis(facts=[fact(1, "a"), fact(2, "b")],
+                 rules=[rule(1, ["a"], "p"), rule(2, ["b"], "¬p"), rule(9, ["zz"], "q")],
+                 priorities=[prio("r1", "r9"), prio("r9", "r2")])
+    u = Universe(E, g, "p")
+    assert "rule:r9" in u.relevant
+    assert u.status(u.handles) is Status.ACCEPTED
+    assert u.status(set(u.handles) - {"rule:r9"}) is Status.BOTH
