@@ -31,6 +31,7 @@ import instructor
 import pydantic
 from dspy.adapters.chat_adapter import FieldInfoWithName
 from dspy.clients.capabilities import with_capability_planning
+from instructor.core.exceptions import InstructorRetryException
 
 from .errors import ValidationFailure
 
@@ -245,7 +246,7 @@ class InstructorAdapter(dspy.JSONAdapter):
             obj, _ = client.chat.completions.create_with_completion(
                 model=lm.model, messages=messages, response_model=response_model_for(signature),
                 max_retries=self.max_retries, strict=False, context=dict(inputs))
-        except instructor.core.exceptions.InstructorRetryException as exc:
+        except InstructorRetryException as exc:
             raw = _text(getattr(exc, "last_completion", None))
             errors = tuple(_short(a.exception) for a in getattr(exc, "failed_attempts", None) or ())
             raise ValidationFailure(

@@ -73,6 +73,9 @@ def register(app: typer.Typer) -> None:
         max_retries: int = typer.Option(2, "--max-retries", min=0, help="Re-asks after an invalid reply."),
     ) -> None:
         """Answer a question over an evidence package and show status, citations and trace."""
+        import logging
+
+        logging.getLogger("instructor").setLevel(logging.CRITICAL)  # failures are reported below, once
         from .api import Assistant
         from .backends import Decoding
         from .render import render_dot, render_text

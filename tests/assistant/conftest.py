@@ -11,51 +11,8 @@ os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
 
 import pytest  # noqa: E402
 
-from symbolic.model import Analysis, EvidenceFragment, Fact, Gold, Metadata, Priority, Rule, Scenario  # noqa: E402
-
-FRAGMENTS = (
-    EvidenceFragment(id="E-01", text="The delivery was made 12 days after the agreed date.", source="Delivery log"),
-    EvidenceFragment(id="E-02", text="A storm closed the port for 9 days; force majeure was declared.",
-                     source="Port notice"),
-    EvidenceFragment(id="E-03", text="The carrier ignored two storm warnings, which is gross negligence.",
-                     source="Inspection report"),
-    EvidenceFragment(id="E-04", text="Clause 7.2: late delivery incurs a penalty.", source="Supply Agreement",
-                     clause="7.2"),
-    EvidenceFragment(id="E-05", text="Clause 9.1: no penalty is due for delays caused by force majeure.",
-                     source="Supply Agreement", clause="9.1"),
-    EvidenceFragment(id="E-06", text="Clause 9.3: force majeure does not excuse gross negligence; the penalty "
-                     "applies.", source="Supply Agreement", clause="9.3"),
-)
-QUERY = "Is the supplier liable for the late-delivery penalty?"
-TARGET = "Penalty(x)"
-
-THEORY = {
-    "facts": [
-        {"id": "f1", "literal": "Delay(x)", "evidence": ["E-01"], "quote": "delivery was made 12 days after"},
-        {"id": "f2", "literal": "ForceMajeure(x)", "evidence": ["E-02"]},
-        {"id": "f3", "literal": "GrossNegligence(x)", "evidence": ["E-03"]},
-    ],
-    "rules": [
-        {"id": "r1", "antecedents": ["Delay(x)"], "consequent": "Penalty(x)", "evidence": ["E-04"]},
-        {"id": "r2", "antecedents": ["ForceMajeure(x)"], "consequent": "¬Penalty(x)", "evidence": ["E-05"]},
-        {"id": "r3", "antecedents": ["GrossNegligence(x)"], "consequent": "Penalty(x)", "evidence": ["E-06"]},
-    ],
-    "attacks": [],
-    "priorities": [
-        {"stronger": "r2", "weaker": "r1", "basis": "exception", "evidence": ["E-05"]},
-        {"stronger": "r3", "weaker": "r2", "basis": "exception", "evidence": ["E-06"]},
-    ],
-}
-
-ANSWER = {"answer": "The penalty is due: gross negligence overrides force majeure (cl. 9.3).",
-          "cited": ["E-01", "E-04", "E-06"], "conflict": True, "priority_applied": True, "status": "accepted"}
-
-
-def gold() -> Gold:
-    return Gold(status="accepted",
-                facts=[Fact(id="f1", literal="Delay(x)", evidence=["E-01"])],
-                rules=[Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)", evidence=["E-04"])])
-
+from assistant_cases import FRAGMENTS, QUERY, TARGET, THEORY, gold  # noqa: E402
+from symbolic.model import Analysis, Fact, Metadata, Priority, Rule, Scenario  # noqa: E402
 
 @pytest.fixture
 def fragments():
