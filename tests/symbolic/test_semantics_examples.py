@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -113,3 +115,37 @@ def test_strict_contradiction_is_both_without_explosion(theory):
     assert ev.status is Status.BOTH
     assert list(ev.attacks) == []
     assert set(ev.labelling.labels.values()) == {Label.IN}
+
+
+PEER_FILE = (Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "neuro_symbolic"
+             / "controlled_benchmark_600.jsonl")
+PROJECTION = {Status.ACCEPTED: "Positive", Status.REJECTED: "Negative", Status.BOTH: "Undetermined",
+              Status.UNDECIDABLE: "Negative"}
+
+
+@pytest.mark.skipif(not PEER_FILE.exists(), reason="peer corpus copy not present")
+def test_sample_of_peer_records_projects_to_gold():
+    """Every 20th peer record, mapped one to one (SEMANTICS.md section 9), gives its gold label.
+
+    The full 600-record conformance test lives with the peer importer; this one only checks the
+    engine against an outside oracle, with its own minimal mapping.
+    """
+    lines = PEER_FILE.read_text(encoding="utf-8").splitlines()[::20]
+    checked = 0
+    for line in lines:
+        record = json.loads(line)
+        units = [u["source_unit_id"] for u in record["source_units"]]
+        analysis = Analysis(
+            facts=[Fact(id=f"f{i}", literal=lit, evidence=["FACTS"])
+                   for i, (lit, value) in enumerate(record["facts"].items()) if value],
+            rules=[Rule(id=r["id"], antecedents=r["antecedents"], consequent=r["consequent"], kind=r["type"],
+                        evidence=[r["source"]]) for r in record["rules"]],
+            priorities=[Priority(stronger=p["stronger"], weaker=p["weaker"], basis="hierarchy",
+                                 evidence=[p.get("source") or units[0]]) for p in record["priorities"]],
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PriorityCycleWarning)
+            ev = evaluate_analysis(units + ["FACTS"], analysis, record["target_literal"])
+        assert PROJECTION[ev.status] == record["gold_label"], record["case_id"]
+        checked += 1
+    assert checked == 30

@@ -81,3 +81,43 @@ def test_evaluate_analysis_grounds_first(spec):
     ev = evaluate_analysis(["E-02"], analysis, "p")
     assert ev.status is Status.UNDECIDABLE
     assert {d.id for d in ev.theory.dropped} == {"f1", "r1"}
+
+
+_DIGEST_SCRIPT = r"""
+import hashlib, random, warnings
+from symbolic.grounding import ground
+from symbolic.model import Analysis, AttackEdge, Fact, Priority, Rule
+from symbolic.status import evaluate
+warnings.simplefilter("ignore")
+rng, digest, e = random.Random(11), hashlib.sha256(), ["E-01"]
+lits = ["a", "b", "c", "¬a", "¬b", "¬c"]
+for _ in range(60):
+    n = rng.randint(1, 6)
+    rules = [Rule(id=f"r{i}", antecedents=rng.sample(lits, rng.randint(0, 2)), evidence=e,
+                  consequent=rng.choice(lits + [f"¬applicable(r{rng.randrange(n)})"]),
+                  kind=rng.choice(["strict", "defeasible", "defeater"])) for i in range(n)]
+    facts = [Fact(id=f"f{i}", literal=rng.choice(lits), evidence=e) for i in range(rng.randint(1, 4))]
+    pairs = {(f"r{rng.randrange(n)}", f"r{rng.randrange(n)}") for _ in range(3)}
+    prios = [Priority(stronger=s, weaker=w, basis="hierarchy", evidence=e) for s, w in sorted(pairs) if s != w]
+    edges = [AttackEdge(source="r0", target=rng.choice(lits), kind="rebut", evidence=e)]
+    ev = evaluate(ground(e, Analysis(facts=facts, rules=rules, priorities=prios, attacks=edges)), "a")
+    args = [(a.id, a.conclusion, a.top_rule, a.subs, sorted(a.rules), sorted(a.premises)) for a in ev.arguments]
+    digest.update(repr((args, list(ev.attacks), list(ev.labelling.labels.items()),
+                        ev.labelling.rounds, ev.status)).encode())
+print(digest.hexdigest())
+"""
+
+
+def test_output_does_not_depend_on_the_hash_seed():
+    """Arguments, attacks (in order), labels, rounds and status are identical across processes."""
+    import os
+    import subprocess
+    import sys
+
+    digests = set()
+    for seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        out = subprocess.run([sys.executable, "-c", _DIGEST_SCRIPT], env=env, capture_output=True,
+                             text=True, check=True)
+        digests.add(out.stdout.strip())
+    assert len(digests) == 1
