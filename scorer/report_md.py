@@ -1,0 +1,170 @@
+"""Markdown rendering of a :class:`~scorer.summary.Summary`, laid out like the
+paper's tables: status accuracy and DLA, confusion matrices, metrics per
+configuration with counts and intervals, paired comparison with q-values,
+repeated-run stability, and the component-dependency audit (Table 19).
+
+Pure text: fixed float formatting, sorted rows, no timestamps.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .stats import Interval
+from .summary import Summary, config_label
+
+__all__ = ["fmt_interval", "fmt_p", "fmt_pct", "md_table", "render_markdown"]
+
+
+def fmt_pct(x: float | None) -> str:
+    """A proportion as a percentage with one decimal; ``—`` for ``None``.
+
+    >>> fmt_pct(0.857142), fmt_pct(None)
+    ('85.7', '—')
+    """
+    return "\u2014" if x is None else f"{100 * x:.1f}"
+
+
+def fmt_interval(ci: Interval | None, *, rate: bool = True) -> str:
+    """``85.7 [82.6, 88.4]`` for a rate (percent), ``1.25 [0.75, 1.75]`` otherwise.
+
+    >>> from scorer.stats import wilson
+    >>> fmt_interval(wilson(486, 567))
+    '85.7 [82.6, 88.4]'
+    """
+    if ci is None:
+        return "\u2014"
+    if rate:
+        return f"{fmt_pct(ci.estimate)} [{fmt_pct(ci.low)}, {fmt_pct(ci.high)}]"
+    return f"{ci.estimate:.2f} [{ci.low:.2f}, {ci.high:.2f}]"
+
+
+def fmt_p(p: float) -> str:
+    """A p- or q-value with four decimals, ``<0.0001`` below that.
+
+    >>> fmt_p(0.0123456), fmt_p(1e-7), fmt_p(1.0)
+    ('0.0123', '<0.0001', '1.0000')
+    """
+    return "<0.0001" if p < 0.0001 else f"{p:.4f}"
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:.2f}"
+
+
+def _cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A GitHub Markdown table.
+
+    >>> print(md_table(["a", "b"], [["1", "x|y"]]))
+    | a | b |
+    | --- | --- |
+    | 1 | x\\|y |
+    """
+    lines = ["| " + " | ".join(_cell(h) for h in header) + " |",
+             "| " + " | ".join("---" for _ in header) + " |"]
+    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _accuracy(summary: Summary) -> str:
+    rows = []
+    for row in summary.accuracy:
+        dla = "\u2014" if row.dla is None else f"{fmt_interval(row.dla)} (n={_num(row.dla.denominator)})"
+        rows.append([config_label(row.config), str(row.repeat), str(row.n_cases),
+                     str(row.hard_failures), "\u2014" if row.repaired is None else str(row.repaired),
+                     f"{_num(row.accuracy.numerator)}/{row.n_cases}", fmt_interval(row.accuracy), dla])
+    return md_table(["Configuration", "Run", "Cases", "Hard failures", "Repaired", "Correct",
+                     "Status accuracy % [95% CI]", "DLA % [95% CI]"], rows)
+
+
+def _confusion(summary: Summary) -> str:
+    parts = []
+    for key, cm in summary.confusion:
+        rows = [[label] + [str(n) for n in counts] for label, counts in zip(cm.labels, cm.counts)]
+        parts.append(f"### {config_label(key)}\n\n" + md_table(["gold \\ predicted", *cm.columns], rows))
+    return "\n\n".join(parts)
+
+
+def _metrics(summary: Summary) -> str:
+    rows = []
+    for row in summary.metric_rows:
+        ci = row.interval
+        counts = "\u2014" if ci is None else f"{_num(ci.numerator)}/{_num(ci.denominator)}"
+        rows.append([config_label(row.config), row.metric, f"{row.n_applicable}/{row.n_cases}",
+                     counts, fmt_interval(ci, rate=row.is_rate),
+                     "\u2014" if ci is None else ci.method])
+    return md_table(["Configuration", "Metric", "Applicable/cases", "Numerator/denominator",
+                     "Value [95% CI]", "Interval"], rows)
+
+
+def _paired(summary: Summary) -> str:
+    if not summary.paired:
+        return "No paired comparison: fewer than two configurations share a case."
+    rows = [[p.metric, config_label(p.a), config_label(p.b), str(p.n), fmt_pct(p.a_rate),
+             fmt_pct(p.b_rate), str(p.only_a), str(p.only_b), fmt_p(p.pvalue), fmt_p(p.qvalue)]
+            for p in summary.paired]
+    return md_table(["Metric", "A", "B", "Paired cases", "A %", "B %", "Only A", "Only B",
+                     "p (exact McNemar)", "q (BH)"], rows)
+
+
+def _stability(summary: Summary) -> str:
+    if not summary.stability:
+        return "No configuration has two or more runs."
+    rows = []
+    for key, s in summary.stability:
+        sd = "\u2014" if s.accuracy_sd is None else f"{100 * s.accuracy_sd:.1f}"
+        rows.append([config_label(key), str(s.n_runs), str(s.n_cases), fmt_pct(s.accuracy_mean), sd,
+                     fmt_pct(s.all_same), fmt_pct(s.pairwise_agreement)])
+    return md_table(["Configuration", "Runs", "Cases", "Accuracy mean %", "Accuracy SD (pp)",
+                     "Same status in all runs %", "Mean pairwise agreement %"], rows)
+
+
+def render_markdown(summary: Summary, *, title: str, preamble: Sequence[str] = (),
+                    audit: str | None = None, failures: Sequence[Sequence[str]] = ()) -> str:
+    """Render the whole report.
+
+    Parameters
+    ----------
+    summary : Summary
+    title : str
+        First heading.
+    preamble : sequence of str
+        Lines under the title (suite, output files, settings).
+    audit : str, optional
+        The rendered component-dependency audit section body.
+    failures : sequence of (configuration, repeat, case id, reason)
+        Hard failures to list.
+
+    Returns
+    -------
+    str
+        Markdown ending in a newline.
+    """
+    conf = int(round(100 * (1 - summary.alpha)))
+    sections = [
+        f"# {title}",
+        "\n".join(preamble),
+        "## 1. Status accuracy and DLA\n\nFirst run of each configuration; hard failures are "
+        f"scored incorrect. Wilson {conf}% intervals.\n\n" + _accuracy(summary),
+        "## 2. Confusion matrices\n\nRows: gold status; columns: predicted status "
+        "(`failure` = hard failure).\n\n" + _confusion(summary),
+        "## 3. Metrics per configuration\n\nWilson intervals for 0/1 metrics, an edge-level "
+        f"bootstrap for TGC and a case-level bootstrap otherwise ({summary.n_resamples} resamples, "
+        f"seed {summary.seed}). Not-applicable cases are excluded from a metric's denominator.\n\n"
+        + _metrics(summary),
+        "## 4. Paired comparison\n\nTwo-sided exact McNemar on the cases both configurations "
+        "have (first runs), for status correctness and every 0/1 metric; Benjamini-Hochberg "
+        "q-values across all rows.\n\n" + _paired(summary),
+        "## 5. Repeated-run stability\n\nMean and sample SD of per-run status accuracy; a hard "
+        "failure agrees with no run.\n\n" + _stability(summary),
+    ]
+    if audit is not None:
+        sections.append("## 6. Component-dependency audit (Table 19)\n\n" + audit)
+    if failures:
+        rows = [[str(c) for c in row] for row in failures]
+        sections.append("## Hard failures\n\n" + md_table(["Configuration", "Run", "Case", "Reason"], rows))
+    return "\n\n".join(s for s in sections if s) + "\n"
