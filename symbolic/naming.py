@@ -55,7 +55,7 @@ from .literals import NEG
 from .model import EdgeType, Rule, TraceEdge
 from .results import Argument
 
-__all__ = ["ARROWS", "EDGE_ARROW", "Namer", "edge_id", "trace_sort_key"]
+__all__ = ["ARROWS", "EDGE_ARROW", "Namer", "edge_id", "edge_key", "trace_sort_key"]
 
 ARROWS = {RuleKind.STRICT: "->", RuleKind.DEFEASIBLE: "=>", RuleKind.DEFEATER: "~>"}
 EDGE_ARROW = "\u2192"
@@ -83,17 +83,25 @@ def edge_id(edge: TraceEdge) -> str:
     ...                   attack="attack:rebut:arg:¬p@2→arg:p@1"))
     'defeat:priority:(b=>¬p)>(a=>p)→attack:rebut:arg:¬p@2→arg:p@1'
     """
-    kind = edge.type.value
-    if edge.type is EdgeType.ATTACK:
-        kind = f"attack:{edge.kind.value if edge.kind is not None else '?'}"
-    elif edge.type is EdgeType.DEFEAT and edge.attack is not None:
-        return f"{kind}:{edge.source}{EDGE_ARROW}{edge.attack}"
-    return f"{kind}:{edge.source}{EDGE_ARROW}{edge.target}"
+    return edge_key(edge.type, edge.source, edge.target, edge.kind, edge.attack)
 
 
-def trace_sort_key(edge: TraceEdge) -> tuple[str, str]:
-    """Sort key of trace edges: the edge id, then the full JSON of the edge."""
-    return edge_id(edge), edge.model_dump_json(exclude_none=True)
+def edge_key(edge_type: EdgeType, source: str, target: str, kind=None, attack: str | None = None) -> str:
+    """:func:`edge_id` from the edge's fields, without building a :class:`TraceEdge`.
+
+    >>> edge_key(EdgeType.GROUNDING, "evidence:E-01", "fact:a")
+    'grounding:evidence:E-01→fact:a'
+    """
+    if edge_type is EdgeType.ATTACK:
+        return f"attack:{kind.value if kind is not None else '?'}:{source}{EDGE_ARROW}{target}"
+    if edge_type is EdgeType.DEFEAT and attack is not None:
+        return f"defeat:{source}{EDGE_ARROW}{attack}"
+    return f"{edge_type.value}:{source}{EDGE_ARROW}{target}"
+
+
+def trace_sort_key(edge: TraceEdge) -> tuple[str, ...]:
+    """Sort key of trace edges: the edge id, then the attributes outside the id."""
+    return (edge_id(edge), edge.lic or "", edge.state or "", edge.target)
 
 
 class Namer:

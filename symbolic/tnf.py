@@ -209,10 +209,21 @@ def tnf(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
     return normal_form(evidence_ids, analysis, target, query=query, raw_edges=raw_edges).trace
 
 
-def _canonical(trace: Trace) -> tuple[list[TraceNode], list[TraceEdge]]:
-    nodes = {n.id: n for n in sorted(trace.nodes, key=lambda n: (n.id, n.model_dump_json()))}
-    edges = {trace_sort_key(e): e for e in trace.edges}
-    return [nodes[k] for k in sorted(nodes)], [edges[k] for k in sorted(edges)]
+def _canonical(trace: Trace) -> tuple[list[TraceNode], list[tuple[str, TraceEdge]]]:
+    nodes = {n.id: n for n in sorted(trace.nodes, key=lambda n: (n.id, n.type.value, n.label))}
+    edges = sorted({(trace_sort_key(e), e) for e in trace.edges}, key=lambda pair: pair[0])
+    return [nodes[k] for k in sorted(nodes)], [(key[0], e) for key, e in edges]
+
+
+def _edge_json(key: str, e: TraceEdge) -> dict:
+    out = {"id": key, "source": e.source, "target": e.target, "type": e.type.value}
+    if e.kind is not None:
+        out["kind"] = e.kind.value
+    for name in ("lic", "state", "attack"):
+        value = getattr(e, name)
+        if value is not None:
+            out[name] = value
+    return out
 
 
 def tnf_json(trace: Trace) -> str:
@@ -238,8 +249,8 @@ def tnf_json(trace: Trace) -> str:
     nodes, edges = _canonical(trace)
     payload = {
         "schema_version": SCHEMA_VERSION,
-        "nodes": [n.model_dump(mode="json", exclude_none=True) for n in nodes],
-        "edges": [{"id": edge_id(e), **e.model_dump(mode="json", exclude_none=True)} for e in edges],
+        "nodes": [{"id": n.id, "label": n.label, "type": n.type.value} for n in nodes],
+        "edges": [_edge_json(key, e) for key, e in edges],
     }
     return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 

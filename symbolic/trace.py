@@ -38,7 +38,7 @@ import networkx as nx
 from .attacks import applicable_rules
 from .labels import AttackKind
 from .model import EdgeType, NodeType, Trace, TraceEdge, TraceNode
-from .naming import Namer, edge_id, trace_sort_key
+from .naming import Namer, edge_id, edge_key, trace_sort_key
 from .results import Attack, Evaluation
 
 __all__ = ["build_trace", "graph_to_trace", "neutralizers", "trace_to_graph"]
@@ -139,8 +139,7 @@ class _Builder:
         return node_id
 
     def edge(self, source: str, target: str, edge_type: EdgeType, **attrs) -> str:
-        fields = {k: attrs[k] for k in ("kind", "lic", "state", "attack") if attrs.get(k) is not None}
-        key = edge_id(TraceEdge(source=source, target=target, type=edge_type, **fields))
+        key = edge_key(edge_type, source, target, attrs.get("kind"), attrs.get("attack"))
         if not self.graph.has_edge(source, target, key):
             self.graph.add_edge(source, target, key=key, type=edge_type, **attrs)
         return key
@@ -321,8 +320,8 @@ def graph_to_trace(graph: nx.MultiDiGraph) -> Trace:
     for source, target, data in graph.edges(data=True):
         fields = {k: data[k] for k in ("kind", "lic", "state", "attack") if data.get(k) is not None}
         edges.append(TraceEdge(source=source, target=target, type=data["type"], **fields))
-    return Trace(nodes=tuple(sorted(nodes, key=lambda n: n.id)),
-                 edges=tuple(sorted(edges, key=trace_sort_key)))
+    edges.sort(key=trace_sort_key)
+    return Trace.model_construct(nodes=tuple(sorted(nodes, key=lambda n: n.id)), edges=tuple(edges))
 
 
 def trace_to_graph(trace: Trace) -> nx.MultiDiGraph:
