@@ -106,6 +106,19 @@ class AttackTable(Sequence[Attack]):
     def __iter__(self) -> Iterator[Attack]:
         return (self._make(i) for i in range(len(self)))
 
+    def __eq__(self, other) -> bool:
+        """Equal to another table holding the same attacks in the same order."""
+        if not isinstance(other, AttackTable):
+            return NotImplemented
+        if len(self) != len(other):
+            return False
+        if (self.argument_ids, self.rule_ids, self.fact_ids, self.defeats) == (
+                other.argument_ids, other.rule_ids, other.fact_ids, other.defeats):
+            return all(np.array_equal(getattr(self, c), getattr(other, c)) for c in self.__slots__[4:])
+        return tuple(self) == tuple(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
     def __repr__(self) -> str:
         active = int(np.count_nonzero(self.defeat < 0))
         return f"AttackTable({len(self)} attacks, {active} active, {len(self.argument_ids)} arguments)"

@@ -88,11 +88,11 @@ class _Builder:
 
     # -- Definition 4 ------------------------------------------------------
     def pair(self, strong: str, weak: str) -> int:
+        """Index of ``(strong, weak)`` in the table's defeating pairs."""
         return self.defeats.setdefault((strong, weak), len(self.defeats))
 
-    def lic_codes(self, attackers: Sequence[int], lic: str | None = None) -> np.ndarray:
-        if lic is not None:
-            return np.full(len(attackers), self.rule_code[lic], dtype=np.int32)
+    def lic_codes(self, attackers: Sequence[int]) -> np.ndarray:
+        """Licensing rule codes of ``attackers``: their top rules (-1 for facts)."""
         top = self.index.top
         return np.array([self.rule_code[top[a]] if top[a] is not None else -1 for a in attackers],
                         dtype=np.int32)
@@ -104,6 +104,7 @@ class _Builder:
         return [top] + [r for r in rules if r != top] if top in rules else rules
 
     def first_stronger(self, rules, lic: str | None) -> int:
+        """The first of ``rules`` with ``rule >+ lic``, as a pair index, or -1 (Definition 4)."""
         strong = self.stronger_than.get(lic) if lic is not None else None
         if strong:
             for rule in rules:

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import warnings
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from symbolic.arguments import build_arguments
 from symbolic.attacks import applicable_rules, derive_attacks
-from symbolic.labels import AttackKind, Status
+from symbolic.errors import PriorityCycleWarning
+from symbolic.labels import Status
+from symbolic.literals import complement, excepted_rule
 from symbolic.priorities import priority_order
 from symbolic.results import Label
 from symbolic.status import evaluate
 
-REBUT, UNDERCUT, UNDERMINE = AttackKind.REBUT, AttackKind.UNDERCUT, AttackKind.UNDERMINE
 
 
 def _run(t):
@@ -192,14 +199,6 @@ def test_attacks_are_deterministic(theory):
 
 # --- the indexed, columnar derivation against a pairwise reading of Definitions 2 and 4 ---------
 
-import warnings  # noqa: E402
-
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from symbolic.errors import PriorityCycleWarning  # noqa: E402
-from symbolic.literals import complement, excepted_rule  # noqa: E402
-
 ATOMS = ["a", "b", "c", "d"]
 
 
@@ -303,3 +302,17 @@ def test_derivation_matches_the_pairwise_reading(theory, kw):
             strong, weak = attack.defeated_by
             assert weak == attack.lic and strong in rules and order.stronger(strong, weak)
     assert table[:] == tuple(table) and len(table) == len(expected)
+
+
+def test_attack_table_is_a_read_only_sequence(theory):
+    t = theory(facts={"f1": "a", "f2": "b"}, rules={"r1": "a => p", "r2": "b => ¬p"}, priorities=["r1>r2"])
+    args = build_arguments(t)
+    table = derive_attacks(t, args, priority_order(t))
+    again = derive_attacks(t, args, priority_order(t))
+    assert table == again and table != list(table)
+    assert len(table) == 2 and table[-1] == table[1] and table[0:2] == tuple(table)
+    assert list(reversed(table)) == [table[1], table[0]]
+    assert table.index(table[1]) == 1 and table[0] in table
+    with pytest.raises(IndexError, match="out of range"):
+        table[2]
+    assert "2 attacks, 1 active" in repr(table)
