@@ -18,7 +18,6 @@ from symbolic.results import Label
 from symbolic.status import evaluate
 
 
-
 def _run(t):
     args = build_arguments(t)
     name = {a.id: a.top_rule or a.fact for a in args}
