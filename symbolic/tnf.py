@@ -23,11 +23,23 @@ form in six steps:
       documented in :mod:`symbolic.naming`): two TNF-equivalent traces
       serialize byte-identically under :func:`tnf_json`.
 
+**Ids** (full table in :mod:`symbolic.naming`): ``query:<target>``,
+``evidence:E-01``, ``fact:Delay(x)``, ``rule:Delay(x)=>Penalty(x)`` (body
+sorted and ``&``-joined; ``->`` strict, ``=>`` defeasible, ``~>`` defeater;
+``¬applicable(r1)`` is written ``¬applicable[<content of r1>]``),
+``priority:(<stronger rule content>)>(<weaker rule content>)``,
+``arg:<conclusion>@<12 hex>`` (a hash of the derivation: the top rule's
+content and the ids of the sub-arguments), ``conclusion:<literal>``,
+``status:accepted``.  No id depends on an author's name or on the engine's
+argument numbering.
+
 **Equivalence.**  Two traces are TNF-equivalent iff their TNF JSON is equal
 (:func:`tnf_equivalent`).  Renaming rules or facts, reordering objects,
 spelling an attack as a record instead of a typed edge, restating a fact or
 duplicating a rule under another id do not change the TNF; removing a
-priority that neutralizes an attack does.
+priority that neutralizes an attack does.  The query node's label is the
+question text when one is given: pass the same ``query`` (or none) on both
+sides when comparing.
 
 **Alignment.**  A scorer aligns two TNFs edge by edge on :func:`edge_id`
 (``grounding:evidence:E-01→fact:Delay(x)``,
@@ -36,7 +48,7 @@ an attack edge's ``state`` and ``lic`` are attributes to compare after
 alignment, not part of its id.  The JSON of each edge carries its ``id``.
 
 **JSON** (:func:`tnf_json`): ``{"edges": [...], "nodes": [...],
-"schema_version": "tnf-v1"}`` with sorted keys, no whitespace, UTF-8 text
+"schema_version": "tnf-v1"}`` with sorted keys, compact separators, UTF-8 text
 (``ensure_ascii=False``), nodes sorted by id, edges by id; ``None`` fields
 are omitted.
 """
@@ -45,12 +57,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Iterable
+from types import MappingProxyType
+from typing import Iterable, Mapping
 
 from pydantic import ValidationError
 
-from .errors import SymbolicError
 from .aliases import collapse_aliases
+from .errors import SymbolicError
 from .grounding import Dropped, ground
 from .labels import normalize_evidence_id
 from .literals import NEG, applicability_atom, excepted_rule, normalize_literal
@@ -91,7 +104,7 @@ class NormalForm:
         The trace normal form.
     evaluation : Evaluation
         The engine's result on the normalized theory (author ids inside).
-    aliases : dict of str to str
+    aliases : mapping of str to str
         Every collapsed id (rule, fact or proof step) -> the id it stands for.
     records : Records
         The typed content of the raw records.
@@ -99,7 +112,7 @@ class NormalForm:
 
     trace: Trace
     evaluation: Evaluation
-    aliases: dict
+    aliases: Mapping[str, str]
     records: Records
 
     @property
@@ -133,9 +146,8 @@ def normal_form(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
     Raises
     ------
     RecordError
-        If a raw record is malformed.
-    ScenarioError
-        If an evidence id or the target is malformed.
+        If a raw record, an evidence id or the target is malformed (a
+        :class:`~symbolic.errors.ScenarioError` naming the field).
 
     Warns
     -----
@@ -144,11 +156,16 @@ def normal_form(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
     """
     from .status import evaluate
 
+    evidence = set()
+    for i, fragment in enumerate(evidence_ids):
+        try:
+            evidence.add(normalize_evidence_id(fragment))
+        except ValueError as exc:
+            raise RecordError(str(exc), field=f"evidence_ids.{i}", value=fragment) from None
     try:
-        evidence = frozenset(normalize_evidence_id(e) for e in evidence_ids)
         literal = normalize_literal(target)
     except ValueError as exc:
-        raise RecordError(str(exc), field="evidence_ids/target") from None
+        raise RecordError(str(exc), field="target", value=target) from None
     records = parse_records(raw_edges)
     resolved = records.resolved()
     try:
@@ -157,14 +174,14 @@ def normal_form(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
                           priorities=analysis.priorities + resolved.priorities)
     except ValidationError as exc:
         raise RecordError(exc.errors()[0]["msg"], field="raw_edges") from None
-    theory, alias = collapse_aliases(ground(evidence, merged))
+    theory, alias = collapse_aliases(ground(frozenset(evidence), merged))
     ref = excepted_rule(literal) or excepted_rule(NEG + literal)
     if ref in alias:
         literal = (NEG if literal.startswith(NEG) else "") + applicability_atom(alias[ref])
     evaluation = evaluate(theory, literal)
     trace = graph_to_trace(build_trace(evaluation, query=query))
     aliases = {**records.aliases(), **alias}
-    return NormalForm(trace, evaluation, dict(sorted(aliases.items())), records)
+    return NormalForm(trace, evaluation, MappingProxyType(dict(sorted(aliases.items()))), records)
 
 
 def tnf(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,

@@ -369,3 +369,18 @@ def test_status_label_matches_the_engine():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         tnf(EVIDENCE, PENALTY, TARGET)
+
+
+def test_bad_evidence_id_or_target_names_the_field():
+    with pytest.raises(RecordError) as info:
+        tnf(["E-01", "  "], PENALTY, TARGET)
+    assert info.value.field == "evidence_ids.1"
+    with pytest.raises(RecordError) as info:
+        tnf(EVIDENCE, PENALTY, "¬¬")
+    assert info.value.field == "target" and info.value.value == "¬¬"
+
+
+def test_normal_form_aliases_are_read_only():
+    form = normal_form(EVIDENCE, PENALTY, TARGET)
+    with pytest.raises(TypeError):
+        form.aliases["r9"] = "r1"
