@@ -50,15 +50,15 @@ _P06 = [
 ]
 _P06_Q = "Is Baltic Merchant Bank obliged to pay Harbourline's demand of 14 May 2026 under guarantee PG-2025-0117?"
 _P06_T = "PaymentObligation(bmb)"
-_P06_FACTS = [fact("f1", "DemandAfterOriginalExpiry(pg0117)", "E-03"),
-              fact("f3", "StatementOfBreach(pg0117)", "E-04"),
-              fact("f4", "SignedByTwoAuthorisedSignatories(pg0117)", "E-04", "E-05")]
+_P06_F1 = fact("f1", "DemandAfterOriginalExpiry(pg0117)", "E-03")
+_P06_F34 = [fact("f3", "StatementOfBreach(pg0117)", "E-04"),
+            fact("f4", "SignedByTwoAuthorisedSignatories(pg0117)", "E-04", "E-05")]
 _P06_R1 = rule("r1", ["DemandAfterOriginalExpiry(pg0117)"], "¬" + _P06_T, "E-01")
 _P06_R3 = rule("r3", ["StatementOfBreach(pg0117)", "SignedByTwoAuthorisedSignatories(pg0117)"],
                "ComplyingDemand(pg0117)", "E-05")
 BANKING += [
     case("bank-001", _P06_Q, _P06_T, _P06,
-         facts=_P06_FACTS + [fact("f2", "DemandBeforeAmendedExpiry(pg0117)", "E-03", "E-02")],
+         facts=[_P06_F1, fact("f2", "DemandBeforeAmendedExpiry(pg0117)", "E-03", "E-02"), *_P06_F34],
          rules=[_P06_R1, rule("r2", ["DemandBeforeAmendedExpiry(pg0117)", "ComplyingDemand(pg0117)"],
                               _P06_T, "E-02"), _P06_R3],
          priorities=[prio("r2", "r1", "temporal", "E-02", note="Amendment No. 1 replaces the expiry date")],
@@ -69,7 +69,7 @@ BANKING += [
         Draft prepared 18 March 2026: extend the expiry of PG-2025-0117 to 30 June 2026. Status:
         CANCELLED 19 March 2026 (Applicant withdrew its instruction). Not issued - no MT767 sent.""",
         distractor=True)]),
-         facts=_P06_FACTS, rules=[_P06_R1, _P06_R3], status="rejected", contradiction=False,
+         facts=[_P06_F1, *_P06_F34], rules=[_P06_R1, _P06_R3], status="rejected", contradiction=False,
          pair="cbc-p06", role="update", tags=["appendix_b", "distractor", "update:amend"]),
 ]
 
