@@ -24,7 +24,7 @@ from .evidence import EvidencePackage
 from .extraction import Extraction, FactOut, PriorityOut, RuleOut, StructuredAnswer, TargetedExtraction, AttackOut
 from .schemas import CitedAnswer, SelfCheck
 
-__all__ = ["INSTRUCTIONS", "Variant", "apply_variant", "demos_for"]
+__all__ = ["INSTRUCTIONS", "Variant", "apply_variant", "demo_fields", "demos_for"]
 
 _STATUS_SHORT = "Status: accepted, rejected, both (conflict unresolved) or undecidable (nothing grounded)."
 
@@ -136,7 +136,12 @@ def _extraction(s: Scenario, cls=Extraction, **extra):
                            for p in g.priorities], **extra)
 
 
-def _demo_fields(s: Scenario) -> dict[str, dict]:
+def demo_fields(s: Scenario) -> dict[str, dict]:
+    """Inputs and gold-derived outputs of every predictor for one (held-out) scenario.
+
+    Used for demos and for the oracle replies of dry runs and benchmarks; never
+    for the case being evaluated.
+    """
     q, ev = s.query, EvidencePackage.of(s.evidence)
     answer = _answer(s)
     b3 = StructuredAnswer(facts=_extraction(s).facts, rules=_extraction(s).rules, result=answer)
@@ -192,7 +197,7 @@ def demos_for(module: dspy.Module, pool: Iterable[Scenario], evaluated: Iterable
         wanted = set(predictor.signature.fields)
         examples = []
         for s in chosen:
-            fields = _demo_fields(s).get(name)
+            fields = demo_fields(s).get(name)
             if fields is None:
                 break
             fields = {key: value for key, value in fields.items() if key in wanted}
