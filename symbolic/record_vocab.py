@@ -18,9 +18,11 @@ __all__ = [
     "CONCLUSION_KEYS",
     "EVENT_KEYS",
     "EVIDENCE_KEYS",
+    "GROUNDING_EVENTS",
     "IGNORED_KEYS",
     "KIND_KEYS",
     "LIC_KEYS",
+    "OBJECT_FIRST_EVENTS",
     "PREMISES_KEYS",
     "PRIORITY_EVENTS",
     "SOURCE_KEYS",
@@ -88,7 +90,11 @@ STEP_EVENTS = {"derive", "derives", "derivation", "derived", "apply", "applies",
 CLAIM_EVENTS = {"defeat", "defeats", "defeated", "neutralize", "neutralizes", "neutralise",
                  "neutralises", "neutralized", "neutralised", "override", "overrides", "overridden",
                  "block", "blocks", "blocked", "label", "labelled", "labeled", "status", "conclude",
-                 "verdict", "grounds", "grounding"}
+                 "verdict"}
+GROUNDING_EVENTS = {"grounds", "grounding", "grounded_by", "supported_by_evidence", "evidences",
+                    "grounded", "grounded_in", "cites", "cite", "cited", "sourced_from"}
+# events whose first endpoint is the object and whose second is the fragment
+OBJECT_FIRST_EVENTS = {"grounded", "grounded_in", "cites", "cite", "cited", "sourced_from"}
 
 
 def normalize_attack_kind(value) -> AttackKind:

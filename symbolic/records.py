@@ -20,6 +20,9 @@ each record into the typed objects of :mod:`symbolic.model`:
   own: the engine rebuilds every derivation.  Their ids are *proof aliases*
   of the rule (or fact) they apply, and attack or priority records that name
   a step are resolved to it (:meth:`Records.resolved`).
+- **grounding events** -> :class:`Grounding`: ``{"event": "grounds", "from":
+  "E_01", "to": "f1"}`` or ``{"event": "grounded_in", "from": "f1", "to":
+  "E-01"}``; TNF adds the fragment to the object's evidence.
 - **claims** -> :class:`Claim`: events that restate a computed result
   (``defeat``, ``label``, ``status``...).  TNF recomputes them.
 
@@ -37,12 +40,14 @@ from typing import Any, Iterable, Mapping
 from pydantic import ValidationError
 
 from .errors import ScenarioError
-from .labels import normalize_basis
+from .labels import normalize_basis, normalize_evidence_id
 from .model import AttackEdge, Priority
 from .record_vocab import (
     ATTACK_EVENTS,
     BASIS_KEYS,
     CLAIM_EVENTS,
+    GROUNDING_EVENTS,
+    OBJECT_FIRST_EVENTS,
     CONCLUSION_KEYS,
     EVENT_KEYS,
     EVIDENCE_KEYS,
@@ -67,6 +72,7 @@ from .record_vocab import (
 
 __all__ = [
     "Claim",
+    "Grounding",
     "ProofStep",
     "RecordError",
     "Records",
@@ -117,6 +123,17 @@ class Claim:
 
 
 @dataclass(frozen=True, slots=True)
+class Grounding:
+    """A provenance event saying that evidence fragment ``fragment`` grounds object ``object``.
+
+    ``object`` is a fact or rule id, a proof-step id, or a priority id ``rA>rB``.
+    """
+
+    fragment: str
+    object: str
+
+
+@dataclass(frozen=True, slots=True)
 class Records:
     """The typed content of a batch of records."""
 
@@ -124,10 +141,12 @@ class Records:
     priorities: tuple[Priority, ...] = ()
     steps: tuple[ProofStep, ...] = ()
     claims: tuple[Claim, ...] = ()
+    groundings: tuple[Grounding, ...] = ()
 
     def __add__(self, other: "Records") -> "Records":
         return Records(self.attacks + other.attacks, self.priorities + other.priorities,
-                       self.steps + other.steps, self.claims + other.claims)
+                       self.steps + other.steps, self.claims + other.claims,
+                       self.groundings + other.groundings)
 
     def aliases(self) -> dict[str, str]:
         """Map each proof-step id to the rule or fact it applies."""
@@ -152,7 +171,8 @@ class Records:
                                              "lic": sub(e.lic)}) for e in self.attacks)
         priorities = tuple(p.model_copy(update={"stronger": sub(p.stronger), "weaker": sub(p.weaker)})
                            for p in self.priorities)
-        return replace(self, attacks=attacks, priorities=priorities)
+        groundings = tuple(Grounding(g.fragment, sub(g.object)) for g in self.groundings)
+        return replace(self, attacks=attacks, priorities=priorities, groundings=groundings)
 
 
 def _from_text(text: str, where: dict) -> dict:
@@ -232,6 +252,8 @@ def parse_record(record, *, field: str = "record", file=None, line=None) -> Reco
         event_key, event = "type", data["type"]
     event = normalize_key(event) if isinstance(event, str) else event
     used = {event_key} if event_key else set()
+    if event in GROUNDING_EVENTS:
+        return _grounding(data, used, where, object_first=event in OBJECT_FIRST_EVENTS)
     if event in CLAIM_EVENTS:
         return Records(claims=(Claim(str(event), json.dumps(record, sort_keys=True, default=str)),))
     if event in STEP_EVENTS:
@@ -370,6 +392,27 @@ def _step(data: dict, used: set, where: dict) -> Records:
     _evidence(data, used)
     _check_keys(data, used, where)
     return Records(steps=(ProofStep(premises=premises, **{"id": None, **fields}),))
+
+
+def _grounding(data: dict, used: set, where: dict, object_first: bool) -> Records:
+    f = where["field"]
+    skey, first = _pick(data, SOURCE_KEYS + EVIDENCE_KEYS)
+    tkey, second = _pick({k: v for k, v in data.items() if k != skey}, TARGET_KEYS)
+    if skey is None or tkey is None:
+        raise RecordError("a grounding event needs a fragment and an object (from/to)",
+                          value=data, **where)
+    used |= {skey, tkey}
+    _check_keys(data, used, where)
+    first, second = _name(first, f"{f}.{skey}", where), _name(second, f"{f}.{tkey}", where)
+    looks = [normalize_evidence_id(x) != x or x.startswith("E-") for x in (first, second)]
+    if looks == [False, True] or (looks == [False, False] and object_first):
+        first, second = second, first
+    try:
+        fragment = normalize_evidence_id(first)
+    except ValueError as exc:
+        raise RecordError(str(exc), field=f"{f}.{skey}", value=first, file=where["file"],
+                          line=where["line"]) from None
+    return Records(groundings=(Grounding(fragment, second),))
 
 
 def _wrap(exc: ValidationError, where: dict) -> RecordError:

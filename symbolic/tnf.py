@@ -6,7 +6,8 @@ form in six steps:
 (i)   normalize ids, propositions and status labels (:mod:`symbolic.labels`,
       :mod:`symbolic.literals`; the model types already normalize what they hold);
 (ii)  turn serialized attack records and provenance events into typed objects
-      (:mod:`symbolic.records`), resolving proof-step ids to what they apply;
+      (:mod:`symbolic.records`), resolving proof-step ids to what they apply
+      and adding the fragments of grounding events to the objects they name;
 (iii) drop ungrounded objects (:func:`symbolic.grounding.ground`);
 (iv)  compute arguments, attacks, neutralization, labels and status with the
       engine (:func:`symbolic.status.evaluate`);
@@ -108,12 +109,15 @@ class NormalForm:
         Every collapsed id (rule, fact or proof step) -> the id it stands for.
     records : Records
         The typed content of the raw records.
+    unmatched : tuple of str
+        Grounding events that name no fact, rule or priority (ignored).
     """
 
     trace: Trace
     evaluation: Evaluation
     aliases: Mapping[str, str]
     records: Records
+    unmatched: tuple[str, ...] = ()
 
     @property
     def dropped(self) -> tuple[Dropped, ...]:
@@ -168,10 +172,11 @@ def normal_form(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
         raise RecordError(str(exc), field="target", value=target) from None
     records = parse_records(raw_edges)
     resolved = records.resolved()
+    facts, rules, priorities, unmatched = _add_groundings(
+        analysis.facts, analysis.rules, analysis.priorities + resolved.priorities, resolved.groundings)
     try:
-        merged = Analysis(facts=analysis.facts, rules=analysis.rules,
-                          attacks=analysis.attacks + resolved.attacks,
-                          priorities=analysis.priorities + resolved.priorities)
+        merged = Analysis(facts=facts, rules=rules, attacks=analysis.attacks + resolved.attacks,
+                          priorities=priorities)
     except ValidationError as exc:
         raise RecordError(exc.errors()[0]["msg"], field="raw_edges") from None
     theory, alias = collapse_aliases(ground(frozenset(evidence), merged))
@@ -181,7 +186,27 @@ def normal_form(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
     evaluation = evaluate(theory, literal)
     trace = graph_to_trace(build_trace(evaluation, query=query))
     aliases = {**records.aliases(), **alias}
-    return NormalForm(trace, evaluation, MappingProxyType(dict(sorted(aliases.items()))), records)
+    return NormalForm(trace, evaluation, MappingProxyType(dict(sorted(aliases.items()))), records,
+                      unmatched)
+
+
+def _add_groundings(facts, rules, priorities, groundings):
+    """Add the fragments of grounding events to the objects they name."""
+    extra: dict[str, list[str]] = {}
+    for g in groundings:
+        extra.setdefault(g.object, []).append(g.fragment)
+    known = {o.id for o in (*facts, *rules, *priorities)}
+    unmatched = tuple(f"grounding event {g.fragment} -> {g.object}: no fact, rule or priority "
+                      f"has this id" for g in groundings if g.object not in known)
+
+    def add(obj):
+        more = extra.get(obj.id)
+        if not more:
+            return obj
+        evidence = tuple(dict.fromkeys((*obj.evidence, *more)))
+        return obj.model_copy(update={"evidence": evidence})
+
+    return ([add(f) for f in facts], [add(r) for r in rules], [add(p) for p in priorities], unmatched)
 
 
 def tnf(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,

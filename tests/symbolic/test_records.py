@@ -154,3 +154,14 @@ def test_any_key_spelling_gives_the_same_edge(src, tgt, kind_key, kind, evidence
     record = {case(src): "r4", case(tgt): "r1", case(kind_key): kind, "evidence": [evidence]}
     assert parse_record(record).attacks == (
         AttackEdge(source="r4", target="r1", kind="undercut", evidence=["E-04"]),)
+
+
+def test_grounding_events_in_both_directions():
+    r = parse_records([{"event": "grounds", "from": "E_01", "to": "f1"},
+                       {"event": "grounded_in", "from": "r1", "to": "Evidence 4"},
+                       {"event": "cites", "source": "s1", "target": "e7"},
+                       {"event": "derive", "id": "s1", "rule": "r2"}])
+    assert [(g.fragment, g.object) for g in r.groundings] == [("E-01", "f1"), ("E-04", "r1"), ("E-07", "s1")]
+    assert [(g.fragment, g.object) for g in r.resolved().groundings][-1] == ("E-07", "r2")
+    with pytest.raises(RecordError, match="needs a fragment and an object"):
+        parse_record({"event": "grounds", "from": "E-01"})

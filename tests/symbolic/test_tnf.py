@@ -384,3 +384,14 @@ def test_normal_form_aliases_are_read_only():
     form = normal_form(EVIDENCE, PENALTY, TARGET)
     with pytest.raises(TypeError):
         form.aliases["r9"] = "r1"
+
+
+def test_grounding_events_ground_objects_that_cite_nothing():
+    bare = Analysis(facts=[f.model_copy(update={"evidence": ()}) for f in PENALTY.facts],
+                    rules=PENALTY.rules, priorities=PENALTY.priorities)
+    events = [{"event": "grounds", "from": f"E_0{i}", "to": f"f{i}"} for i in (1, 2, 3)]
+    events.append({"event": "grounds", "from": "E-02", "to": "f99"})
+    form = normal_form(EVIDENCE, bare, TARGET, query=CASE["query"], raw_edges=events)
+    assert tnf_json(form.trace) == tnf_json(BASE)
+    assert form.unmatched == ("grounding event E-02 -> f99: no fact, rule or priority has this id",)
+    assert status_of(tnf(EVIDENCE, bare, TARGET)) == "undecidable"  # without the events: no facts
