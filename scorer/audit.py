@@ -281,8 +281,8 @@ def component_audit(scenarios: Sequence[Scenario], outputs: Sequence[OutputRecor
     """
     by_id = {s.id: s for s in scenarios}
     evidence = {s.id: s.evidence_ids() for s in scenarios}
-    rows = _status_rows(GOLD, [(s.id, s.gold, s.target, None) for s in sorted(by_id.values(), key=lambda s: s.id)],
-                        evidence)
+    suite = sorted(by_id.values(), key=lambda s: s.id)
+    rows = _status_rows(GOLD, [(s.id, s.gold, s.target, None) for s in suite], evidence)
     first = sorted(_first_run([o for o in outputs if o.case_id in by_id]),
                    key=lambda o: (_label(o), o.case_id))
     traced = sorted({_label(o) for o in first if o.trace is not None})

@@ -96,15 +96,16 @@ def run_score(suite: Path, outputs: Sequence[Path], report: Path, *, seed: int =
         for rec in load_outputs(path):
             key = rec.run_key + (rec.case_id,)
             if key in first_file:
-                raise OutputFileError(f"output for case {rec.case_id!r} of run {rec.run_key!r} also in "
-                                      f"{first_file[key]}", file=str(path), field="case_id", value=rec.case_id)
+                raise OutputFileError(
+                    f"output for case {rec.case_id!r} of run {rec.run_key!r} also in {first_file[key]}",
+                    file=str(path), field="case_id", value=rec.case_id)
             first_file[key] = str(path)
             records.append(rec)
     known = {s.id for s in scenarios}
     for rec in records:
         if rec.case_id not in known:
-            raise ScoringError(f"{first_file[rec.run_key + (rec.case_id,)]}: output for case {rec.case_id!r}, "
-                               f"which is not in the suite {suite}")
+            where = first_file[rec.run_key + (rec.case_id,)]
+            raise ScoringError(f"{where}: output for case {rec.case_id!r}, which is not in the suite {suite}")
     records = fill_missing(scenarios, records)
 
     def rescore(outs):

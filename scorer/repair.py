@@ -16,28 +16,24 @@ status) is a *hard failure*: :func:`repair_record` returns an
 :class:`~scorer.contract.OutputRecord` that keeps the raw text and the reason
 and that the scorer counts as incorrect.  Nothing is dropped.
 
-:func:`load_outputs` and :func:`dump_outputs` read and write outputs JSONL
-files with typed errors naming file, line, field and value.
+:func:`load_outputs` and :func:`dump_outputs` (from :mod:`scorer.outputs_io`)
+read and write outputs JSONL files with typed errors naming file, line, field
+and value.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from pydantic import ValidationError
 
-from symbolic._jsonread import scan_json_records as scan_records
-from symbolic.errors import ScenarioError
 from symbolic.grounding import ground
 from symbolic.model import Analysis, TraceNode
 from symbolic.records import Records, parse_record
 
 from .contract import CommonV1, OutputRecord, Rejected, TraceV2
-from .errors import OutputFileError
+from .outputs_io import dump_outputs, load_outputs
 from .repair_edges import reject_unsourced_edges, to_trace_edge
 from .repair_fields import (
     COMMON_ALIASES,
@@ -55,6 +51,8 @@ from .repair_fields import (
 from .repair_text import TextRepairError, extract_json_object, strip_fences
 
 __all__ = ["Repaired", "dump_outputs", "load_outputs", "repair_output", "repair_record"]
+
+# The outputs-file I/O lives in scorer.outputs_io; it is re-exported here.
 
 _TYPED_ATTACK_KEYS = frozenset({"source", "target", "kind", "lic", "evidence"})
 _TRACE_KEYS = ("facts", "rules", "attacks", "priorities", "nodes", "edges", "rejected",
@@ -247,7 +245,8 @@ def _repair_trace(src: dict, package: frozenset[str], log: Log) -> TraceV2:
             src["emitted_conclusions"], "trace.emitted_conclusions", log)
     if src.get("diagnostics") is not None:
         fields["diagnostics"] = repair_diagnostics(src["diagnostics"], "trace.diagnostics", log)
-    extra = sorted(k for k in src if k not in _TRACE_KEYS and k not in ("emitted_conclusions", "schema_version"))
+    known = set(_TRACE_KEYS) | {"emitted_conclusions", "schema_version"}
+    extra = sorted(k for k in src if k not in known)
     if extra:
         log.add("trace", "dropped unknown field(s) " + ", ".join(repr(k) for k in extra))
     return TraceV2.model_validate({k: v for k, v in fields.items() if v is not None})
@@ -356,103 +355,3 @@ def repair_record(raw_text: str, *, evidence_ids: Iterable[str], case_id: str, c
                                     **cell, **meta)
     return OutputRecord(common=result.common, trace=result.trace,
                         meta=dict(raw_text=raw, repair_log=result.log, **meta), **cell)
-
-
-def _validation_error(exc: ValidationError, file: str, line: int, record: Any) -> OutputFileError:
-    err = exc.errors()[0]
-    loc = ".".join(str(x) for x in err["loc"])
-    msg = err["msg"]
-    for prefix in ("Value error, ", "Assertion failed, "):
-        msg = msg.removeprefix(prefix)
-    if err["type"] == "missing":
-        msg = "missing required field"
-    elif err["type"] == "extra_forbidden":
-        msg = f"unknown field {str(err['loc'][-1])!r}"
-    value = err.get("input") if err["type"] != "missing" else None
-    shown = "" if value is None or isinstance(value, Mapping) else f" (got {short(value)})"
-    return OutputFileError(msg + shown, file=file, line=line, field=loc or None, value=value)
-
-
-def load_outputs(path) -> list[OutputRecord]:
-    """Read an outputs JSONL file (one :class:`~scorer.contract.OutputRecord` a line).
-
-    Parameters
-    ----------
-    path : str or path-like
-
-    Returns
-    -------
-    list of OutputRecord
-        In file order.
-
-    Raises
-    ------
-    OutputFileError
-        Naming file, line, field and value: missing file, bad JSON, a record
-        breaking the contract, or the same run cell and case twice.
-
-    Examples
-    --------
-    >>> load_outputs("/nonexistent/outputs.jsonl")
-    Traceback (most recent call last):
-    ...
-    scorer.errors.OutputFileError: /nonexistent/outputs.jsonl: no such file
-    """
-    file = str(path)
-    records: list[OutputRecord] = []
-    first: dict[tuple, int] = {}
-    try:
-        for line, value in scan_records(path):
-            if not isinstance(value, dict):
-                raise OutputFileError(f"expected a JSON object, got {type(value).__name__}",
-                                      file=file, line=line, value=value)
-            try:
-                record = OutputRecord.model_validate(value)
-            except ValidationError as exc:
-                raise _validation_error(exc, file, line, value) from None
-            key = record.run_key + (record.case_id,)
-            if key in first:
-                raise OutputFileError(
-                    f"duplicate output for case {record.case_id!r} in run {record.run_key!r} "
-                    f"(first at line {first[key]})", file=file, line=line, field="case_id",
-                    value=record.case_id)
-            first[key] = line
-            records.append(record)
-    except ScenarioError as exc:
-        raise OutputFileError(exc.reason, file=file, line=exc.line, field=exc.field,
-                              value=exc.value) from None
-    if not records:
-        raise OutputFileError("no output records (the file is empty)", file=file)
-    return records
-
-
-def dump_outputs(records: Iterable[OutputRecord], path) -> str:
-    """Write records as JSONL (sorted keys, one per line), atomically.
-
-    Returns
-    -------
-    str
-        The path written.
-
-    Examples
-    --------
-    >>> import tempfile, os
-    >>> rec = OutputRecord(case_id="c1", configuration="direct", model="m",
-    ...                    common={"final_status": "both"})
-    >>> p = dump_outputs([rec], os.path.join(tempfile.mkdtemp(), "o.jsonl"))
-    >>> load_outputs(p) == [rec]
-    True
-    """
-    path = Path(path)
-    data = "".join(r.to_json() + "\n" for r in records).encode("utf-8")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return str(path)

@@ -305,7 +305,8 @@ def repair_object(kind: str, record: Any, package: Iterable[str], where: str,
         if not match:
             raise FieldRepairError(f"{where}: unreadable priority {short(record)}")
         a, op, b = match.groups()
-        raise FieldRepairError(f"{where}: priority {a if op == '>' else b}>{b if op == '>' else a} has no basis")
+        stronger, weaker = (a, b) if op == ">" else (b, a)
+        raise FieldRepairError(f"{where}: priority {stronger}>{weaker} has no basis")
     if not isinstance(record, Mapping):
         raise FieldRepairError(f"{where}: expected an object, got {short(record)}")
     fields = _rename(record, _OBJECT_ALIASES[kind], where, log)
