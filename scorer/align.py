@@ -34,10 +34,12 @@ rules and ``r3 > r2``; ``r2 > r1`` is optional (deleting it leaves the status
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Iterable, Sequence
 
+from symbolic.errors import PriorityCycleWarning
 from symbolic.labels import Status
 from symbolic.literals import complement
 from symbolic.model import Analysis, EdgeType, Trace, TraceEdge
@@ -88,7 +90,9 @@ def trace_edges(evidence_ids: Iterable[str], analysis: Analysis, target: str,
     -------
     dict of str to TraceEdge
     """
-    return edge_map(tnf(frozenset(evidence_ids), analysis, target, query=query))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PriorityCycleWarning)
+        return edge_map(tnf(frozenset(evidence_ids), analysis, target, query=query))
 
 
 @dataclass(frozen=True, slots=True)
