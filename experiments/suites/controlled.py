@@ -12,8 +12,9 @@ The defect is injected into that candidate:
     one fragment the candidate cites is removed from the package; the
     candidate still relies on it;
 ``incomplete_coverage``
-    a rule concluding the target or its complement is dropped, with the
-    priorities and attack edges that name it;
+    the derivation of the target element is dropped: every rule concluding
+    the target's atom (or its complement) and every fact on that atom, with
+    the priorities and attack edges that name them;
 ``extraction_error``
     a fact's literal or a rule's consequent is replaced by its complement,
     against the fragment it cites;
@@ -22,13 +23,15 @@ The defect is injected into that candidate:
 ``attack_deletion``
     one attack edge is removed;
 ``invalid_proof_node``
-    a fact or rule citing a fragment that is not in the package is added.
+    an ungrounded node is added: a fact or rule about the target that cites no
+    fragment at all (a missing fragment, by contrast, is cited but absent).
 
 Gold is the correct analysis over the *delivered* package: the base gold
 analysis, minus the objects citing a removed fragment for ``missing_evidence``;
 its status and trace are recomputed by the engine.  ``metadata.defect_class``
 and ``metadata.defect_location`` (``evidence:E-03``, ``rule:r2``,
-``fact:f1``, ``priority:r2>r1``, ``attack:r2-rebut->Penalty(x)``) name the
+``fact:f1``, ``priority:r2>r1``, ``attack:r2-rebut->Penalty(x)``,
+``target:Penalty(x)``) name the
 defect.  The same corpus and seed always give the same cases.
 """
 
@@ -122,6 +125,19 @@ def _target_rules(analysis: Analysis, target: str) -> list[Rule]:
     return [r for r in analysis.rules if r.consequent in sides]
 
 
+def _without_target(analysis: Analysis, target: str) -> Analysis:
+    """``analysis`` without the rules and facts on the target's atom and what names them."""
+    sides = {target, complement(target)}
+    gone = {r.id for r in analysis.rules if r.consequent in sides} | {
+        f.id for f in analysis.facts if f.literal in sides}
+    return Analysis(
+        facts=tuple(f for f in analysis.facts if f.id not in gone),
+        rules=tuple(r for r in analysis.rules if r.id not in gone),
+        priorities=tuple(p for p in analysis.priorities if not gone & {p.stronger, p.weaker}),
+        attacks=tuple(a for a in analysis.attacks if not gone & {a.source, a.target, a.lic}),
+    )
+
+
 def _invertible(analysis: Analysis) -> list[Priority]:
     pairs = {(p.stronger, p.weaker) for p in analysis.priorities}
     return [p for p in analysis.priorities if (p.weaker, p.stronger) not in pairs]
@@ -179,26 +195,12 @@ def _prune(analysis: Analysis, fragment: str) -> Analysis:
     return Analysis(facts=facts, rules=rules, priorities=priorities, attacks=attacks)
 
 
-def _without_rule(analysis: Analysis, rule_id: str) -> Analysis:
-    return Analysis(
-        facts=analysis.facts,
-        rules=tuple(r for r in analysis.rules if r.id != rule_id),
-        priorities=tuple(p for p in analysis.priorities if rule_id not in (p.stronger, p.weaker)),
-        attacks=tuple(a for a in analysis.attacks if rule_id not in (a.source, a.target, a.lic)),
-    )
-
-
 def _fresh_id(analysis: Analysis, prefix: str) -> str:
     used = {o.id for o in (*analysis.facts, *analysis.rules)}
     n = 1
     while f"{prefix}{n}" in used:
         n += 1
     return f"{prefix}{n}"
-
-
-def _absent_fragment(scenario: Scenario) -> str:
-    numbers = [int(f.id[2:]) for f in scenario.evidence if f.id.startswith("E-") and f.id[2:].isdigit()]
-    return f"E-{max(numbers, default=0) + 1:02d}"
 
 
 def _inject(scenario: Scenario, candidate: Analysis, defect: DefectClass, rng: random.Random):
@@ -210,8 +212,7 @@ def _inject(scenario: Scenario, candidate: Analysis, defect: DefectClass, rng: r
         return (tuple(f for f in evidence if f.id != fragment), _prune(gold, fragment), candidate,
                 f"evidence:{fragment}")
     if defect is DefectClass.INCOMPLETE_COVERAGE:
-        rule = rng.choice(_target_rules(candidate, scenario.target))
-        return evidence, gold, _without_rule(candidate, rule.id), f"rule:{rule.id}"
+        return evidence, gold, _without_target(candidate, scenario.target), f"target:{scenario.target}"
     if defect is DefectClass.EXTRACTION_ERROR:
         options = [("fact", f.id) for f in candidate.facts] + [
             ("rule", r.id) for r in candidate.rules if r.excepts is None]
@@ -234,7 +235,7 @@ def _inject(scenario: Scenario, candidate: Analysis, defect: DefectClass, rng: r
         return evidence, gold, candidate.model_copy(update={"attacks": attacks}), f"attack:{_edge_key(edge)}"
     if defect is DefectClass.INVALID_PROOF_NODE:
         literal = rng.choice([scenario.target, complement(scenario.target)])
-        cite = (_absent_fragment(scenario),)
+        cite: tuple[str, ...] = ()
         if rng.random() < 0.5:
             node = Fact(id=_fresh_id(candidate, "f"), literal=literal, evidence=cite)
             changed = candidate.model_copy(update={"facts": candidate.facts + (node,)})
