@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import math
 import os
 import platform
 import resource
@@ -131,7 +132,7 @@ def run_engine(theory: Theory, target: str) -> dict:
     }
 
 
-def single(family: str, size: str, k: int, n: int, repeat: int) -> dict:
+def single(family: str, size: str, k: int, n: int, repeat: int, materialize_all: bool = False) -> dict:
     """Measure one configuration in this process."""
     theory, target = FAMILIES[family](k, n)
     gc.collect()
@@ -144,6 +145,19 @@ def single(family: str, size: str, k: int, n: int, repeat: int) -> dict:
     run_engine(theory, target)
     traced = tracemalloc.get_traced_memory()[1] / 2**20
     tracemalloc.stop()
+    materialize = None
+    if materialize_all:  # what a caller pays to turn the lazy view into Attack objects (no tracing)
+        arguments = build_arguments(theory)
+        attacks = derive_attacks(theory, arguments, priority_order(theory))
+        gc.collect()
+        rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        t0 = time.perf_counter()
+        objects = attacks.to_tuple()
+        elapsed = (time.perf_counter() - t0) * 1e3
+        rss1 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        materialize = {"ms": round(elapsed, 1), "rss_peak_growth_mb": round(rss1 - rss0, 1),
+                       "objects": len(objects)}
+        del objects
     phases = ("arguments_ms", "attacks_ms", "label_ms", "status_ms", "total_ms")
     row = {"family": family, "size": size, "k": k, "n": n,
            **{p: round(best[p], 1) for p in phases},
@@ -152,6 +166,8 @@ def single(family: str, size: str, k: int, n: int, repeat: int) -> dict:
            "ns_per_attack": round(best["total_ms"] * 1e6 / max(best["attacks"], 1), 1),
            "rss_before_engine_mb": round(rss_before, 1), "rss_peak_mb": round(rss_peak, 1),
            "tracemalloc_mb": round(traced, 1)}
+    if materialize is not None:
+        row["materialize_all_attacks"] = materialize
     return row
 
 
@@ -185,6 +201,25 @@ def peer_corpus(repeat: int) -> dict:
             "note": "import_peer_file also runs the engine once per record to check the gold label"}
 
 
+def _slope(xs: list[float], ys: list[float]) -> float | None:
+    """Least-squares slope of log(y) on log(x); 1.0 means linear."""
+    points = [(math.log(x), math.log(y)) for x, y in zip(xs, ys) if x > 0 and y > 0]
+    if len(points) < 2:
+        return None
+    mx = sum(p[0] for p in points) / len(points)
+    my = sum(p[1] for p in points) / len(points)
+    den = sum((p[0] - mx) ** 2 for p in points)
+    return round(sum((p[0] - mx) * (p[1] - my) for p in points) / den, 2) if den else None
+
+
+def _scaling(rows: list[dict]) -> dict:
+    """Log-log slopes against the number of attacks (total, and the attack-proportional phases)."""
+    attacks = [r["attacks"] for r in rows]
+    return {"total_ms_vs_attacks": _slope(attacks, [r["total_ms"] for r in rows]),
+            "attacks_plus_label_ms_vs_attacks": _slope(attacks, [r["attacks_ms"] + r["label_ms"] for r in rows]),
+            "arguments_ms_vs_arguments": _slope([r["arguments"] for r in rows], [r["arguments_ms"] for r in rows])}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="10^3 and 10^4 attacks only, one repeat")
@@ -194,8 +229,9 @@ def main(argv: list[str] | None = None) -> int:
     repeat = args.repeat or (1 if args.quick else 3)
     if args.single:
         family, size, k, n = args.single
-        print(json.dumps(single(family, size, int(k), int(n), repeat)))
+        print(json.dumps(single(family, size, int(k), int(n), repeat, materialize_all=size == "peer")))
         return 0
+    load_at_start = [round(x, 2) for x in os.getloadavg()]
     rows = []
     for family, configs in CONFIGS.items():
         for size, k, n in configs:
@@ -208,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     report = {
         "benchmark": "engine", "quick": args.quick, "repeat": repeat,
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
+                    "loadavg_at_start": load_at_start,
                     "loadavg_at_end": [round(x, 2) for x in os.getloadavg()]},
         "peer_claim": PEER_ROW, "goal": GOAL,
         "rows": rows,
@@ -215,6 +252,7 @@ def main(argv: list[str] | None = None) -> int:
                         "speedup_vs_claim": round(PEER_ROW["total_ms"] / r["total_ms"], 2),
                         "meets_goal": r["total_ms"] <= GOAL["total_ms"] and r["rss_peak_mb"] <= GOAL["peak_mb"]}
                        for r in peer_rows],
+        "scaling": {family: _scaling([r for r in rows if r["family"] == family]) for family in CONFIGS},
         "peer_corpus": peer_corpus(repeat),
     }
     print(json.dumps(report, indent=2))

@@ -42,6 +42,10 @@ class _Worklist:
         ptr = self.ptr
         return sum(ptr[a + 1] - ptr[a] for a in nodes) if len(nodes) <= _SMALL else _SMALL + 1
 
+    def _dense(self, targets: np.ndarray) -> bool:
+        """Whether a whole-array pass is cheaper than sorting ``targets``."""
+        return 8 * len(targets) > len(self.state)
+
     def _gather(self, nodes: list[int]) -> np.ndarray:
         nodes_arr = np.asarray(nodes, dtype=np.int64)
         starts = self.indptr[nodes_arr]
@@ -65,9 +69,14 @@ class _Worklist:
             for b in out:
                 st[b] = -1
             return out
-        targets = np.unique(self._gather(nodes))
-        self.state[targets] = -1
-        return targets.tolist()
+        targets = self._gather(nodes)
+        if self._dense(targets):  # mark and scan: O(n), no sort
+            self.state[targets] = -2
+            beaten = np.flatnonzero(self.state == -2)
+        else:
+            beaten = np.unique(targets)
+        self.state[beaten] = -1
+        return beaten.tolist()
 
     def release(self, nodes: list[int]) -> list[int]:
         """Count down the attackers of what ``nodes`` attack; return the new IN arguments, sorted."""
@@ -81,7 +90,11 @@ class _Worklist:
                             free.append(c)
             free.sort()
             return free
-        targets, counts = np.unique(self._gather(nodes), return_counts=True)
+        targets = self._gather(nodes)
+        if self._dense(targets):  # every unlabelled argument at zero was just released
+            self.pending -= np.bincount(targets, minlength=len(self.pending))
+            return np.flatnonzero((self.pending == 0) & (self.state == 0)).tolist()
+        targets, counts = np.unique(targets, return_counts=True)
         self.pending[targets] -= counts
         return targets[self.pending[targets] == 0].tolist()
 
