@@ -167,3 +167,14 @@ def _fragments():
     from assistant_cases import FRAGMENTS
 
     return FRAGMENTS
+
+
+def test_records_are_scored_by_the_scorer(make, scenario):
+    from scorer.score import score_case
+
+    ok, _ = make("b4", [{"theory": THEORY}])
+    good = score_case(scenario, ok.run_scenario(scenario).record, ncr=False)
+    assert good.correct and not good.hard_failure
+    failing, _ = make("b4", ["{not json"] * 3)
+    bad = score_case(scenario, failing.run_scenario(scenario).record, ncr=False)
+    assert bad.hard_failure and not bad.correct
