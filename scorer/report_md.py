@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from .metrics.aggregate import HIGHER_IS_BETTER
 from .stats import Interval
 from .summary import Summary, config_label
 
@@ -94,8 +95,9 @@ def _metrics(summary: Summary) -> str:
     for row in summary.metric_rows:
         ci = row.interval
         counts = "\u2014" if ci is None else f"{_num(ci.numerator)}/{_num(ci.denominator)}"
-        rows.append([config_label(row.config), row.metric, f"{row.n_applicable}/{row.n_cases}",
-                     counts, fmt_interval(ci, rate=row.is_rate),
+        better = {True: "\u2191", False: "\u2193"}.get(HIGHER_IS_BETTER.get(row.metric), "")
+        rows.append([config_label(row.config), f"{row.metric} {better}".strip(),
+                     f"{row.n_applicable}/{row.n_cases}", counts, fmt_interval(ci, rate=row.is_rate),
                      "\u2014" if ci is None else ci.method])
     return md_table(["Configuration", "Metric", "Applicable/cases", "Numerator/denominator",
                      "Value [95% CI]", "Interval"], rows)
@@ -152,7 +154,7 @@ def render_markdown(summary: Summary, *, title: str, preamble: Sequence[str] = (
         f"scored incorrect. Wilson {conf}% intervals.\n\n" + _accuracy(summary),
         "## 2. Confusion matrices\n\nRows: gold status; columns: predicted status "
         "(`failure` = hard failure).\n\n" + _confusion(summary),
-        "## 3. Metrics per configuration\n\nWilson intervals for 0/1 metrics, an edge-level "
+        "## 3. Metrics per configuration\n\n\u2191 higher is better, \u2193 lower is better. Wilson intervals for 0/1 metrics, an edge-level "
         f"bootstrap for TGC and a case-level bootstrap otherwise ({summary.n_resamples} resamples, "
         f"seed {summary.seed}). Not-applicable cases are excluded from a metric's denominator.\n\n"
         + _metrics(summary),

@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from scorer.contract import OutputRecord
+from scorer.contract import CommonV1, OutputRecord
 from scorer.errors import OutputFileError
 from scorer.repair import dump_outputs, load_outputs, repair_output, repair_record
 
@@ -221,3 +223,34 @@ def test_record_validation_error_names_missing_field(tmp_path):
         load_outputs(path)
     assert err.value.field == "configuration"
     assert isinstance(OutputRecord, type)
+
+
+_STATUS = st.sampled_from(["accepted", "rejected", "both", "undecidable"])
+_COMMON = st.fixed_dictionaries(
+    {"final_status": _STATUS},
+    optional={"evidence_ids": st.lists(st.sampled_from(sorted(PACKAGE)), unique=True, max_size=4),
+              "conflict_detected": st.booleans(), "priority_applied": st.booleans(),
+              "uncertainty": st.floats(0, 1), "answer": st.text(max_size=40),
+              "emitted_conclusions": st.lists(st.sampled_from(["Penalty(x)", "¬Penalty(x)", "Delay(x)"]),
+                                              unique=True, max_size=3)})
+_PROSE = st.text(alphabet=st.characters(blacklist_characters="{}`", blacklist_categories=("Cs",)), max_size=30)
+
+
+@settings(max_examples=60, derandomize=True, deadline=None)
+@given(_COMMON, _PROSE, _PROSE, st.booleans())
+def test_valid_payload_survives_any_wrapping(payload, before, after, fenced):
+    body = json.dumps(payload, ensure_ascii=False)
+    raw = f"{before}\n```json\n{body}\n```\n{after}" if fenced else f"{before} {body} {after}"
+    result = repair_output(raw, evidence_ids=PACKAGE)
+    assert not result.hard_failure, result.failure
+    assert result.common == CommonV1.model_validate(payload)
+    assert all(line.startswith(("stripped markdown fence", "removed")) for line in result.log)
+
+
+@settings(max_examples=60, derandomize=True, deadline=None)
+@given(_COMMON, st.integers(1, 200))
+def test_truncation_is_always_a_hard_failure(payload, cut):
+    body = json.dumps(payload)
+    raw = body[: max(1, len(body) - cut)]
+    result = repair_output(raw, evidence_ids=PACKAGE)
+    assert result.hard_failure and result.common is None

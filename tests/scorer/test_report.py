@@ -11,6 +11,7 @@ import pytest
 from report_builders import outputs, penalty, scenarios
 from scorer.audit import component_audit, raw_edges, status_under
 from scorer.cli import fill_missing
+from scorer.contract import OutputRecord
 from scorer.errors import ReportError
 from scorer.records import CaseResult, MetricRecord
 from scorer.report import REPORT_FILES, write_report
@@ -167,3 +168,19 @@ def test_report_without_audit_and_bad_directory(tmp_path):
     blocker.write_text("x")
     with pytest.raises(ReportError, match="not a directory"):
         _report(tmp_path, "file")
+
+
+def test_audit_no_tnf_shows_what_naming_invariance_buys():
+    suite = [s for s in scenarios() if s.id == "p-gold"]
+    renamed = penalty("gold").model_dump()
+    names = {"r1": "late_delivery", "r2": "force_majeure", "r3": "negligence"}
+    for r in renamed["rules"]:
+        r["id"] = names[r["id"]]
+    for p in renamed["priorities"]:
+        p["stronger"], p["weaker"] = names[p["stronger"]], names[p["weaker"]]
+    out = OutputRecord(case_id="p-gold", configuration="engine", model="ref",
+                       common={"final_status": "accepted"}, trace=renamed)
+    results = score_suite(suite, [out])
+    assert results[0].metrics["TGC"].value == 1.0                      # TNF: names do not matter
+    row, = [r for r in component_audit(suite, [out], results) if r.variant == "no_tnf"]
+    assert row.full_value == 1.0 and row.variant_value < 0.6 and row.changed > 0
