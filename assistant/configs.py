@@ -171,7 +171,8 @@ CONFIGURATIONS: dict[str, type[dspy.Module]] = {"b1": B1, "b2": B2, "b3": B3, "b
 
 
 def build(config: str) -> dspy.Module:
-    """A fresh module for configuration ``b1``..``b4`` (case-insensitive).
+    """A fresh module for configuration ``b1``..``b4`` or a baseline of :mod:`assistant.baselines`
+    (case-insensitive).
 
     Raises
     ------
@@ -180,10 +181,14 @@ def build(config: str) -> dspy.Module:
 
     Examples
     --------
-    >>> type(build("B4")).__name__
-    'B4'
+    >>> type(build("B4")).__name__, type(build("graphrag")).__name__
+    ('B4', 'GraphRAG')
     """
-    try:
-        return CONFIGURATIONS[config.strip().lower()]()
-    except KeyError:
-        raise ConfigurationError(f"unknown configuration {config!r}; expected one of b1, b2, b3, b4") from None
+    from .baselines import BASELINES  # lazy: the baselines import this package's modules
+
+    name = config.strip().lower()
+    factory = CONFIGURATIONS.get(name) or BASELINES.get(name)
+    if factory is None:
+        raise ConfigurationError(f"unknown configuration {config!r}; expected one of b1, b2, b3, b4, "
+                                 + ", ".join(sorted(BASELINES)))
+    return factory()
