@@ -3,18 +3,19 @@ summary table, and the component-dependency audit (paper Section 6, Table 19).
 
 Files written into the report directory:
 
-==========================  ==================================================
-``cases.jsonl``             one scored case a line (metrics, alignment, repair log;
-                            raw text of hard failures)
-``cases.csv``               the same, flat: one column per metric value
-``summary.md``              every table, laid out like the paper's
-``summary_accuracy.csv``    status accuracy and DLA per configuration
-``summary_confusion.csv``   confusion matrices (long format)
-``summary_metrics.csv``     metrics per configuration with counts and intervals
-``summary_paired.csv``      exact McNemar tests with BH q-values
-``summary_stability.csv``   repeated-run stability
-``audit.csv``               the component-dependency audit
-==========================  ==================================================
+============================  ================================================
+``cases.jsonl``               one scored case a line (metrics, alignment, repair
+                              log; raw text of hard failures)
+``cases.csv``                 the same, flat: one column per metric value
+``summary.md``                every table, laid out like the paper's
+``summary_accuracy.csv``      status accuracy and DLA per configuration
+``summary_confusion.csv``     confusion matrices (long format)
+``summary_metrics.csv``       metrics per configuration with counts and intervals
+``summary_paired.csv``        exact McNemar tests with BH q-values
+``summary_stability.csv``     repeated-run stability
+``summary_run_metrics.csv``   each metric's mean and sample SD over repeated runs
+``audit.csv``                 the component-dependency audit
+============================  ================================================
 
 Every file is a pure function of the inputs: rows sorted, keys sorted, floats
 in a fixed format, no timestamps and no absolute paths, so a rerun writes
@@ -47,7 +48,7 @@ __all__ = ["REPORT_FILES", "audit_markdown", "digest", "write_report"]
 
 REPORT_FILES = ("audit.csv", "cases.csv", "cases.jsonl", "summary.md", "summary_accuracy.csv",
                 "summary_confusion.csv", "summary_metrics.csv", "summary_paired.csv",
-                "summary_stability.csv")
+                "summary_run_metrics.csv", "summary_stability.csv")
 
 
 def digest(lines: Iterable[str]) -> str:
@@ -154,7 +155,10 @@ def _summary_csvs(s: Summary) -> dict[str, str]:
                 [_split(key) + [x.n_runs, x.n_cases, x.accuracy_mean, x.accuracy_sd, x.all_same,
                                 x.pairwise_agreement, " ".join(_f(v) for v in x.per_run_accuracy)]
                  for key, x in s.stability])
-    return {"summary_accuracy.csv": acc, "summary_confusion.csv": conf, "summary_metrics.csv": met,
+    run_metrics = _csv(cfg + ["metric", "runs", "mean", "sd", "per_run"],
+                       [_split(m.config) + [m.metric, len(m.values), m.mean, m.sd,
+                                            " ".join(_f(v) for v in m.values)] for m in s.run_metrics])
+    return {"summary_run_metrics.csv": run_metrics, "summary_accuracy.csv": acc, "summary_confusion.csv": conf, "summary_metrics.csv": met,
             "summary_paired.csv": paired, "summary_stability.csv": stab}
 
 

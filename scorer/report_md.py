@@ -121,8 +121,20 @@ def _stability(summary: Summary) -> str:
         sd = "\u2014" if s.accuracy_sd is None else f"{100 * s.accuracy_sd:.1f}"
         rows.append([config_label(key), str(s.n_runs), str(s.n_cases), fmt_pct(s.accuracy_mean), sd,
                      fmt_pct(s.all_same), fmt_pct(s.pairwise_agreement)])
-    return md_table(["Configuration", "Runs", "Cases", "Accuracy mean %", "Accuracy SD (pp)",
-                     "Same status in all runs %", "Mean pairwise agreement %"], rows)
+    table = md_table(["Configuration", "Runs", "Cases", "Accuracy mean %", "Accuracy SD (pp)",
+                      "Same status in all runs %", "Mean pairwise agreement %"], rows)
+    if not summary.run_metrics:
+        return table
+    rates = {(r.config, r.metric): r.is_rate for r in summary.metric_rows}
+    metric_rows = []
+    for m in summary.run_metrics:
+        rate = rates.get((m.config, m.metric), True)
+        show = fmt_pct if rate else (lambda x: "\u2014" if x is None else f"{x:.2f}")
+        per_run = ", ".join(show(v) for v in m.values)
+        metric_rows.append([config_label(m.config), m.metric, str(len(m.values)), show(m.mean),
+                            show(m.sd), per_run])
+    return table + "\n\nEach metric's run-level value over the runs (percent for rates):\n\n" + md_table(
+        ["Configuration", "Metric", "Runs", "Mean", "Sample SD", "Per run"], metric_rows)
 
 
 def render_markdown(summary: Summary, *, title: str, preamble: Sequence[str] = (),

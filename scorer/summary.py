@@ -11,7 +11,9 @@ pools edges, BRA counts each update pair once, the rest average the applicable
 cases).  Intervals: a metric whose counted per-case values are all 0 or 1 gets a Wilson
 interval; TGC (which pools edges) a seeded edge-level bootstrap; any other
 metric (NCR, an edit cost, even when every cost is 0 or 1; a fraction per
-case) a seeded case-level bootstrap of the mean.  Paired comparisons use the exact McNemar test on
+case) a seeded case-level bootstrap of the mean.  For a configuration with
+several runs, each metric's run-level aggregate also gets its mean and sample
+SD over the runs (a metric is listed when it applies in every run).  Paired comparisons use the exact McNemar test on
 status correctness and on every 0/1 metric, over the cases both
 configurations have, and Benjamini-Hochberg q-values across that whole family.
 """
@@ -36,6 +38,7 @@ from .stats import (
     benjamini_hochberg,
     bootstrap_tgc,
     confusion_matrix,
+    mean_sd,
     paired_mcnemar,
     stability,
     wilson,
@@ -47,6 +50,7 @@ __all__ = [
     "MetricRow",
     "PairedRow",
     "QUANTITY_METRICS",
+    "RunMetricRow",
     "Summary",
     "bootstrap_mean",
     "config_label",
@@ -111,6 +115,17 @@ class PairedRow:
 
 
 @dataclass(frozen=True, slots=True)
+class RunMetricRow:
+    """One metric of one configuration across its runs: per-run values, mean and sample SD."""
+
+    config: ConfigKey
+    metric: str
+    values: tuple[float, ...]
+    mean: float
+    sd: float | None
+
+
+@dataclass(frozen=True, slots=True)
 class Summary:
     """Every table of the report."""
 
@@ -124,6 +139,7 @@ class Summary:
     alpha: float
     seed: int
     n_resamples: int
+    run_metrics: tuple[RunMetricRow, ...] = ()
 
 
 def bootstrap_mean(values: Sequence[float], *, seed: int, n_resamples: int = 2000,
@@ -301,7 +317,30 @@ def summarize(results: Sequence[CaseResult], *, outputs: Iterable[OutputRecord] 
             continue
         stab.append((key, stability([{c: reps[i][c] for c in common} for i in sorted(reps)], gold)))
     return Summary(tuple(runs), metrics, tuple(accuracy), tuple(confusion), tuple(metric_rows),
-                   tuple(paired), tuple(stab), alpha, seed, n_resamples)
+                   tuple(paired), tuple(stab), alpha, seed, n_resamples,
+                   tuple(_run_metrics(results, metrics)))
+
+
+def _run_metrics(results: Sequence[CaseResult], metrics: Sequence[str]) -> list[RunMetricRow]:
+    """Mean and sample SD over runs of each metric's run-level aggregate (configurations with 2+ runs)."""
+    by_run: dict[ConfigKey, dict[int, list[CaseResult]]] = defaultdict(lambda: defaultdict(list))
+    for r in results:
+        by_run[_key(r)][r.repeat].append(r)
+    rows = []
+    for key in sorted(by_run):
+        reps = by_run[key]
+        if len(reps) < 2:
+            continue
+        for metric in metrics:
+            values = []
+            for repeat in sorted(reps):
+                agg = aggregate_metric(metric, [r.metrics[metric] for r in reps[repeat] if metric in r.metrics])
+                if agg.value is not None:
+                    values.append(agg.value)
+            if len(values) == len(reps):
+                mean, sd = mean_sd(values)
+                rows.append(RunMetricRow(key, metric, tuple(values), mean, sd))
+    return rows
 
 
 def _paired(runs: Mapping[ConfigKey, list[CaseResult]], metrics: Sequence[str]) -> list[PairedRow]:

@@ -52,6 +52,10 @@ def test_summary_tables_from_hand_made_results():
     assert paired["ASA"].qvalue == pytest.approx(paired["ASA"].pvalue)   # a family of one
     (key, stab), = s.stability
     assert key[0] == "b" and stab.n_runs == 2 and stab.per_run_accuracy == (0.5, 0.6)
+    (asa,) = [m for m in s.run_metrics if m.metric == "ASA"]
+    assert asa.config[0] == "b" and asa.values == (0.5, 0.6) and asa.mean == pytest.approx(0.55)
+    assert asa.sd == pytest.approx(0.0707106781)
+    assert [m.metric for m in s.run_metrics] == ["ASA"]        # NCR is missing from run 1: not listed
     assert s == summarize(results, seed=3, n_resamples=300)
 
 
