@@ -216,6 +216,7 @@ class InstructorAdapter(dspy.JSONAdapter):
         messages = self.format(signature, demos, inputs)
         constrained = self._constrained(lm)
         log = _ACTIVE.get()
+        call_errors: list[Exception] = []
 
         def complete(**kw):
             kw.pop("model", None)
@@ -223,7 +224,11 @@ class InstructorAdapter(dspy.JSONAdapter):
             if not constrained:
                 kw.pop("response_format", None)
             started = time.perf_counter()
-            resp = lm.forward(messages=msgs, **{**lm_kwargs, **kw})
+            try:
+                resp = lm.forward(messages=msgs, **{**lm_kwargs, **kw})
+            except Exception as exc:  # transport errors are not validation errors
+                call_errors.append(exc)
+                raise
             elapsed = (time.perf_counter() - started) * 1000.0
             usage, text = _usage(resp), _text(resp)
             cache_hit = bool(getattr(resp, "cache_hit", False))
@@ -247,6 +252,12 @@ class InstructorAdapter(dspy.JSONAdapter):
                 model=lm.model, messages=messages, response_model=response_model_for(signature),
                 max_retries=self.max_retries, strict=False, context=dict(inputs))
         except InstructorRetryException as exc:
+            attempts = getattr(exc, "failed_attempts", None) or ()
+            if call_errors and (not attempts or attempts[-1].exception is call_errors[-1]
+                                or str(call_errors[-1]) in str(attempts[-1].exception)):
+                # The LM call itself failed (timeout, 429, 5xx...): let the caller retry it,
+                # with its cause chain intact (``from None`` would erase the provider error).
+                raise call_errors[-1]
             raw = _text(getattr(exc, "last_completion", None))
             errors = tuple(_short(a.exception) for a in getattr(exc, "failed_attempts", None) or ())
             raise ValidationFailure(

@@ -107,6 +107,7 @@ def run_tasks(
     max_retries: int = 3,
     seed: int = 0,
     budget: Budget = Budget(),
+    backoff_s: float = 1.0,
     on_progress: Callable[[RunSummary], None] | None = None,
     sleep: Callable[[float], None] = time.sleep,
 ) -> RunSummary:
@@ -131,6 +132,8 @@ def run_tasks(
         Per backbone name (``task.key.backbone``).
     max_retries, seed : int
         Retry policy; the seed fixes the backoff jitter.
+    backoff_s : float
+        First backoff in seconds (exponential, full jitter).
     budget : Budget
         No new task starts once calls or tokens reach a ceiling; the rest stay
         pending for ``--resume``.
@@ -162,7 +165,7 @@ def run_tasks(
             return solve(task)
 
         try:
-            outcome = retrying(max_retries, seed=seed + index, sleep=sleep)(attempt)
+            outcome = retrying(max_retries, seed=seed + index, base_s=backoff_s, sleep=sleep)(attempt)
         except Exception as exc:  # every error becomes a recorded hard failure
             outcome = fail(task, exc)
         record = {"outcome": outcome.outcome, "output": dict(outcome.output),

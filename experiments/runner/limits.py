@@ -14,24 +14,46 @@ import tenacity
 
 __all__ = ["RateLimiter", "is_transient", "retrying"]
 
-_TRANSIENT_NAMES = ("Timeout", "RateLimit", "ServiceUnavailable", "InternalServer",
-                    "APIConnection", "BadGateway", "GatewayTimeout")
+_TRANSIENT_NAMES = ("Timeout", "RateLimit", "ServiceUnavailable", "InternalServer", "ServerError",
+                    "APIConnection", "Transport", "BadGateway", "GatewayTimeout", "LockTimeout")
+
+
+def _transient_one(exc: BaseException) -> bool:
+    if isinstance(exc, (TimeoutError, ConnectionError)):
+        return True
+    for attr in ("status_code", "status"):
+        status = getattr(exc, attr, None)
+        if isinstance(status, int) and (status == 429 or 500 <= status < 600):
+            return True
+    return any(name in type(exc).__name__ for name in _TRANSIENT_NAMES)
 
 
 def is_transient(exc: BaseException) -> bool:
     """Whether ``exc`` is worth retrying: a timeout, a 429 or a 5xx.
 
+    The whole cause chain is inspected, so a provider's rate-limit error
+    wrapped by DSPy or litellm still counts.
+
     Examples
     --------
     >>> is_transient(TimeoutError()), is_transient(ValueError("bad json"))
     (True, False)
+    >>> try:
+    ...     try:
+    ...         raise TimeoutError("read timed out")
+    ...     except TimeoutError as inner:
+    ...         raise RuntimeError("wrapped") from inner
+    ... except RuntimeError as outer:
+    ...     is_transient(outer)
+    True
     """
-    if isinstance(exc, (TimeoutError, ConnectionError)):
-        return True
-    status = getattr(exc, "status_code", None) or getattr(exc, "status", None)
-    if isinstance(status, int) and (status == 429 or 500 <= status < 600):
-        return True
-    return any(name in type(exc).__name__ for name in _TRANSIENT_NAMES)
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if _transient_one(exc):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def retrying(max_retries: int, *, seed: int, base_s: float = 1.0, cap_s: float = 60.0,

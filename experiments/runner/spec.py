@@ -78,6 +78,7 @@ class ExperimentSpec(BaseModel):
     seed: int = 42
     concurrency: int = Field(default=4, ge=1, le=256)
     max_retries: int = Field(default=3, ge=0)
+    backoff_s: float = Field(default=1.0, ge=0, description="First retry backoff; doubles per retry, capped at 60 s.")
     timeout_s: float = Field(default=120.0, gt=0)
     max_calls: int | None = Field(default=None, ge=1)
     max_tokens: int | None = Field(default=None, ge=1)

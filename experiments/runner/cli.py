@@ -1,0 +1,210 @@
+"""``paratrace run``, ``demo``, ``ui`` and ``compare``."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from ..errors import ExperimentError
+
+__all__ = ["register"]
+
+DEMO_SPEC = Path(__file__).resolve().parent.parent / "configs" / "demo.toml"
+TABLE_METRICS = ("ASA", "TGC", "CLA", "NER", "PHA", "BRA", "NCR", "DLA")
+
+
+def _spec(config: Optional[Path], suite: Optional[str], configuration: Optional[str],
+          model: Optional[str], name: Optional[str], limit: Optional[int]):
+    from .spec import ExperimentSpec, load_spec
+
+    if config is not None:
+        if suite or configuration:
+            raise ExperimentError("give either a spec file or --suite/--config, not both")
+        spec = load_spec(config)
+        updates = {k: v for k, v in (("name", name), ("limit", limit)) if v is not None}
+        if model:
+            updates["backbones"] = ({"model": model},)
+        return spec.model_validate({**spec.model_dump(), **updates}) if updates else spec
+    if not (suite and configuration):
+        raise ExperimentError("give a spec file, or --suite and --config (and optionally --model)")
+    from assistant.backends import default_model
+
+    model = model or default_model()
+    auto = f"{Path(suite).stem}-{configuration}-{model.replace('/', '_')}"
+    return ExperimentSpec(name=name or auto, suites=(suite,), configurations=(configuration,),
+                          backbones=({"model": model},), limit=limit)
+
+
+def _progress(console):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TextColumn("failures {task.fields[failures]}  tokens {task.fields[tokens]:,}"),
+                    TimeRemainingColumn(), console=console, transient=False)
+
+
+def _print_summary(console, result) -> None:
+    from rich.table import Table
+
+    for suite in result.scores:
+        table = Table(title=f"{suite.suite}: value [95% interval] (applicable cases)")
+        table.add_column("cell")
+        for m in TABLE_METRICS:
+            table.add_column(m, justify="right")
+        for cell in suite.cells:
+            metrics = cell.metrics()
+            row = []
+            for m in TABLE_METRICS:
+                value, low, high, n = metrics.get(m, (None, None, None, 0))
+                if value is None:
+                    row.append("n/a")
+                elif low is None:
+                    row.append(f"{value:.2f} ({n})")
+                else:
+                    row.append(f"{value:.2f} [{low:.2f},{high:.2f}] ({n})")
+            table.add_row(cell.name, *row)
+        console.print(table)
+        console.print(f"report: {suite.report_dir}")
+
+
+def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool) -> None:
+    from rich.console import Console
+
+    from .engine import Budget
+    from .run import run_experiment
+
+    from .pipeline import check_start
+
+    console = Console(width=None if sys.stdout.isatty() else 160)
+    if not dry_run:
+        check_start(spec, workdir, resume=resume)
+    if dry_run:
+        result = run_experiment(spec, workdir=workdir, resume=resume, dry_run=True)
+        est = result.estimate
+        fits = est.within(Budget(spec.max_calls, spec.max_tokens))
+        console.print(json.dumps({"tasks": est.tasks, "calls": est.calls, "prompt_tokens": est.prompt_tokens,
+                                  "completion_tokens": est.completion_tokens, "within_budget": fits}))
+        return
+    with _progress(console) as bar:
+        task = bar.add_task(spec.name, total=None, failures=0, tokens=0)
+
+        def update(summary, todo):
+            bar.update(task, total=todo, completed=summary.done, failures=summary.failures,
+                       tokens=summary.tokens)
+
+        started = time.monotonic()
+        result = run_experiment(spec, workdir=workdir, resume=resume, track=track, on_progress=update)
+    s = result.summary
+    console.print(f"{spec.name}: {s.done} run, {s.skipped} already done, {s.scored} scored, "
+                  f"{s.parse_failures} parse failures, {s.infra_errors} infrastructure errors, "
+                  f"{s.retries} retries, {s.calls} calls, {s.tokens:,} tokens "
+                  f"in {time.monotonic() - started:.1f} s")
+    if s.pending:
+        console.print(f"[yellow]budget reached: {s.pending} cases pending; "
+                      f"continue with `paratrace run ... --resume`[/yellow]")
+    _print_summary(console, result)
+    console.print(f"results: {result.paths.results}")
+    if result.mlflow_runs:
+        console.print(f"MLflow: experiment(s) paratrace/<suite>, parent run(s) {', '.join(result.mlflow_runs)}; "
+                      f"open the UI with: paratrace ui --workdir {workdir}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``run``, ``demo``, ``ui`` and ``compare`` to the root app."""
+
+    @app.command("run")
+    def run_command(
+        config: Optional[Path] = typer.Argument(None, help="Experiment spec (TOML)."),
+        suite: Optional[str] = typer.Option(None, "--suite", help="Quick form: suite name or JSONL path."),
+        configuration: Optional[str] = typer.Option(None, "--config", help="Quick form: b1..b4 or a baseline."),
+        model: Optional[str] = typer.Option(None, "--model", help="litellm model string (default: embedded)."),
+        name: Optional[str] = typer.Option(None, "--name", help="Run name (default: from the spec)."),
+        limit: Optional[int] = typer.Option(None, "--limit", min=1, help="At most N cases per suite."),
+        workdir: Path = typer.Option(Path("."), "--workdir", help="Holds runs/, the cache and mlflow.db."),
+        resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run."),
+        dry_run: bool = typer.Option(False, "--dry-run", help="Estimate calls and tokens only."),
+        track: bool = typer.Option(True, "--track/--no-track", help="Log to MLflow."),
+    ):
+        """Run an experiment: every case exactly once, scored, reported and tracked."""
+        spec = _spec(config, suite, configuration, model, name, limit)
+        _execute(spec, workdir=workdir, resume=resume, dry_run=dry_run, track=track)
+
+    @app.command("demo")
+    def demo_command(
+        model: Optional[str] = typer.Option(None, "--model", help="Backbone (default: the embedded model)."),
+        limit: int = typer.Option(6, "--cases", min=1, help="Cases of the authored corpus."),
+        workdir: Path = typer.Option(Path("."), "--workdir"),
+    ):
+        """B1 and B4 on a slice of the authored corpus with the embedded model; scored and logged."""
+        from .spec import load_spec
+
+        spec = load_spec(DEMO_SPEC)
+        updates = {"limit": limit}
+        if model:
+            updates["backbones"] = ({"model": model},)
+            updates["name"] = f"demo-{model.replace('/', '_')}"
+        spec = spec.model_validate({**spec.model_dump(), **updates})
+        resume = (workdir.resolve() / "runs" / spec.name / "spec.json").exists()
+        if resume:
+            stored = json.loads((workdir.resolve() / "runs" / spec.name / "spec.json").read_text())
+            if stored != spec.model_dump(mode="json"):
+                raise ExperimentError(f"a demo run with other settings exists in {workdir}/runs/{spec.name}; "
+                                      "use another --workdir")
+        _execute(spec, workdir=workdir, resume=resume, dry_run=False, track=True)
+
+    @app.command("ui")
+    def ui_command(
+        workdir: Path = typer.Option(Path("."), "--workdir", help="Where mlflow.db lives."),
+        port: int = typer.Option(5000, "--port", min=1, max=65535),
+    ):
+        """Start the MLflow UI on 127.0.0.1 for the local tracking store (Ctrl-C stops it)."""
+        from .ui import start_ui, stop_ui, wait_until_up
+
+        if not (workdir / "mlflow.db").exists():
+            raise ExperimentError(f"no tracking store at {workdir / 'mlflow.db'}; run `paratrace demo` first")
+        proc, url = start_ui(workdir, port=port)
+        try:
+            wait_until_up(url, proc)
+            typer.echo(f"MLflow UI: {url}  (Ctrl-C to stop)")
+            proc.wait()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            stop_ui(proc)
+
+    @app.command("compare")
+    def compare_command(
+        run_ids: List[str] = typer.Argument(..., help="Nested MLflow run ids (the first is the baseline)."),
+        workdir: Path = typer.Option(Path("."), "--workdir"),
+        out: Path = typer.Option(Path("compare"), "-o", "--out", help="Directory for compare.md/.html."),
+    ):
+        """Paired comparison of runs: exact McNemar per metric, Benjamini-Hochberg q-values."""
+        import tempfile
+
+        from rich.console import Console
+        from rich.table import Table
+
+        from .compare import compare_tables, load_run_table, to_html, to_markdown
+        from .tracking import setup_mlflow
+
+        mlflow = setup_mlflow(workdir, autolog_dspy=False)
+        client = mlflow.MlflowClient()
+        with tempfile.TemporaryDirectory() as tmp:
+            tables = [load_run_table(client, rid, Path(tmp) / rid) for rid in run_ids]
+        comparisons = compare_tables(tables)
+        table = Table(title="Paired comparison (exact McNemar, BH q-values)")
+        for col in ("metric", "base", "other", "n", "base", "other", "b", "c", "p", "q"):
+            table.add_column(col)
+        for c in comparisons:
+            table.add_row(c.metric, c.base, c.other, str(c.n), f"{c.base_rate:.3f}", f"{c.other_rate:.3f}",
+                          str(c.b), str(c.c), f"{c.pvalue:.4g}", f"{c.qvalue:.4g}")
+        Console().print(table)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "compare.md").write_text(to_markdown(comparisons), encoding="utf-8")
+        (out / "compare.html").write_text(to_html(comparisons), encoding="utf-8")
+        typer.echo(f"wrote {out / 'compare.md'} and {out / 'compare.html'}")

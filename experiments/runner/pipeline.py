@@ -1,0 +1,192 @@
+"""One experiment end to end: plan the grid, run it resumably, score it, write
+reports and log everything to MLflow.
+
+Layout of a run directory (``<workdir>/runs/<spec name>/``): ``spec.json``
+(the frozen spec), ``manifest.json``, ``results.jsonl`` (the append-only log),
+``reports/<suite>/<cell>/`` (the scorer's files).  DSPy's response cache lives
+in ``<workdir>/.paratrace-cache`` and is keyed by the full request.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from symbolic.model import Scenario
+
+from ..errors import ExperimentError
+from .engine import Budget, Task
+from .manifest import digest_file, digest_json, git_revision, package_versions, redact, today
+from .runlog import ResultLog
+from .spec import ExperimentSpec, RunKey
+from .solve import CaseWork
+
+__all__ = ["Estimate", "RunPaths", "check_start", "estimate", "manifest", "plan", "prepare", "results_by_cell", "select_cases", "suite_label"]
+
+CALLS_PER_CASE = {"b1": 1, "b2": 2, "b3": 1, "b4": 1, "legalbench-rag": 1, "graphrag": 2, "react": 6,
+                  "self-refine": 3, "tot": 2, "dspy-modular": 3}
+PROMPT_OVERHEAD_TOKENS = 900
+COMPLETION_TOKENS = {"b4": 900, "b3": 700}
+
+
+@dataclass(frozen=True)
+class RunPaths:
+    """Where one experiment keeps its state."""
+
+    root: Path
+
+    @property
+    def spec(self) -> Path:
+        return self.root / "spec.json"
+
+    @property
+    def manifest(self) -> Path:
+        return self.root / "manifest.json"
+
+    @property
+    def results(self) -> Path:
+        return self.root / "results.jsonl"
+
+    @property
+    def reports(self) -> Path:
+        return self.root / "reports"
+
+
+def prepare(spec: ExperimentSpec, workdir: str | Path, *, resume: bool) -> RunPaths:
+    """Create (or, with ``resume``, reopen) the run directory of ``spec``.
+
+    Raises
+    ------
+    ExperimentError
+        If the run exists and ``resume`` is false (nothing is overwritten), or
+        ``resume`` is asked with a spec that differs from the frozen one.
+    """
+    paths = check_start(spec, workdir, resume=resume)
+    frozen = spec.model_dump(mode="json")
+    paths.root.mkdir(parents=True, exist_ok=True)
+    if not paths.spec.exists():
+        paths.spec.write_text(json.dumps(frozen, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return paths
+
+
+def check_start(spec: ExperimentSpec, workdir: str | Path, *, resume: bool) -> RunPaths:
+    """The checks of :func:`prepare`, without creating anything.
+
+    Raises
+    ------
+    ExperimentError
+        As :func:`prepare`.
+    """
+    paths = RunPaths(Path(workdir).resolve() / "runs" / spec.name)
+    frozen = spec.model_dump(mode="json")
+    if paths.spec.exists():
+        if not resume:
+            raise ExperimentError(f"run {paths.root} exists; pass --resume to continue it "
+                                  "or give the spec another name")
+        stored = json.loads(paths.spec.read_text(encoding="utf-8"))
+        if stored != frozen:
+            changed = sorted(k for k in set(stored) | set(frozen) if stored.get(k) != frozen.get(k))
+            raise ExperimentError(f"run {paths.root} was started with another spec "
+                                  f"(fields differ: {', '.join(changed)}); a run is frozen")
+    elif resume:
+        raise ExperimentError(f"nothing to resume: {paths.spec} does not exist")
+    return paths
+
+
+def suite_label(name: str) -> str:
+    """The name a suite goes by in keys, reports and MLflow: a registry name as
+    is, a file by its stem.
+
+    >>> suite_label("normative-en"), suite_label("data/my-suite.jsonl")
+    ('normative-en', 'my-suite')
+    """
+    return Path(name).stem if name.endswith(".jsonl") or "/" in name else name
+
+
+def select_cases(spec: ExperimentSpec, scenarios: Sequence[Scenario]) -> list[Scenario]:
+    """The cases of one suite that the spec covers (``cases`` filter, then ``limit``)."""
+    chosen = list(scenarios)
+    if spec.cases is not None:
+        wanted = set(spec.cases)
+        chosen = [s for s in chosen if s.id in wanted]
+    return chosen[: spec.limit] if spec.limit else chosen
+
+
+def plan(spec: ExperimentSpec, suites: Mapping[str, Sequence[Scenario]]) -> list[Task]:
+    """Every task of the grid, in a fixed order (``suites`` keyed by :func:`suite_label`)."""
+    cases = {name: select_cases(spec, suites[suite_label(name)]) for name in spec.suites}
+    tasks = []
+    for suite, configuration, backbone, variant, repeat in spec.grid():
+        for scenario in cases[suite]:
+            key = RunKey(suite_label(suite), scenario.id, configuration, backbone.name, variant, repeat)
+            tasks.append(Task(key, CaseWork(scenario, backbone)))
+    return tasks
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A dry-run estimate made before any call."""
+
+    tasks: int
+    calls: int
+    prompt_tokens: int
+    completion_tokens: int
+
+    def within(self, budget: Budget) -> bool:
+        """Whether the estimate fits the budget."""
+        tokens = self.prompt_tokens + self.completion_tokens
+        return ((budget.max_calls is None or self.calls <= budget.max_calls)
+                and (budget.max_tokens is None or tokens <= budget.max_tokens))
+
+
+def estimate(tasks: Sequence[Task], done: set[RunKey] = frozenset()) -> Estimate:
+    """Calls and tokens the remaining tasks are expected to cost.
+
+    Prompt tokens are the evidence and query text at four characters a token
+    plus a fixed instruction overhead, per call; completions use a per
+    configuration allowance.
+    """
+    calls = prompt = completion = n = 0
+    for task in tasks:
+        if task.key in done:
+            continue
+        n += 1
+        work: CaseWork = task.payload
+        per_call = PROMPT_OVERHEAD_TOKENS + (len(work.scenario.query)
+                                             + sum(len(f.text) + 40 for f in work.scenario.evidence)) // 4
+        k = CALLS_PER_CASE.get(task.key.configuration, 2)
+        calls += k
+        prompt += k * per_call
+        completion += k * COMPLETION_TOKENS.get(task.key.configuration, 400)
+    return Estimate(n, calls, prompt, completion)
+
+
+def manifest(spec: ExperimentSpec, suites: Mapping[str, Path | None]) -> dict:
+    """The frozen manifest of a run (without credentials)."""
+    from scorer.contract import json_schemas
+
+    return redact({
+        "spec": spec.name,
+        "date": today(),
+        "git_revision": git_revision(Path(__file__).resolve().parent),
+        "packages": package_versions(),
+        "seed": spec.seed,
+        "suites": {name: digest_file(path) if path and path.exists() else "unknown"
+                   for name, path in suites.items()},
+        "schema_hash": digest_json(json_schemas()),
+        "backbones": {b.name: {"model": b.model, "provider": b.model.partition("/")[0],
+                               "alias": b.alias or "", "api_base": b.api_base or "",
+                               "decoding": dict(b.decoding)} for b in spec.backbones},
+    })
+
+
+def results_by_cell(log: ResultLog) -> dict[tuple[str, str, str, str, int], list[dict]]:
+    """Records grouped by (suite, configuration, backbone, variant, repeat)."""
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for record in log.records():
+        k = record["key"]
+        groups[(k["suite"], k["configuration"], k["backbone"], k["variant"], k["repeat"])].append(record)
+    return dict(groups)

@@ -1,0 +1,92 @@
+"""Solving one runner task with the assistant, and the hard-failure record of a
+task whose error survived its retries."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import warnings
+
+from symbolic.model import Scenario
+
+from .engine import CaseOutcome, Task
+from .manifest import redact
+from .spec import Backbone
+
+__all__ = ["AssistantSolver", "CaseWork", "hard_failure"]
+
+
+@dataclasses.dataclass(frozen=True)
+class CaseWork:
+    """The payload of a task: the scenario and the backbone to run it on."""
+
+    scenario: Scenario
+    backbone: Backbone
+
+
+class AssistantSolver:
+    """Runs tasks through :class:`assistant.api.Assistant`, one assistant per
+    (configuration, backbone, variant, repeat) cell, built on first use.
+
+    Repeats get distinct DSPy cache entries (``rollout_id``) so a repeated run
+    asks the model again instead of replaying the first answer; a resumed run
+    still replays what it already asked.
+
+    Parameters
+    ----------
+    max_retries : int
+        Instructor re-asks after an invalid reply.
+    resolved : mapping, optional
+        Already resolved backbones (:class:`assistant.backends.Backbone`) by
+        backbone name, used instead of resolving the model string (tests,
+        embedding, custom LMs).
+    """
+
+    def __init__(self, *, max_retries: int = 2, resolved=None):
+        self.max_retries = max_retries
+        self.resolved = dict(resolved or {})
+        self._cells: dict[tuple, object] = {}
+        self._lock = threading.Lock()
+
+    def assistant(self, configuration: str, backbone: Backbone, variant: str, repeat: int):
+        """The (cached) assistant of one cell."""
+        key = (configuration, backbone.name, variant, repeat)
+        with self._lock:
+            if key not in self._cells:
+                from assistant.api import Assistant
+                from assistant.backends import Decoding, resolve
+
+                resolved = self.resolved.get(backbone.name)
+                if resolved is None:
+                    decoding = Decoding().with_overrides(**backbone.decoding) if backbone.decoding else Decoding()
+                    resolved = resolve(backbone.model, decoding=decoding, api_base=backbone.api_base)
+                if repeat:
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        resolved = dataclasses.replace(resolved, lm=resolved.lm.copy(rollout_id=repeat))
+                self._cells[key] = Assistant(configuration, backbone=resolved, variant=variant,
+                                             max_retries=self.max_retries)
+            return self._cells[key]
+
+    def __call__(self, task: Task) -> CaseOutcome:
+        work: CaseWork = task.payload
+        key = task.key
+        result = self.assistant(key.configuration, work.backbone, key.variant, key.repeat) \
+            .run_scenario(work.scenario, repeat=key.repeat)
+        record = result.record.model_copy(update={"model": key.backbone})
+        meta = record.meta
+        tokens = (meta.prompt_tokens or 0) + (meta.completion_tokens or 0)
+        outcome = "parse_failure" if meta.hard_failure else "scored"
+        return CaseOutcome(outcome, record.model_dump(mode="json", exclude_none=True),
+                           calls=meta.calls or 0, tokens=tokens)
+
+
+def hard_failure(task: Task, exc: BaseException) -> CaseOutcome:
+    """The record of a task that failed for good: scored incorrect, never dropped."""
+    from scorer.contract import OutputRecord
+
+    key = task.key
+    reason = redact({"r": f"{type(exc).__name__}: {exc}"})["r"][:2000] or type(exc).__name__
+    record = OutputRecord.failure(case_id=key.case, configuration=key.configuration, model=key.backbone,
+                                  variant=key.variant, repeat=key.repeat, raw_text="", reason=reason)
+    return CaseOutcome("infra_error", record.model_dump(mode="json", exclude_none=True))

@@ -1,0 +1,122 @@
+"""The runner end to end on the scripted LM: plan, run, resume, score, report,
+track; transient LM errors retried; failures recorded and scored incorrect."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from assistant.backends import Backbone as Resolved
+from assistant.scripted import Script, scripted_lm
+from experiments.errors import ExperimentError
+from experiments.runner.run import run_experiment
+from experiments.runner.solve import AssistantSolver
+from experiments.runner.spec import ExperimentSpec
+
+SUITE = Path(__file__).resolve().parents[1] / "symbolic" / "fixtures" / "penalty_suite.jsonl"
+
+
+def spec(name="t", **kw):
+    base = dict(name=name, suites=[str(SUITE)], configurations=["b1", "b4"],
+                backbones=[{"model": "scripted/null"}], concurrency=2)
+    return ExperimentSpec(**{**base, **kw})
+
+
+def cases_in(log_path: Path) -> list[tuple]:
+    rows = [json.loads(x) for x in log_path.read_text().splitlines()]
+    return [(r["key"]["case"], r["key"]["configuration"]) for r in rows]
+
+
+def test_run_scores_reports_and_refuses_to_overwrite(tmp_path):
+    result = run_experiment(spec(), workdir=tmp_path, track=False)
+    assert result.summary.done == 14 and result.summary.scored == 14
+    assert len(set(cases_in(result.paths.results))) == 14
+    suite = result.scores[0]
+    assert suite.suite == "penalty_suite"
+    assert {Path(f).name for f in suite.files} >= {"summary.md", "cases.csv", "cases.jsonl"}
+    b4 = next(c for c in suite.cells if c.configuration == "b4")
+    asa = b4.metrics()["ASA"]
+    # scripted/null answers "undecidable": right only on the no-facts row of the penalty table
+    assert asa[0] == pytest.approx(1 / 7) and asa[3] == 7
+    manifest = json.loads(result.paths.manifest.read_text())
+    assert manifest["suites"]["penalty_suite"].startswith("sha256:")
+    assert set(manifest["packages"]) >= {"dspy", "litellm", "mlflow"}
+    with pytest.raises(ExperimentError, match="--resume"):
+        run_experiment(spec(), workdir=tmp_path, track=False)
+    with pytest.raises(ExperimentError, match="another spec"):
+        run_experiment(spec(limit=2), workdir=tmp_path, resume=True, track=False)
+
+
+def test_killed_run_resumes_with_every_case_exactly_once(tmp_path):
+    seen = []
+
+    class Killed(BaseException):
+        pass
+
+    real = AssistantSolver()
+
+    def dying(task):
+        if len(seen) == 5:
+            raise Killed()
+        seen.append(task.key)
+        return real(task)
+
+    with pytest.raises(Killed):
+        run_experiment(spec(concurrency=1), workdir=tmp_path, solver=dying, track=False)
+    log = tmp_path / "runs" / "t" / "results.jsonl"
+    assert len(cases_in(log)) == 5
+    with open(log, "a") as fh:  # a kill in the middle of a write
+        fh.write('{"key": {"suite": "penalty_suite", "case": "pen')
+    result = run_experiment(spec(concurrency=1), workdir=tmp_path, resume=True, track=False)
+    assert result.summary.skipped == 5 and result.summary.done == 9
+    keys = cases_in(log)
+    assert len(keys) == 14 and len(set(keys)) == 14
+
+
+def test_dry_run_estimates_without_calls_or_files(tmp_path):
+    result = run_experiment(spec(), workdir=tmp_path, dry_run=True)
+    assert result.estimate.tasks == 14 and result.estimate.calls == 14
+    assert result.estimate.prompt_tokens > 0 and not (tmp_path / "runs").exists()
+
+
+def test_budget_leaves_cases_pending_for_resume(tmp_path):
+    result = run_experiment(spec(max_calls=4, concurrency=1), workdir=tmp_path, track=False)
+    assert result.summary.stopped_by_budget and result.summary.pending == 10
+
+
+class RateLimitError(Exception):
+    status_code = 429
+
+
+class InternalServerError(Exception):
+    status_code = 500
+
+
+def raising(exc):
+    def reply(messages):
+        raise exc
+    return reply
+
+
+def test_lm_faults_are_retried_then_recorded_and_scored_incorrect(tmp_path):
+    # per case, in order: timeout, 429, 500, then an answer -> recovered by retries;
+    # malformed JSON is re-asked by Instructor and then answered.
+    script = Script([raising(TimeoutError("read timed out")), raising(RateLimitError("429 slow down")),
+                     raising(InternalServerError("500 upstream")), "{not json", ], fallback="null")
+    flaky = Resolved("scripted/flaky", scripted_lm("scripted/flaky", script), "scripted", True)
+    dead = Resolved("scripted/dead", scripted_lm("scripted/dead", Script(
+        [raising(TimeoutError("read timed out"))] * 10, fallback="null")), "scripted", True)
+    solver = AssistantSolver(resolved={"flaky": flaky, "dead": dead}, max_retries=1)
+    s = spec(configurations=["b1"], concurrency=1, max_retries=3, backoff_s=0, cases=["penalty-as-given"],
+             backbones=[{"model": "scripted/flaky", "alias": "flaky"}, {"model": "scripted/dead", "alias": "dead"}])
+    result = run_experiment(s, workdir=tmp_path, track=False, solver=solver)
+    records = [json.loads(x) for x in (tmp_path / "runs" / "t" / "results.jsonl").read_text().splitlines()]
+    by_backbone = {r["key"]["backbone"]: r for r in records}
+    assert by_backbone["flaky"]["outcome"] == "scored" and by_backbone["flaky"]["attempts"] == 4
+    assert by_backbone["dead"]["outcome"] == "infra_error" and by_backbone["dead"]["attempts"] == 4
+    assert by_backbone["dead"]["output"]["meta"]["hard_failure"] is True
+    cell = {c.backbone: c for c in result.scores[0].cells}
+    assert cell["dead"].results[0].correct is False and cell["dead"].results[0].hard_failure
+    assert result.summary.infra_errors == 1 and result.summary.retries == 6
