@@ -1,7 +1,8 @@
 """The ``paratrace score`` command (registered on the root CLI by ``register(app)``).
 
 ``paratrace score --suite SUITE.jsonl --outputs OUTPUTS.jsonl [--outputs ...]
---report DIR`` loads the suite and the outputs, scores every output
+--report DIR`` loads the suite and the outputs (repairing raw lines that carry
+only ``meta.raw_text``, :func:`scorer.repair.load_outputs`), scores every output
 (:func:`scorer.score.score_suite`), and writes the report
 (:mod:`scorer.report`).  A suite case without an output in some run is
 scored as a hard failure of that run ("no output"), never dropped.  Bad
@@ -90,10 +91,11 @@ def run_score(suite: Path, outputs: Sequence[Path], report: Path, *, seed: int =
     if n_resamples < 1:
         raise ScoringError(f"--resamples must be at least 1, got {n_resamples}")
     scenarios = load_suite(suite)
+    evidence = {s.id: s.evidence_ids() for s in scenarios}
     records = []
     first_file: dict[tuple, str] = {}
     for path in outputs:
-        for rec in load_outputs(path):
+        for rec in load_outputs(path, evidence=evidence):
             key = rec.run_key + (rec.case_id,)
             if key in first_file:
                 raise OutputFileError(

@@ -38,12 +38,56 @@ def _validation_error(exc: ValidationError, file: str, line: int, record: Any) -
     return OutputFileError(msg + shown, file=file, line=line, field=loc or None, value=value)
 
 
-def load_outputs(path) -> list[OutputRecord]:
+_RAW_META = ("prompt_tokens", "completion_tokens", "latency_ms", "calls")
+
+
+def _is_raw(value: dict) -> bool:
+    """A line with a run cell and ``meta.raw_text`` but no payload: still to be repaired."""
+    meta = value.get("meta")
+    return (value.get("common") is None and value.get("trace") is None and isinstance(meta, Mapping)
+            and isinstance(meta.get("raw_text"), str) and not meta.get("hard_failure")
+            and not meta.get("repair_log"))
+
+
+def _repair_raw(value: dict, evidence, file: str, line: int) -> OutputRecord:
+    from .repair import repair_record
+
+    if evidence is None:
+        raise OutputFileError("record has raw_text but no common payload; repairing it needs the suite",
+                              file=file, line=line, field="common")
+    case_id = value.get("case_id")
+    if case_id not in evidence:
+        raise OutputFileError(f"raw output for case {case_id!r}, which is not in the suite", file=file,
+                              line=line, field="case_id", value=case_id)
+    meta = value["meta"]
+    extra = sorted(set(value) - {"schema_version", "case_id", "configuration", "model", "variant", "repeat",
+                                 "meta", "common", "trace"})
+    extra += [f"meta.{k}" for k in sorted(set(meta) - {"raw_text", "hard_failure", "failure_reason",
+                                                        "repair_log", *_RAW_META})]
+    if extra:
+        raise OutputFileError(f"unknown field {extra[0]!r}", file=file, line=line, field=extra[0])
+    try:
+        return repair_record(meta["raw_text"], evidence_ids=evidence[case_id], case_id=case_id,
+                             configuration=value.get("configuration"), model=value.get("model"),
+                             variant=value.get("variant"), repeat=value.get("repeat", 0),
+                             **{k: meta[k] for k in _RAW_META if meta.get(k) is not None})
+    except ValidationError as exc:
+        raise _validation_error(exc, file, line, value) from None
+
+
+def load_outputs(path, *, evidence: Mapping[str, Iterable[str]] | None = None) -> list[OutputRecord]:
     """Read an outputs JSONL file (one :class:`~scorer.contract.OutputRecord` a line).
+
+    A *raw* line -- a run cell and ``meta.raw_text`` with neither ``common``
+    nor ``trace`` nor a repair log -- is repaired here
+    (:func:`scorer.repair.repair_record`) against its case's evidence
+    package, so the repair log and any hard failure are recorded per case.
 
     Parameters
     ----------
     path : str or path-like
+    evidence : mapping of str to iterable of str, optional
+        Case id -> evidence ids of the suite; needed only for raw lines.
 
     Returns
     -------
@@ -54,7 +98,8 @@ def load_outputs(path) -> list[OutputRecord]:
     ------
     OutputFileError
         Naming file, line, field and value: missing file, bad JSON, a record
-        breaking the contract, or the same run cell and case twice.
+        breaking the contract, a raw line without ``evidence`` (or for an
+        unknown case), or the same run cell and case twice.
 
     Examples
     --------
@@ -71,10 +116,13 @@ def load_outputs(path) -> list[OutputRecord]:
             if not isinstance(value, dict):
                 raise OutputFileError(f"expected a JSON object, got {type(value).__name__}",
                                       file=file, line=line, value=value)
-            try:
-                record = OutputRecord.model_validate(value)
-            except ValidationError as exc:
-                raise _validation_error(exc, file, line, value) from None
+            if _is_raw(value):
+                record = _repair_raw(value, evidence, file, line)
+            else:
+                try:
+                    record = OutputRecord.model_validate(value)
+                except ValidationError as exc:
+                    raise _validation_error(exc, file, line, value) from None
             key = record.run_key + (record.case_id,)
             if key in first:
                 raise OutputFileError(

@@ -254,3 +254,23 @@ def test_truncation_is_always_a_hard_failure(payload, cut):
     raw = body[: max(1, len(body) - cut)]
     result = repair_output(raw, evidence_ids=PACKAGE)
     assert result.hard_failure and result.common is None
+
+
+def test_raw_lines_are_repaired_at_load_time(tmp_path):
+    path = tmp_path / "raw.jsonl"
+    lines = [{"case_id": "c1", "configuration": "direct", "model": "m",
+              "meta": {"raw_text": "```json\n{\"status\": \"Both\", \"evidence\": [\"e1\"]}\n```", "calls": 1}},
+             {"case_id": "c2", "configuration": "direct", "model": "m", "repeat": 1,
+              "meta": {"raw_text": "{\"final_status\": \"acc", "latency_ms": 20.0}}]
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    evidence = {"c1": PACKAGE, "c2": PACKAGE}
+    ok, failed = load_outputs(path, evidence=evidence)
+    assert ok.status.value == "both" and ok.common.evidence_ids == ("E-01",) and ok.meta.calls == 1
+    assert ok.meta.repair_log[0] == "stripped markdown fence (json)"
+    assert failed.meta.hard_failure and failed.meta.raw_text == '{"final_status": "acc'
+    assert failed.meta.latency_ms == 20.0 and failed.repeat == 1
+    with pytest.raises(OutputFileError, match="needs the suite") as err:
+        load_outputs(path)
+    assert err.value.line == 1
+    with pytest.raises(OutputFileError, match="not in the suite"):
+        load_outputs(path, evidence={"c1": PACKAGE})

@@ -95,3 +95,21 @@ def test_bad_suite_and_bad_options(tmp_path, inputs):
     blocker.write_text("x")
     assert "not a directory" in _one_line_error(_score("--suite", suite, "--outputs", engine,
                                                        "--report", blocker))
+
+
+def test_raw_outputs_are_repaired_and_failures_scored_incorrect(tmp_path, inputs):
+    suite, _, _ = inputs
+    raw = tmp_path / "raw.jsonl"
+    rows = [{"case_id": "p-gold", "configuration": "raw", "model": "m",
+             "meta": {"raw_text": "Sure.\n```json\n{\"status\": \"Accepted\"}\n```"}},
+            {"case_id": "p-nor3", "configuration": "raw", "model": "m",
+             "meta": {"raw_text": "I cannot answer in JSON."}}]
+    raw.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    result = _score("--suite", suite, "--outputs", raw, "--report", tmp_path / "r", "--no-audit")
+    assert result.exit_code == 0, result.output
+    cases = {c["case_id"]: c for c in map(json.loads, (tmp_path / "r" / "cases.jsonl").read_text().splitlines())}
+    assert len(cases) == 6                                   # four suite cases without output: hard failures
+    assert cases["p-gold"]["correct"] and cases["p-gold"]["output_meta"]["repair_log"]
+    assert not cases["p-nor3"]["correct"] and cases["p-nor3"]["hard_failure"]
+    assert cases["p-nor3"]["output_meta"]["raw_text"] == "I cannot answer in JSON."
+    assert "| raw / m | 0 | 6 | 5 | 1 | 1/6 |" in (tmp_path / "r" / "summary.md").read_text()
