@@ -151,3 +151,20 @@ def test_graphrag_with_an_empty_graph_answers_from_nothing():
 def test_a_scripted_answer_reply_is_not_mistaken_for_a_graph():
     result, script = run("graphrag", [{"result": ANSWER}, {"result": ANSWER}, {"result": ANSWER}], max_retries=2)
     assert result.record.meta.hard_failure and len(script.requests) == 3
+
+
+def test_compact_and_zero_shot_variants_reach_every_baseline_signature():
+    from assistant.baselines import signatures
+    from assistant.variants import INSTRUCTIONS, Variant, apply_variant
+
+    for style in ("compact", "zero-shot"):
+        assert set(signatures.__all__) <= set(INSTRUCTIONS[style])
+        texts = set(INSTRUCTIONS[style].values())
+        for cls in BASELINES.values():
+            module = apply_variant(cls(), Variant.parse(style))
+            for name, predictor in module.named_predictors():
+                if not name.startswith("agent."):  # dspy.ReAct's generated signatures keep theirs
+                    assert predictor.signature.instructions in texts, (cls.name, name)
+    result, script = run("legalbench-rag", [{"result": ANSWER}], variant="zero-shot")
+    assert INSTRUCTIONS["zero-shot"]["AnswerFromRetrieved"] in script.requests[0][0]["content"]
+    assert result.record.variant == "zero-shot"
