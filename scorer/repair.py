@@ -87,28 +87,30 @@ class Repaired:
 
 
 def _split_payload(payload: dict, log: Log) -> tuple[dict, dict | None]:
+    """Split a decoded object into the common and trace sources.
+
+    Layouts: nested ``{"common": {...}, "trace": {...}}`` or flat (common
+    fields at the top); trace fields (``facts``, ``rules``...) found at the top
+    level are collected into the trace.
+    """
     common = payload.get("common")
-    if isinstance(common, Mapping):
+    nested = isinstance(common, Mapping)
+    if nested:
         common_src = dict(common)
-        rest = {k: v for k, v in payload.items() if k not in ("common", "trace", "schema_version")}
+        extra = sorted(k for k in payload if k not in ("common", "trace", "schema_version", *_TRACE_KEYS))
+        if extra:
+            log.add("output", "dropped unknown field(s) " + ", ".join(repr(k) for k in extra))
     else:
         common_src = {k: v for k, v in payload.items() if k not in _TRACE_KEYS and k != "trace"}
-        rest = {}
     trace = payload.get("trace")
     if isinstance(trace, Mapping):
-        trace_src = dict(trace)
-    else:
-        top = {k: payload[k] for k in _TRACE_KEYS if k in payload}
-        trace_src = top or None
-        if top:
-            log.add("trace", "collected top-level field(s) " + ", ".join(sorted(top)))
-    if isinstance(common, Mapping) and trace_src is None:
-        top = {k: rest[k] for k in _TRACE_KEYS if k in rest}
-        trace_src = top or None
-    extra = sorted(k for k in rest if k not in _TRACE_KEYS)
-    if extra:
-        log.add("output", "dropped unknown field(s) " + ", ".join(repr(k) for k in extra))
-    return common_src, trace_src
+        return common_src, dict(trace)
+    if trace is not None:
+        log.add("trace", f"dropped unreadable trace {short(trace)}")
+    top = {k: payload[k] for k in _TRACE_KEYS if k in payload}
+    if top:
+        log.add("trace", "collected top-level field(s) " + ", ".join(sorted(top)))
+    return common_src, top or None
 
 
 def _repair_common(src: dict, package: frozenset[str], log: Log) -> CommonV1:

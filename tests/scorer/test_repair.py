@@ -274,3 +274,11 @@ def test_raw_lines_are_repaired_at_load_time(tmp_path):
     assert err.value.line == 1
     with pytest.raises(OutputFileError, match="not in the suite"):
         load_outputs(path, evidence={"c1": PACKAGE})
+
+
+def test_layouts():
+    nested = {"common": {"final_status": "both"}, "trace": {"facts": []}, "model_notes": "x"}
+    r = repair_output(json.dumps(nested), evidence_ids=PACKAGE)
+    assert r.trace is not None and "output: dropped unknown field(s) 'model_notes'" in r.log
+    bad_trace = repair_output('{"final_status": "both", "trace": "see above"}', evidence_ids=PACKAGE)
+    assert bad_trace.trace is None and "trace: dropped unreadable trace 'see above'" in bad_trace.log
