@@ -1,16 +1,17 @@
 """paratrace's scorer: the output contract, deterministic repair, the metrics,
 the statistics and the reports (paper Sections 5-6, Appendix A.8).
 
-Importing this package touches no network and no LLM library.
+Importing this package touches no network and no LLM library.  The contract,
+repair, records and statistics load eagerly (the assistant imports the
+contract); scoring, summaries, reports and the audit load on first use.
 """
 
-from .audit import AuditRow, component_audit
+from importlib import import_module
+
 from .contract import CommonV1, Diagnostics, OutputRecord, Rejected, RunMeta, TraceV2, json_schemas
 from .errors import OutputFileError, ReportError, ScorerError, ScoringError, StatsError
 from .records import AlignmentRecord, CaseResult, MetricAggregate, MetricRecord
 from .repair import Repaired, dump_outputs, load_outputs, repair_output, repair_record
-from .report import write_report
-from .score import aggregate, score_case, score_suite
 from .stats import (
     ConfusionMatrix,
     Interval,
@@ -25,7 +26,21 @@ from .stats import (
     stability,
     wilson,
 )
-from .summary import Summary, summarize
+
+_LAZY = {
+    "AuditRow": "audit", "component_audit": "audit",
+    "write_report": "report",
+    "aggregate": "score", "score_case": "score", "score_suite": "score",
+    "Summary": "summary", "summarize": "summary",
+}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = sorted([
     "AlignmentRecord",
