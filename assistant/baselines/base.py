@@ -70,6 +70,21 @@ class Baseline(dspy.Module):
         dspy.Prediction
             ``common``, ``trace`` (``None`` when nothing trace-shaped was
             emitted), ``answer`` and ``extras``; ``audit`` in audit mode.
+
+        Examples
+        --------
+        >>> from symbolic.model import EvidenceFragment, Fact
+        >>> pkg = EvidencePackage.of([EvidenceFragment(id="E1", text="The delivery was late.", source="Log")])
+        >>> said = CitedAnswer(answer="Late.", cited=["E1"], status="accepted")
+        >>> pred = Baseline().finish("Was it late?", pkg, said, None)
+        >>> pred.common.evidence_ids, pred.trace
+        (('E-01',), None)
+        >>> pred = Baseline().finish("Was it late?", pkg, said, None, analysis=Analysis(
+        ...     facts=[Fact(id="f1", literal="Late(d)", evidence=["E1"]), Fact(id="f2", literal="Storm(d)")]))
+        >>> [f.id for f in pred.trace.facts], [(r.id, r.reason) for r in pred.trace.rejected]
+        (['f1', 'f2'], [('f2', 'cites no evidence fragment')])
+        >>> pred.common.emitted_conclusions
+        ('Late(d)', 'Storm(d)')
         """
         diagnostics = verdict = None
         if candidate is not None:
