@@ -278,6 +278,12 @@ def component_audit(scenarios: Sequence[Scenario], outputs: Sequence[OutputRecor
     -------
     tuple of AuditRow
         Sorted by variant (Table 19 order), then source (``gold`` first).
+
+    Examples
+    --------
+    >>> from scorer.metrics._examples import penalty_scenario
+    >>> [(r.variant, r.source, r.changed, r.detail) for r in component_audit([penalty_scenario()])]
+    [('no_priority_edges', 'gold', 1, 'accepted->both: 1'), ('no_attack_edges', 'gold', 1, 'accepted->both: 1'), ('no_ner_check', 'gold', 0, 'no change')]
     """
     by_id = {s.id: s for s in scenarios}
     evidence = {s.id: s.evidence_ids() for s in scenarios}

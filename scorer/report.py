@@ -235,6 +235,19 @@ def write_report(directory, *, summary: Summary, scenarios: Sequence[Scenario],
     ------
     ReportError
         If ``directory`` exists and is not a directory, or cannot be written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from scorer.metrics._examples import penalty_output, penalty_scenario
+    >>> from scorer.score import score_suite
+    >>> from scorer.summary import summarize
+    >>> suite, outs = [penalty_scenario()], [penalty_output("accepted", "gold")]
+    >>> res = score_suite(suite, outs)
+    >>> files = write_report(tempfile.mkdtemp(), summary=summarize(res, outputs=outs, n_resamples=50),
+    ...                      scenarios=suite, outputs=outs, results=res)
+    >>> sorted(f.rsplit("/", 1)[1] for f in files) == sorted(REPORT_FILES)
+    True
     """
     out = Path(directory)
     if out.exists() and not out.is_dir():

@@ -157,6 +157,16 @@ def render_markdown(summary: Summary, *, title: str, preamble: Sequence[str] = (
     -------
     str
         Markdown ending in a newline.
+
+    Examples
+    --------
+    >>> from scorer.records import CaseResult, MetricRecord
+    >>> from scorer.summary import summarize
+    >>> r = CaseResult("c1", "engine", "m", "", 0, "both", "both", True, False,
+    ...                {"ASA": MetricRecord("ASA", 1.0, "")})
+    >>> text = render_markdown(summarize([r], n_resamples=10), title="Report")
+    >>> text.splitlines()[0], "| engine / m | 0 | 1 | 0 |" in text
+    ('# Report', True)
     """
     conf = int(round(100 * (1 - summary.alpha)))
     sections = [
