@@ -37,10 +37,19 @@ __all__ = ["Baseline"]
 class Baseline(dspy.Module):
     """Base of the baselines: holds B1's audit predictor and builds the prediction.
 
-    Subclasses set ``name`` and write ``forward``, ending with :meth:`finish`.
+    Subclasses set ``name`` and ``max_calls`` and write ``forward``, ending with :meth:`finish`.
+
+    Attributes
+    ----------
+    name : str
+        The configuration name (:data:`assistant.baselines.BASELINES` key).
+    max_calls : int
+        Most LM calls one case takes in query mode, re-asks not counted (audit
+        mode adds one), for budgeting a run.
     """
 
     name = "baseline"
+    max_calls = 0
 
     def __init__(self):
         super().__init__()

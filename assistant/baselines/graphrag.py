@@ -48,6 +48,7 @@ class GraphRAG(Baseline):
     """
 
     name = "graphrag"
+    max_calls = 2
 
     def __init__(self, hops: int = 2):
         super().__init__()

@@ -30,6 +30,7 @@ class DSPyModular(Baseline):
     """Extract, check, answer; the LM decides the status."""
 
     name = "dspy-modular"
+    max_calls = 3
 
     def __init__(self):
         super().__init__()

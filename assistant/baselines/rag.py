@@ -63,6 +63,7 @@ class LegalBenchRAG(Baseline):
     """
 
     name = "legalbench-rag"
+    max_calls = 1
 
     def __init__(self, k: int = 4):
         super().__init__()

@@ -97,6 +97,7 @@ class ReActBaseline(Baseline):
         if max_iters < 1:
             raise ConfigurationError(f"max_iters must be >= 1, got {max_iters}")
         self.agent = dspy.ReAct(InspectEvidence, tools=list(TOOLS), max_iters=max_iters)
+        self.max_calls = max_iters + 1
 
     def forward(self, query: str, evidence: EvidencePackage, target: str | None = None,
                 candidate: Analysis | None = None) -> dspy.Prediction:

@@ -50,6 +50,7 @@ class SelfRefine(Baseline):
         if max_rounds < 0:
             raise ConfigurationError(f"max_rounds must be >= 0, got {max_rounds}")
         self.max_rounds = max_rounds
+        self.max_calls = 1 + 2 * max_rounds
         self.draft = dspy.Predict(AnswerWithCitations)
         self.critique = dspy.Predict(CritiqueAnswer)
         self.revise = dspy.Predict(ReviseAnswer)

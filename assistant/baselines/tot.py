@@ -64,6 +64,7 @@ class TreeOfThought(Baseline):
         if breadth < 2:
             raise ConfigurationError(f"breadth must be >= 2, got {breadth}")
         self.breadth = breadth
+        self.max_calls = 1 + breadth
         self.propose = dspy.Predict(ProposePaths)
         self.evaluate = dspy.Predict(EvaluatePath)
 

@@ -168,3 +168,13 @@ def test_compact_and_zero_shot_variants_reach_every_baseline_signature():
     result, script = run("legalbench-rag", [{"result": ANSWER}], variant="zero-shot")
     assert INSTRUCTIONS["zero-shot"]["AnswerFromRetrieved"] in script.requests[0][0]["content"]
     assert result.record.variant == "zero-shot"
+
+
+def test_max_calls_bound_the_valid_runs():
+    from baseline_cases import VALID
+
+    defaults = {name: cls().max_calls for name, cls in BASELINES.items()}
+    assert defaults == {"legalbench-rag": 1, "graphrag": 2, "react": 7, "self-refine": 5, "tot": 4,
+                        "dspy-modular": 3}
+    assert all(VALID[name][1] <= bound for name, bound in defaults.items())
+    assert ReActBaseline(max_iters=2).max_calls == 3 and SelfRefine(max_rounds=0).max_calls == 1
