@@ -116,7 +116,8 @@ def run_score(suite: Path, outputs: Sequence[Path], report: Path, *, seed: int =
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PriorityCycleWarning)
         results = score_suite(scenarios, records, ncr=ncr)
-        summary = summarize(results, outputs=records, seed=seed, alpha=alpha, n_resamples=n_resamples)
+        summary = summarize(results, outputs=records, scenarios=scenarios, seed=seed, alpha=alpha,
+                            n_resamples=n_resamples)
         rows = component_audit(scenarios, records, results, rescore) if audit else None
     written = write_report(report, summary=summary, scenarios=scenarios, outputs=records, results=results,
                            audit=rows, suite_name=Path(suite).name,

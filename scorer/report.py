@@ -9,6 +9,7 @@ Files written into the report directory:
 ``cases.csv``                 the same, flat: one column per metric value
 ``summary.md``                every table, laid out like the paper's
 ``summary_accuracy.csv``      status accuracy and DLA per configuration
+``summary_subsets.csv``       status accuracy per configuration and case subset
 ``summary_confusion.csv``     confusion matrices (long format)
 ``summary_metrics.csv``       metrics per configuration with counts and intervals
 ``summary_paired.csv``        exact McNemar tests with BH q-values
@@ -48,7 +49,7 @@ __all__ = ["REPORT_FILES", "audit_markdown", "digest", "write_report"]
 
 REPORT_FILES = ("audit.csv", "cases.csv", "cases.jsonl", "summary.md", "summary_accuracy.csv",
                 "summary_confusion.csv", "summary_metrics.csv", "summary_paired.csv",
-                "summary_run_metrics.csv", "summary_stability.csv")
+                "summary_run_metrics.csv", "summary_stability.csv", "summary_subsets.csv")
 
 
 def digest(lines: Iterable[str]) -> str:
@@ -158,7 +159,10 @@ def _summary_csvs(s: Summary) -> dict[str, str]:
     run_metrics = _csv(cfg + ["metric", "runs", "mean", "sd", "per_run"],
                        [_split(m.config) + [m.metric, len(m.values), m.mean, m.sd,
                                             " ".join(_f(v) for v in m.values)] for m in s.run_metrics])
-    return {"summary_run_metrics.csv": run_metrics, "summary_accuracy.csv": acc, "summary_confusion.csv": conf, "summary_metrics.csv": met,
+    subsets = _csv(cfg + ["subset", "cases", "hard_failures"] + [f"accuracy_{h}" for h in _CI_HEAD],
+                   [_split(r.config) + [r.subset, r.n_cases, r.hard_failures] + _ci(r.accuracy)
+                    for r in s.subsets])
+    return {"summary_subsets.csv": subsets, "summary_run_metrics.csv": run_metrics, "summary_accuracy.csv": acc, "summary_confusion.csv": conf, "summary_metrics.csv": met,
             "summary_paired.csv": paired, "summary_stability.csv": stab}
 
 

@@ -82,6 +82,13 @@ def _accuracy(summary: Summary) -> str:
                      "Status accuracy % [95% CI]", "DLA % [95% CI]"], rows)
 
 
+def _subsets(summary: Summary) -> str:
+    rows = [[config_label(r.config), r.subset, str(r.n_cases), str(r.hard_failures),
+             f"{_num(r.accuracy.numerator)}/{r.n_cases}", fmt_interval(r.accuracy)] for r in summary.subsets]
+    return md_table(["Configuration", "Subset", "Cases", "Hard failures", "Correct",
+                     "Status accuracy % [95% CI]"], rows)
+
+
 def _confusion(summary: Summary) -> str:
     parts = []
     for key, cm in summary.confusion:
@@ -173,7 +180,9 @@ def render_markdown(summary: Summary, *, title: str, preamble: Sequence[str] = (
         f"# {title}",
         "\n".join(preamble),
         "## 1. Status accuracy and DLA\n\nFirst run of each configuration; hard failures are "
-        f"scored incorrect. Wilson {conf}% intervals.\n\n" + _accuracy(summary),
+        f"scored incorrect. Wilson {conf}% intervals.\n\n" + _accuracy(summary)
+        + ("\n\nBy subset of the suite (gold status, domain, contradiction and priority cases, "
+           "defect class, split, update-pair role):\n\n" + _subsets(summary) if summary.subsets else ""),
         "## 2. Confusion matrices\n\nRows: gold status; columns: predicted status "
         "(`failure` = hard failure).\n\n" + _confusion(summary),
         "## 3. Metrics per configuration\n\n\u2191 higher is better, \u2193 lower is better. Wilson intervals for 0/1 metrics, an edge-level "

@@ -27,6 +27,8 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from symbolic.model import Scenario
+
 from .contract import OutputRecord
 from .errors import ReportError
 from .metrics.aggregate import aggregate_metric
@@ -51,8 +53,10 @@ __all__ = [
     "PairedRow",
     "QUANTITY_METRICS",
     "RunMetricRow",
+    "SubsetRow",
     "Summary",
     "bootstrap_mean",
+    "case_subsets",
     "config_label",
     "summarize",
 ]
@@ -115,6 +119,17 @@ class PairedRow:
 
 
 @dataclass(frozen=True, slots=True)
+class SubsetRow:
+    """Status accuracy of one configuration (first run) on one subset of cases."""
+
+    config: ConfigKey
+    subset: str
+    n_cases: int
+    hard_failures: int
+    accuracy: Interval
+
+
+@dataclass(frozen=True, slots=True)
 class RunMetricRow:
     """One metric of one configuration across its runs: per-run values, mean and sample SD."""
 
@@ -140,6 +155,7 @@ class Summary:
     seed: int
     n_resamples: int
     run_metrics: tuple[RunMetricRow, ...] = ()
+    subsets: tuple[SubsetRow, ...] = ()
 
 
 def bootstrap_mean(values: Sequence[float], *, seed: int, n_resamples: int = 2000,
@@ -226,8 +242,53 @@ def _outcomes(rows: Sequence[CaseResult], metric: str) -> dict[str, float]:
             if metric in r.metrics and _counted(metric, [r.metrics[metric]])}
 
 
-def summarize(results: Sequence[CaseResult], *, outputs: Iterable[OutputRecord] = (), seed: int = 0,
-              alpha: float = 0.05, n_resamples: int = 2000) -> Summary:
+def case_subsets(scenario: Scenario) -> tuple[str, ...]:
+    """The subsets a case belongs to, for the accuracy-by-subset table.
+
+    ``gold:<status>``, ``domain:<domain>``, ``contradiction``, ``priority``,
+    ``defect:<class>``, ``split:<split>``, ``pair:<role>``.
+
+    Examples
+    --------
+    >>> from scorer.metrics._examples import penalty_scenario
+    >>> case_subsets(penalty_scenario(contradiction=True, priority=True))
+    ('contradiction', 'gold:accepted', 'priority')
+    """
+    md = scenario.metadata
+    tags = {f"gold:{scenario.gold.status.value}"}
+    if md.domain is not None:
+        tags.add(f"domain:{md.domain.value}")
+    if md.contradiction:
+        tags.add("contradiction")
+    if md.priority:
+        tags.add("priority")
+    if md.defect_class is not None:
+        tags.add(f"defect:{md.defect_class.value}")
+    if md.split:
+        tags.add(f"split:{md.split}")
+    if md.role:
+        tags.add(f"pair:{md.role}")
+    return tuple(sorted(tags))
+
+
+def _subset_rows(runs: Mapping[ConfigKey, list[CaseResult]], subsets: Mapping[str, Sequence[str]],
+                 alpha: float) -> list[SubsetRow]:
+    rows = []
+    for key, rs in runs.items():
+        members: dict[str, list[CaseResult]] = defaultdict(list)
+        for r in rs:
+            for tag in subsets.get(r.case_id, ()):
+                members[tag].append(r)
+        for tag in sorted(members):
+            group = members[tag]
+            rows.append(SubsetRow(key, tag, len(group), sum(r.hard_failure for r in group),
+                                  wilson(sum(r.correct for r in group), len(group), alpha)))
+    return rows
+
+
+def summarize(results: Sequence[CaseResult], *, outputs: Iterable[OutputRecord] = (),
+              scenarios: Iterable[Scenario] = (), seed: int = 0, alpha: float = 0.05,
+              n_resamples: int = 2000) -> Summary:
     """Compute every report table from scored cases.
 
     Parameters
@@ -236,6 +297,8 @@ def summarize(results: Sequence[CaseResult], *, outputs: Iterable[OutputRecord] 
         Scored cases of one or more configurations and repeats (one suite).
     outputs : iterable of OutputRecord
         The scored outputs, for the count of repaired outputs (optional).
+    scenarios : iterable of Scenario
+        The suite, for status accuracy by subset (:func:`case_subsets`; optional).
     seed : int
         Seed of every bootstrap (each table cell derives its own generator
         from it deterministically).
@@ -318,7 +381,8 @@ def summarize(results: Sequence[CaseResult], *, outputs: Iterable[OutputRecord] 
         stab.append((key, stability([{c: reps[i][c] for c in common} for i in sorted(reps)], gold)))
     return Summary(tuple(runs), metrics, tuple(accuracy), tuple(confusion), tuple(metric_rows),
                    tuple(paired), tuple(stab), alpha, seed, n_resamples,
-                   tuple(_run_metrics(results, metrics)))
+                   tuple(_run_metrics(results, metrics)),
+                   tuple(_subset_rows(runs, {s.id: case_subsets(s) for s in scenarios}, alpha)))
 
 
 def _run_metrics(results: Sequence[CaseResult], metrics: Sequence[str]) -> list[RunMetricRow]:

@@ -126,7 +126,7 @@ def _report(tmp_path, name, audit=True):
     engine, direct = outputs()
     outs = fill_missing(suite, engine + direct)
     results = score_suite(suite, outs)
-    summary = summarize(results, outputs=outs, n_resamples=200)
+    summary = summarize(results, outputs=outs, scenarios=suite, n_resamples=200)
     rows = component_audit(suite, outs, results, lambda o: score_suite(suite, o)) if audit else None
     return write_report(tmp_path / name, summary=summary, scenarios=suite, outputs=outs, results=results,
                         audit=rows, suite_name="suite.jsonl", output_names=["engine.jsonl", "direct.jsonl"])
@@ -142,6 +142,11 @@ def test_report_files(tmp_path):
         assert heading in md
     assert "| direct / lm | 0 | 6 | 2 | 4 | 3/6 | 50.0 [18.8, 81.2] | — |" in md
     assert "truncated JSON" in md and "no output for this case" in md
+    assert "| direct / lm | gold:both | 2 | 0 | 1/2 | 50.0 [9.5, 90.5] |" in md
+    assert "| engine / ref | priority | 3 | 0 | 3/3 |" in md
+    subsets = list(csv.DictReader(io.StringIO((tmp_path / "rep" / "summary_subsets.csv").read_text())))
+    assert {r["subset"] for r in subsets} == {"contradiction", "priority", "gold:accepted", "gold:both",
+                                              "gold:rejected", "gold:undecidable"}
     lines = (tmp_path / "rep" / "cases.jsonl").read_text().splitlines()
     assert len(lines) == 24
     failed = [json.loads(x) for x in lines if json.loads(x)["hard_failure"]]
