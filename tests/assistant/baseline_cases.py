@@ -14,7 +14,7 @@ from symbolic.model import Fact, Gold, Metadata, Rule, Scenario
 
 from assistant_cases import ANSWER, FRAGMENTS, QUERY, TARGET, THEORY
 
-GOLD_MARKERS = ("GoldOnlyMarker", "gold-only-rule", "GOLDTAG-SECRET", "gold-pair-7")
+GOLD_MARKERS = ("GoldOnlyMarker", "gold-only-rule", "GOLDTAG-SECRET", "gold-pair-7", "gold-defect-at-r9")
 
 
 def secret_scenario(candidate=None) -> Scenario:
@@ -24,7 +24,8 @@ def secret_scenario(candidate=None) -> Scenario:
                 rules=[Rule(id="gold-only-rule", antecedents=["GoldOnlyMarker(x)"], consequent="Penalty(x)",
                             evidence=["E-04"])])
     return Scenario(id="pen-bl-001", query=QUERY, target=TARGET, evidence=FRAGMENTS, gold=gold, candidate=candidate,
-                    metadata=Metadata(tags=("GOLDTAG-SECRET",), pair="gold-pair-7", role="base"))
+                    metadata=Metadata(tags=("GOLDTAG-SECRET",), pair="gold-pair-7", role="base",
+                                      defect_class="priority_inversion", defect_location="gold-defect-at-r9"))
 
 
 def run(config, replies, *, scenario=None, max_retries=2, program=None, **kwargs):
