@@ -44,7 +44,9 @@ from symbolic.labels import Status
 from symbolic.literals import complement
 from symbolic.model import Analysis, EdgeType, Trace, TraceEdge
 from symbolic.naming import edge_id
+from symbolic.results import Evaluation
 from symbolic.tnf import tnf
+from symbolic.trace import build_trace, graph_to_trace
 
 from .records import AlignmentRecord
 from .subtheory import Universe
@@ -53,6 +55,7 @@ __all__ = [
     "GoldClasses",
     "align_edges",
     "edge_map",
+    "evaluation_edges",
     "gold_classes",
     "trace_edges",
 ]
@@ -93,6 +96,26 @@ def trace_edges(evidence_ids: Iterable[str], analysis: Analysis, target: str,
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PriorityCycleWarning)
         return edge_map(tnf(frozenset(evidence_ids), analysis, target, query=query))
+
+
+def evaluation_edges(evaluation: Evaluation, query: str | None = None) -> dict[str, TraceEdge]:
+    """The TNF edges of an engine evaluation over an already normalized theory.
+
+    For a grounded theory whose proof aliases are collapsed (as in
+    :class:`scorer.subtheory.Universe`) this is exactly what :func:`trace_edges`
+    returns for the same objects (TNF steps iv-vi), without normalizing and
+    evaluating them again.
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+    query : str, optional
+
+    Returns
+    -------
+    dict of str to TraceEdge
+    """
+    return edge_map(graph_to_trace(build_trace(evaluation, query=query)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +201,7 @@ def gold_classes(evidence_ids: Iterable[str], gold: Analysis, target: str, statu
     evidence = frozenset(evidence_ids)
     u = universe if universe is not None else Universe(evidence, gold, target)
     before = u.evaluations
-    full_edges = trace_edges(evidence, u.analysis_of(u.handles), target, query)
+    full_edges = evaluation_edges(u.everything(), query)
     ev = u.evaluate(u.handles)
     rule_handle, fact_handle = u.rule_handles, u.fact_handles
     objs = {a.id: frozenset(rule_handle[r] for r in a.rules) | frozenset(fact_handle[f] for f in a.premises)
@@ -243,7 +266,7 @@ def gold_classes(evidence_ids: Iterable[str], gold: Analysis, target: str, statu
         minimal = [frozenset(u.relevant)]
     classes: dict[tuple[str, ...], tuple[tuple[str, ...], dict]] = {}
     for handles in minimal:
-        edges = trace_edges(evidence, u.analysis_of(handles), target, query)
+        edges = evaluation_edges(u.evaluate(handles), query)
         key = tuple(sorted(edges))
         if key not in classes:
             classes[key] = (tuple(sorted(handles, key=u.handles.index)), edges)

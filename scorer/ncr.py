@@ -154,7 +154,7 @@ def ncr_witness(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
         return NCRWitness(censored_cost, True, (), (), status, None, n, searched,
                           u.evaluations - before, cap)
 
-    full_eval_args = u.evaluate(full).arguments
+    full_eval_args = u.evaluate(full).arguments  # memoized: shared with the status above
     if not any(a.conclusion in (u.target, complement(u.target)) for a in full_eval_args):
         return censored(0, False)
 

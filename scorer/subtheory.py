@@ -31,7 +31,7 @@ from typing import Iterable, Mapping
 from symbolic.errors import PriorityCycleWarning
 from symbolic.grounding import Theory, ground
 from symbolic.labels import Status
-from symbolic.literals import atom, excepted_rule, normalize_literal
+from symbolic.literals import atom, normalize_literal
 from symbolic.model import Analysis, AttackEdge, Fact, Priority, Rule
 from symbolic.results import Evaluation
 from symbolic.status import evaluate
@@ -216,7 +216,8 @@ class Universe:
         self.fact_handles = {f.id: handle_of(f) for f in self.theory.facts}
         self.relevant = self._reachable()
         self.keys = content_keys(self.analysis_of(self.handles))
-        self._memo: dict[frozenset[str], Status] = {}
+        self._memo: dict[frozenset[str], Evaluation] = {}
+        self._everything: Evaluation | None = None
 
     # -- grounded reachability -------------------------------------------------
     def _reachable(self) -> frozenset[str]:
@@ -342,11 +343,25 @@ class Universe:
         )
 
     def evaluate(self, keep: Iterable[str]) -> Evaluation:
-        """Run the engine on the effective relevant part of ``keep`` (not memoized)."""
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", PriorityCycleWarning)
-            self.evaluations += 1
-            return evaluate(self.subtheory(keep), self.target)
+        """The engine on the effective relevant part of ``keep``, memoized on its STATUS signature.
+
+        Parameters
+        ----------
+        keep : iterable of str
+            Handles to keep.
+
+        Returns
+        -------
+        Evaluation
+        """
+        eff = self.effective(keep)
+        hit = self._memo.get(eff)
+        if hit is None:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", PriorityCycleWarning)
+                self.evaluations += 1
+                hit = self._memo[eff] = evaluate(self.subtheory(eff), self.target)
+        return hit
 
     def status(self, keep: Iterable[str]) -> Status:
         """The target's status on ``keep``, memoized on its STATUS signature.
@@ -360,11 +375,21 @@ class Universe:
         -------
         Status
         """
-        eff = self.effective(keep)
-        hit = self._memo.get(eff)
-        if hit is None:
-            hit = self._memo[eff] = self.evaluate(eff).status
-        return hit
+        return self.evaluate(keep).status
+
+    def everything(self) -> Evaluation:
+        """The engine on every grounded object, the target's cone or not (memoized).
+
+        Returns
+        -------
+        Evaluation
+        """
+        if self._everything is None:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", PriorityCycleWarning)
+                self.evaluations += 1
+                self._everything = evaluate(self.theory, self.target)
+        return self._everything
 
     def describe(self, handle: str) -> str:
         """Human-readable description of a handle (``priority r3>r2``)."""

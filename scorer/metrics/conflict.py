@@ -11,7 +11,7 @@ from __future__ import annotations
 from symbolic.literals import atom
 
 from ..records import MetricRecord
-from .context import CaseContext, conflict_pairs, evaluate_quietly
+from .context import CaseContext, conflict_pairs
 
 __all__ = [
     "conflict_localization_accuracy",
@@ -128,8 +128,7 @@ def unsupported_unrelated(ctx: CaseContext) -> tuple[str, ...]:
 
 
 def _all_output_conclusions(ctx: CaseContext) -> set[str]:
-    u = ctx.universe
-    return {a.conclusion for a in evaluate_quietly(u.theory, u.target).arguments}
+    return {a.conclusion for a in ctx.universe.everything().arguments}
 
 
 def no_explosion_rate(ctx: CaseContext) -> MetricRecord:

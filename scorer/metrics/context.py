@@ -6,7 +6,7 @@ the metric functions are pure functions of a :class:`CaseContext`.
 
 *Objects of an output.*  A trace-v2 payload is grounded against the scenario's
 evidence package and put in TNF exactly like the gold objects
-(:class:`scorer.subtheory.Universe`, :func:`scorer.align.trace_edges`).  An
+(:class:`scorer.subtheory.Universe`, :func:`scorer.align.evaluation_edges`).  An
 output with only a common-v1 payload has no normative objects; the metrics
 then use only its explicit fields (``final_status``, ``evidence_ids``,
 ``conflict_detected``, ``priority_applied``, ``emitted_conclusions``), as
@@ -15,33 +15,22 @@ documented per metric in ``docs/metrics.md``.
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from typing import Mapping
 
-from symbolic.errors import PriorityCycleWarning
 from symbolic.labels import Status
 from symbolic.literals import atom, complement
 from symbolic.model import DefectClass, Scenario
 from symbolic.results import Evaluation
-from symbolic.status import evaluate
 
-from ..align import GoldClasses, align_edges, gold_classes, trace_edges
+from ..align import GoldClasses, align_edges, evaluation_edges, gold_classes
 from ..contract import OutputRecord
 from ..errors import ScoringError
 from ..ncr import DEFAULT_MAX_CANDIDATES, DEFAULT_MAX_SIZE, NCRWitness, ncr_witness
 from ..records import AlignmentRecord
 from ..subtheory import Universe
 
-__all__ = ["CaseContext", "GoldView", "build_context", "conflict_pairs", "evaluate_quietly", "gold_view"]
-
-
-def evaluate_quietly(theory, target) -> Evaluation:
-    """:func:`symbolic.status.evaluate` with the priority-cycle warning silenced
-    (a cycle is part of the case, reported in the trace, not a scorer problem)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PriorityCycleWarning)
-        return evaluate(theory, target)
+__all__ = ["CaseContext", "GoldView", "build_context", "conflict_pairs", "gold_view"]
 
 
 def conflict_pairs(u: Universe, ev: Evaluation,
@@ -168,7 +157,7 @@ def gold_view(scenario: Scenario, *, ncr: bool = True, ncr_max_size: int = DEFAU
     ev = u.evaluate(u.handles)
     classes = gold_classes(evidence, scenario.gold, scenario.target, status, query=scenario.query,
                            universe=u)
-    everything = evaluate_quietly(u.theory, u.target)
+    everything = u.everything()
     atoms = {atom(u.target)}
     for h in u.relevant:
         obj = u.objects[h]
@@ -270,7 +259,7 @@ def build_context(gold: GoldView, output: OutputRecord, *, expects_trace: bool |
         evidence = sc.evidence_ids()
         universe = Universe(evidence, trace.analysis(), sc.target)
         evaluation = universe.evaluate(universe.handles)
-        edges = trace_edges(evidence, trace.analysis(), sc.target, sc.query)
+        edges = evaluation_edges(universe.everything(), sc.query)
         alignment = align_edges(gold.classes, edges)
     elif hard and expects:
         alignment = align_edges(gold.classes, {})

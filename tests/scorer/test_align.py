@@ -111,3 +111,13 @@ def test_attack_state_mismatch_is_missing_not_matched():
     rec = align_edges(pen_classes(), trace_edges(E, penalty_analysis("no-r3>r2"), PEN, "q"))
     assert rec.metadata["attribute_mismatch"]
     assert set(rec.metadata["attribute_mismatch"]) <= set(rec.missing)
+
+
+def test_evaluation_edges_equal_the_tnf_of_the_same_objects():
+    from scorer.align import evaluation_edges
+    from scorer.subtheory import Universe
+
+    for variant in ("gold", "no-r2", "inverted", "unsupported", "no-facts"):
+        a = penalty_analysis(variant)
+        u = Universe(E, a, PEN)
+        assert evaluation_edges(u.everything(), "q") == trace_edges(E, a, PEN, "q"), variant
