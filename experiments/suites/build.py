@@ -15,13 +15,14 @@ from pathlib import Path
 from typing import Sequence
 
 from symbolic.errors import PriorityCycleWarning, ScenarioError
-from symbolic.io import dump_suite, validate_scenario
+from symbolic.io import dump_suite, validate_scenario, write_atomic
 from symbolic.model import Scenario
 
 from ..errors import SuiteCheckError, SuiteError
 from .checks import check_scenarios, gold_trace
 from .controlled import SEED, generate_controlled
 from .registry import get_suite, load_suite
+from .stats import refresh_card, stats_markdown, suite_stats
 
 __all__ = ["SOURCE_MODULES", "BuildResult", "build_controlled", "build_normative_en", "build_suite",
            "collect_sources", "with_gold_trace"]
@@ -91,7 +92,7 @@ def _checked(name: str, scenarios: list[Scenario], **options) -> list[Scenario]:
     return scenarios
 
 
-def build_normative_en(modules: Sequence[str] = SOURCE_MODULES) -> list[Scenario]:
+def build_normative_en(modules: Sequence[str] | None = None) -> list[Scenario]:
     """The ``normative-en`` scenarios, sorted by id, with gold traces, checked.
 
     Raises
@@ -101,7 +102,8 @@ def build_normative_en(modules: Sequence[str] = SOURCE_MODULES) -> list[Scenario
     SuiteCheckError
         If any gold, metadata or smell check fails.
     """
-    scenarios = sorted((with_gold_trace(s) for s in collect_sources(modules)), key=lambda s: s.id)
+    sources = collect_sources(SOURCE_MODULES if modules is None else modules)
+    scenarios = sorted((with_gold_trace(s) for s in sources), key=lambda s: s.id)
     return _checked("normative-en", scenarios)
 
 
@@ -130,6 +132,11 @@ def build_suite(name: str, *, output: str | Path | None = None, source: str | Pa
     Returns
     -------
     BuildResult
+
+    Notes
+    -----
+    Writing a shipped suite to its registered path also refreshes the
+    generated statistics block of its card.
 
     Raises
     ------
@@ -163,4 +170,12 @@ def build_suite(name: str, *, output: str | Path | None = None, source: str | Pa
         digest = dump_suite(scenarios, path)
     except ScenarioError as exc:
         raise SuiteError(str(exc)) from None
+    if info.shipped and path.resolve() == info.path.resolve() and info.card.is_file():
+        card = info.card.read_text(encoding="utf-8")
+        try:
+            fresh = refresh_card(card, stats_markdown(suite_stats(scenarios), digest))
+        except ValueError as exc:
+            raise SuiteError(f"{info.card}: {exc}") from None
+        if fresh != card:
+            write_atomic(info.card, fresh.encode("utf-8"))
     return BuildResult(name, path, len(scenarios), digest)

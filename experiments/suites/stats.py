@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 from symbolic.model import Scenario
 
-__all__ = ["CORPUS_TARGETS", "SuiteStats", "suite_stats", "unmet_targets"]
+__all__ = ["CARD_BEGIN", "CARD_END", "CORPUS_TARGETS", "SuiteStats", "refresh_card", "stats_markdown",
+           "suite_stats", "unmet_targets"]
 
 _STATUSES = ("accepted", "rejected", "both", "undecidable")
+_PER_CASE_TAG = re.compile(r"^(?:base|[a-z_]*id):")  # one value per case: counting them says nothing
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,7 @@ def suite_stats(scenarios: Sequence[Scenario]) -> SuiteStats:
         priority=sum(s.metadata.priority for s in scenarios),
         pairs=len(complete),
         pairs_changed=sum(r["base"][0] != r["update"][0] for r in complete),
-        tags=Counter(t for s in scenarios for t in s.metadata.tags if not t.startswith("base:")),
+        tags=Counter(t for s in scenarios for t in s.metadata.tags if not _PER_CASE_TAG.match(t)),
         defects=Counter(s.metadata.defect_class.value for s in scenarios if s.metadata.defect_class),
         bases=Counter(p.basis.value for s in scenarios for p in s.gold.priorities),
         fragments=(min(sizes, default=0), max(sizes, default=0)),
@@ -124,3 +127,59 @@ def unmet_targets(stats: SuiteStats, targets: Mapping[str, float] = CORPUS_TARGE
         out.append(f"fragments per scenario {low}-{high} outside "
                    f"{targets['min_fragments']}-{targets['max_fragments']}")
     return out
+
+
+CARD_BEGIN = "<!-- suite-stats:begin (written by `paratrace suite build`; do not edit) -->"
+CARD_END = "<!-- suite-stats:end -->"
+
+
+def _row(counts: Mapping[str, int], keys: Sequence[str] | None = None) -> str:
+    keys = list(keys) if keys is not None else sorted(counts)
+    return ", ".join(f"{k} {counts.get(k, 0)}" for k in keys) or "none"
+
+
+def stats_markdown(stats: SuiteStats, sha256: str) -> str:
+    """The generated statistics block of a suite card (deterministic Markdown).
+
+    Examples
+    --------
+    >>> st = SuiteStats(total=2, domains={"contracts": 2}, statuses={"accepted": 2}, contradiction=1,
+    ...                 priority=0, pairs=0, pairs_changed=0, fragments=(3, 4))
+    >>> print(stats_markdown(st, "ab" * 32).splitlines()[4])
+    | cases | 2 (3-4 evidence fragments each) |
+    """
+    total = max(stats.total, 1)
+    lines = [
+        CARD_BEGIN,
+        "",
+        "| | |", "| --- | --- |",
+        f"| cases | {stats.total} ({stats.fragments[0]}-{stats.fragments[1]} evidence fragments each) |",
+        f"| by category | {_row(stats.domains)} |",
+        f"| by gold status | {_row(stats.statuses, _STATUSES)} |",
+        f"| contradiction flag | {stats.contradiction} ({stats.contradiction / total:.0%}) |",
+        f"| priority flag | {stats.priority} ({stats.priority / total:.0%}) |",
+        f"| priority bases | {_row(stats.bases)} |",
+    ]
+    if stats.pairs:
+        lines.append(f"| update pairs | {stats.pairs} ({stats.pairs_changed} change the gold status) |")
+    if stats.defects:
+        lines.append(f"| defect classes | {_row(stats.defects)} |")
+    tags = {k: v for k, v in stats.tags.items() if k != "controlled"}
+    if tags:
+        lines.append(f"| feature tags | {_row(tags)} |")
+    lines += [f"| file SHA-256 | `{sha256}` |", "", CARD_END]
+    return "\n".join(lines)
+
+
+def refresh_card(text: str, block: str) -> str:
+    """``text`` with its generated statistics block replaced by ``block``.
+
+    Raises
+    ------
+    ValueError
+        If the card has no (or a malformed) statistics block.
+    """
+    start, end = text.find(CARD_BEGIN), text.find(CARD_END)
+    if start < 0 or end < start:
+        raise ValueError("the card has no statistics block (suite-stats:begin ... suite-stats:end)")
+    return text[:start] + block + text[end + len(CARD_END):]
