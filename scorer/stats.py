@@ -41,6 +41,7 @@ __all__ = [
     "McNemar",
     "Stability",
     "benjamini_hochberg",
+    "bootstrap_mean",
     "bootstrap_tgc",
     "confusion_matrix",
     "mcnemar_exact",
@@ -193,6 +194,47 @@ def bootstrap_tgc(per_case_edge_counts: Sequence[tuple[int, int]], *, seed: int,
     low, high = np.quantile(draws, [alpha / 2, 1 - alpha / 2])
     return Interval(big_k / big_n, float(low), float(high), float(big_k), float(big_n),
                     f"bootstrap-{level}")
+
+
+def bootstrap_mean(values: Sequence[float], *, seed: int, n_resamples: int = 2000,
+                   alpha: float = 0.05) -> Interval:
+    """Seeded percentile bootstrap interval of a mean over cases.
+
+    Parameters
+    ----------
+    values : sequence of float
+        One value per case (non-empty).
+    seed : int
+    n_resamples : int
+    alpha : float
+
+    Returns
+    -------
+    Interval
+        ``method="bootstrap-case"``.
+
+    Raises
+    ------
+    StatsError
+        If ``values`` is empty or ``alpha``/``n_resamples`` are invalid.
+
+    Examples
+    --------
+    >>> ci = bootstrap_mean([1.0, 2.0, 2.0, 5.0], seed=0, n_resamples=200)
+    >>> ci.estimate, ci.low <= 2.5 <= ci.high
+    (2.5, True)
+    """
+    data = np.asarray(list(values), dtype=float)
+    if data.size == 0:
+        raise StatsError("bootstrap_mean needs at least one value")
+    if n_resamples < 1 or not 0.0 < alpha < 1.0:
+        raise StatsError(f"need n_resamples >= 1 and alpha in (0, 1), got {n_resamples}, {alpha}")
+    rng = np.random.default_rng(seed)
+    draws = data[rng.integers(0, data.size, size=(n_resamples, data.size))].mean(axis=1)
+    low, high = np.quantile(draws, [alpha / 2, 1 - alpha / 2])
+    total = float(data.sum())
+    return Interval(total / data.size, float(low), float(high), total, float(data.size),
+                    "bootstrap-case")
 
 
 @dataclass(frozen=True, slots=True)

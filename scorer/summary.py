@@ -25,8 +25,6 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Iterable, Mapping, Sequence
 
-import numpy as np
-
 from symbolic.model import Scenario
 
 from .contract import OutputRecord
@@ -38,6 +36,7 @@ from .stats import (
     Interval,
     Stability,
     benjamini_hochberg,
+    bootstrap_mean,
     bootstrap_tgc,
     confusion_matrix,
     mean_sd,
@@ -55,7 +54,6 @@ __all__ = [
     "RunMetricRow",
     "SubsetRow",
     "Summary",
-    "bootstrap_mean",
     "case_subsets",
     "config_label",
     "summarize",
@@ -156,45 +154,6 @@ class Summary:
     n_resamples: int
     run_metrics: tuple[RunMetricRow, ...] = ()
     subsets: tuple[SubsetRow, ...] = ()
-
-
-def bootstrap_mean(values: Sequence[float], *, seed: int, n_resamples: int = 2000,
-                   alpha: float = 0.05) -> Interval:
-    """Seeded percentile bootstrap interval of a mean over cases.
-
-    Parameters
-    ----------
-    values : sequence of float
-        One value per case (non-empty).
-    seed : int
-    n_resamples : int
-    alpha : float
-
-    Returns
-    -------
-    Interval
-        ``method="bootstrap-case"``.
-
-    Raises
-    ------
-    ReportError
-        If ``values`` is empty.
-
-    Examples
-    --------
-    >>> ci = bootstrap_mean([1.0, 2.0, 2.0, 5.0], seed=0, n_resamples=200)
-    >>> ci.estimate, ci.low <= 2.5 <= ci.high
-    (2.5, True)
-    """
-    data = np.asarray(list(values), dtype=float)
-    if data.size == 0:
-        raise ReportError("bootstrap_mean needs at least one value")
-    rng = np.random.default_rng(seed)
-    draws = data[rng.integers(0, data.size, size=(n_resamples, data.size))].mean(axis=1)
-    low, high = np.quantile(draws, [alpha / 2, 1 - alpha / 2])
-    total = float(data.sum())
-    return Interval(total / data.size, float(low), float(high), total, float(data.size),
-                    "bootstrap-case")
 
 
 def _key(r: CaseResult) -> ConfigKey:

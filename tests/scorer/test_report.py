@@ -16,7 +16,7 @@ from scorer.errors import ReportError
 from scorer.records import CaseResult, MetricRecord
 from scorer.report import REPORT_FILES, write_report
 from scorer.score import score_suite
-from scorer.summary import bootstrap_mean, summarize
+from scorer.summary import summarize
 
 
 def _case(i, config, ok, *, repeat=0, tgc=None, ncr=None, dla=None, gold="both"):
@@ -78,13 +78,6 @@ def test_summary_rejects_duplicates_and_empty():
         summarize([])
     with pytest.raises(ReportError, match="scored twice"):
         summarize([_case(1, "a", True), _case(1, "a", False)])
-
-
-def test_bootstrap_mean_is_seeded():
-    assert bootstrap_mean([1, 2, 3, 9], seed=1, n_resamples=100) == bootstrap_mean([1, 2, 3, 9], seed=1,
-                                                                                  n_resamples=100)
-    with pytest.raises(ReportError):
-        bootstrap_mean([], seed=0)
 
 
 def test_audit_on_the_penalty_family():

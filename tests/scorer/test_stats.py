@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from scorer.errors import StatsError
 from scorer.stats import (
     benjamini_hochberg,
+    bootstrap_mean,
     bootstrap_tgc,
     confusion_matrix,
     mcnemar_exact,
@@ -164,3 +165,14 @@ def test_stability_rejects_mismatched_runs():
         stability([{"a": "both"}, {"b": "both"}])
     with pytest.raises(StatsError):
         stability([{"a": "both"}, {"a": "both"}], gold={})
+
+
+def test_bootstrap_mean_is_seeded():
+    values = [1, 2, 3, 9]
+    ci = bootstrap_mean(values, seed=1, n_resamples=100)
+    assert ci == bootstrap_mean(values, seed=1, n_resamples=100)
+    assert ci.estimate == 3.75 and ci.low <= 3.75 <= ci.high and ci.method == "bootstrap-case"
+    with pytest.raises(StatsError):
+        bootstrap_mean([], seed=0)
+    with pytest.raises(StatsError):
+        bootstrap_mean([1.0], seed=0, n_resamples=0)
