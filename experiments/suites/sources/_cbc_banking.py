@@ -32,9 +32,8 @@ _P06 = [
         30 June 2026. Our payment obligation applies to any complying demand received on or before
         the amended expiry date. All other terms remain unchanged."""),
     frag("E-03", "Baltic Merchant Bank, trade services incoming log", None, """
-        2026-05-14 10:32 | MT760-series demand under PG-2025-0117 | presenter: Harbourline Terminals
-        UAB via AB Nordlanka | received after the original expiry (31-03-2026), before the amended
-        expiry (30-06-2026) | amount EUR 1,200,000"""),
+        2026-05-14 10:32 | MT765 demand under PG-2025-0117 received | presenter: Harbourline
+        Terminals UAB via AB Nordlanka | amount EUR 1,200,000 | checker: L. Vaitkus"""),
     frag("E-04", "Demand of Harbourline Terminals UAB, 13 May 2026", None, """
         We demand EUR 1,200,000 under guarantee PG-2025-0117 and state that Strand Construction Oy
         is in breach of the Construction Contract by abandoning the quay works in April 2026.
@@ -50,7 +49,7 @@ _P06 = [
 ]
 _P06_Q = "Is Baltic Merchant Bank obliged to pay Harbourline's demand of 14 May 2026 under guarantee PG-2025-0117?"
 _P06_T = "PaymentObligation(bmb)"
-_P06_F1 = fact("f1", "DemandAfterOriginalExpiry(pg0117)", "E-03")
+_P06_F1 = fact("f1", "DemandAfterOriginalExpiry(pg0117)", "E-03", "E-01")
 _P06_F34 = [fact("f3", "StatementOfBreach(pg0117)", "E-04"),
             fact("f4", "SignedByTwoAuthorisedSignatories(pg0117)", "E-04", "E-05")]
 _P06_R1 = rule("r1", ["DemandAfterOriginalExpiry(pg0117)"], "¬" + _P06_T, "E-01")

@@ -156,8 +156,7 @@ _P03 = [
         timely under clause 12.1."""),
     frag("E-04", "Quillon Software Ltd, inbound post register", None, """
         2025-10-07 09:12 | item 25-10-0415 | from: Aster Health Partners LLP | recorded delivery |
-        subject: notice of non-renewal QS-2291 | received at reception (M. Patel) | 85 days before
-        end of term"""),
+        subject: notice of non-renewal QS-2291 | received at reception (M. Patel)"""),
     frag("E-05", "Order Form QS-2291", "Term", """
         Initial Subscription Term: 1 January 2025 to 31 December 2025; the end of the term is
         therefore 31 December 2025. Annual fee GBP 148,000, payable annually in advance."""),
@@ -350,8 +349,8 @@ CONTRACTS += [
          contradiction=False, pair="cbc-p05", role="base", tags=["absence_of_proof", "distractor"]),
     case("cont-012", _P05_Q, _P05_T, revise(_P05, add=[frag(
         "E-06", "Mercer Tooling Ltd, bank statement extract, account 4410-2291", None, """
-        11/09/2025 | credit | GBP 61,152.00 | DUNMORE ENG MT-7781 | payment received, value date
-        11/09/2025 (eight days after the invoice date)""")]),
+        11/09/2025 | CREDIT | GBP 61,152.00 | DUNMORE ENG MT-7781 | payment received | value date
+        11/09/2025""")]),
          facts=_P05_FACTS + [fact("f4", "PaymentReceivedWithinTenDays(mt7781)", "E-06", "E-02")],
          rules=_P05_RULES, status="accepted", contradiction=False, pair="cbc-p05", role="update",
          tags=["distractor", "update:add"]),
@@ -382,20 +381,18 @@ CONTRACTS.append(case(
             1 September 2025, so no increase can take effect on 1 July."""),
         frag("E-05", "Component Supply Agreement Ostrava Components s.r.o. / Lumen Lighting BV", "Signature page", """
             'Effective Date' means the date of the last signature below. Signed for Ostrava
-            Components s.r.o. on 14 June 2024; signed for Lumen Lighting BV on 20 June 2024. The
-            effective date is therefore 20 June 2024 and the fixed-price period ended on
-            19 June 2025."""),
+            Components s.r.o. on 14 June 2024; signed for Lumen Lighting BV on 20 June 2024."""),
         frag("E-06", "Annex to Ostrava's letter of 30 May 2025", None, """
             National producer price index, metal products (2021 = 100): April 2024 112.4, April 2025
             119.7, change +6.5%.""", distractor=True),
     ],
     facts=[fact("f1", "WrittenPriceNotice(ostrava)", "E-03"),
            fact("f2", "WithinFixedPricePeriod(ostrava)", "E-04"),
-           fact("f3", "FixedPricePeriodEnded(ostrava)", "E-05")],
+           fact("f3", "FixedPricePeriodEnded(ostrava)", "E-05", "E-01")],
     rules=[rule("r1", ["IndexRoseAboveThreePercent(ostrava)", "WrittenPriceNotice(ostrava)"],
                 "PriceIncreasePermitted(ostrava)", "E-02"),
            rule("r2", ["WithinFixedPricePeriod(ostrava)"], "¬PriceIncreasePermitted(ostrava)", "E-01"),
-           rule("r3", ["FixedPricePeriodEnded(ostrava)"], "¬WithinFixedPricePeriod(ostrava)", "E-05",
+           rule("r3", ["FixedPricePeriodEnded(ostrava)"], "¬WithinFixedPricePeriod(ostrava)", "E-01",
                 kind="strict")],
     status="undecidable", contradiction=True, tags=["undermine", "absence_of_proof", "distractor"]))
 
