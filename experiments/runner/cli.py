@@ -137,7 +137,7 @@ def register(app: typer.Typer) -> None:
     @app.command("demo")
     def demo_command(
         model: Optional[str] = typer.Option(None, "--model", help="Backbone (default: the embedded model)."),
-        limit: int = typer.Option(6, "--cases", min=1, help="Cases of the authored corpus."),
+        limit: int = typer.Option(4, "--cases", min=1, help="Cases of the authored corpus."),
         workdir: Path = typer.Option(Path("."), "--workdir"),
     ):
         """B1 and B4 on a slice of the authored corpus with the embedded model; scored and logged."""

@@ -24,10 +24,9 @@ from .runlog import ResultLog
 from .spec import ExperimentSpec, RunKey
 from .solve import CaseWork
 
-__all__ = ["Estimate", "RunPaths", "check_start", "estimate", "manifest", "plan", "prepare", "results_by_cell", "select_cases", "suite_label"]
+__all__ = ["Estimate", "RunPaths", "calls_per_case", "check_start", "estimate", "manifest", "plan", "prepare", "results_by_cell", "select_cases", "suite_label"]
 
-CALLS_PER_CASE = {"b1": 1, "b2": 2, "b3": 1, "b4": 1, "legalbench-rag": 1, "graphrag": 2, "react": 6,
-                  "self-refine": 3, "tot": 2, "dspy-modular": 3}
+CALLS_PER_CASE = {"b1": 1, "b2": 2, "b3": 1, "b4": 1}
 PROMPT_OVERHEAD_TOKENS = 900
 COMPLETION_TOKENS = {"b4": 900, "b3": 700}
 
@@ -126,6 +125,21 @@ def plan(spec: ExperimentSpec, suites: Mapping[str, Sequence[Scenario]]) -> list
     return tasks
 
 
+def calls_per_case(configuration: str) -> int:
+    """LM calls one case costs (re-asks not counted): B1-B4 by design, a
+    baseline by its own ``max_calls``.
+
+    >>> calls_per_case("b2"), calls_per_case("react") >= 2
+    (2, True)
+    """
+    if configuration in CALLS_PER_CASE:
+        return CALLS_PER_CASE[configuration]
+    from assistant.baselines import BASELINES
+
+    module = BASELINES.get(configuration)
+    return int(getattr(module(), "max_calls", 2)) if module else 2
+
+
 @dataclass(frozen=True)
 class Estimate:
     """A dry-run estimate made before any call."""
@@ -157,7 +171,7 @@ def estimate(tasks: Sequence[Task], done: set[RunKey] = frozenset()) -> Estimate
         work: CaseWork = task.payload
         per_call = PROMPT_OVERHEAD_TOKENS + (len(work.scenario.query)
                                              + sum(len(f.text) + 40 for f in work.scenario.evidence)) // 4
-        k = CALLS_PER_CASE.get(task.key.configuration, 2)
+        k = calls_per_case(task.key.configuration)
         calls += k
         prompt += k * per_call
         completion += k * COMPLETION_TOKENS.get(task.key.configuration, 400)

@@ -113,6 +113,7 @@ def _score_log(log, suites, report_root, *, seed):
         directory = report_root / suite
         summary = summarize(all_results, outputs=all_outputs, seed=seed)
         files = write_report(directory, summary=summary, scenarios=scenarios, outputs=all_outputs,
-                             results=all_results, suite_name=suite)
+                             results=all_results, suite_name=suite,
+                             output_names=("results.jsonl",))
         scores.append(SuiteScore(suite, tuple(cells), directory, tuple(files)))
     return scores
