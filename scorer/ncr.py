@@ -2,7 +2,8 @@
 
 The edit set ``Delta_N`` holds one unit-cost deletion per grounded normative
 object of the gold analysis: facts, rules, exceptions, priority edges and
-explicit attack edges.  Edit sets are searched by non-decreasing cost and, at
+explicit attack edges.  Objects are counted after TNF normalization: a rule
+restated under a second id (a proof alias) is one norm and one edit.  Edit sets are searched by non-decreasing cost and, at
 equal cost, in canonical order (category in that order, then id); the first
 set whose deletion changes the gold status is the *witness*, and its size the
 NCR cost.  When nothing flips within the caps the cost is right-censored at

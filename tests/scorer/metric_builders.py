@@ -1,6 +1,9 @@
-"""Builders shared by the scorer metric tests: scenarios by hand, outputs from analyses."""
+"""Builders shared by the scorer metric tests: scenarios by hand, outputs from analyses,
+random small theories (hypothesis)."""
 
 from __future__ import annotations
+
+from hypothesis import strategies as st
 
 from scorer.contract import CommonV1, OutputRecord, TraceV2
 from symbolic.model import Analysis, EvidenceFragment, Fact, Gold, Metadata, Priority, Rule, Scenario
@@ -48,3 +51,22 @@ def two_paths() -> Analysis:
     """p from a via r1 and from b via r2: two independent unchallenged paths."""
     return Analysis(facts=[fact(1, "a"), fact(2, "b")],
                     rules=[rule(1, ["a"], "p", 2), rule(2, ["b"], "p", 3)])
+
+
+LITS = ["p", "¬p", "q", "¬q", "¬applicable(r1)"]
+
+
+@st.composite
+def small_theories(draw):
+    facts = [fact(i, lit) for i, lit in enumerate(draw(st.lists(st.sampled_from(["a", "b", "c", "¬a"]),
+                                                                 min_size=0, max_size=3, unique=True)), 1)]
+    n_rules = draw(st.integers(1, 4))
+    rules = []
+    for i in range(1, n_rules + 1):
+        ants = draw(st.lists(st.sampled_from(["a", "b", "c", "q"]), min_size=0, max_size=2, unique=True))
+        kind = draw(st.sampled_from(["defeasible", "defeasible", "strict", "defeater"]))
+        rules.append(rule(i, ants, draw(st.sampled_from(LITS)), kind=kind))
+    ids = [r.id for r in rules]
+    pairs = draw(st.lists(st.tuples(st.sampled_from(ids), st.sampled_from(ids)), max_size=3, unique=True))
+    pris = [Priority(stronger=s, weaker=w, basis="specificity", evidence=["E-01"]) for s, w in pairs if s != w]
+    return Analysis(facts=facts, rules=rules, priorities=pris)

@@ -121,3 +121,41 @@ def test_evaluation_edges_equal_the_tnf_of_the_same_objects():
         a = penalty_analysis(variant)
         u = Universe(E, a, PEN)
         assert evaluation_edges(u.everything(), "q") == trace_edges(E, a, PEN, "q"), variant
+
+
+# -- properties on random small theories ---------------------------------------------------------
+
+import warnings  # noqa: E402
+
+from hypothesis import given, settings  # noqa: E402
+from metric_builders import make_scenario, small_theories  # noqa: E402
+from scorer.inject import INJECTABLE, gold_output, inject  # noqa: E402
+from scorer.localize import localize_case  # noqa: E402
+from scorer.score import score_case  # noqa: E402
+from symbolic.errors import PriorityCycleWarning  # noqa: E402
+from symbolic.model import DefectClass  # noqa: E402
+from symbolic.status import evaluate_analysis  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(small_theories())
+def test_classes_preserve_status_and_gold_output_is_perfect(analysis):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PriorityCycleWarning)
+        status = evaluate_analysis(E, analysis, "p").status
+        gc = gold_classes(E, analysis, "p", status)
+        assert not gc.fallback
+        from scorer.subtheory import Universe
+
+        u = Universe(E, analysis, "p")
+        for handles, _ in gc.classes:
+            assert evaluate_analysis(E, u.analysis_of(handles), "p").status is status
+        sc = make_scenario("h", analysis, status.value)
+        res = score_case(sc, gold_output(sc))
+        assert res.correct and res.metrics["TGC"].value in (1.0, None) and res.alignment.missing == ()
+        assert localize_case(sc, gold_output(sc)).defect_class is DefectClass.NONE
+        for cls in INJECTABLE:
+            inj = inject(sc, cls)
+            if inj is not None:
+                diag = localize_case(sc, inj.output)
+                assert (diag.defect_class, diag.location) == (cls, inj.location)
