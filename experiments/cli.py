@@ -38,8 +38,8 @@ def list_command() -> None:
             size = f"{sum(1 for line in info.path.open(encoding='utf-8') if line.strip())} cases"
         else:
             size = "not shipped" if not info.shipped else "not built"
-        typer.echo(f"{name:<16} {size:<12} {info.description}")
-        typer.echo(f"{'':<16} build: {info.build}; card: {info.card.name}")
+        typer.echo(f"{name:<16} v{info.version:<3} {size:<12} {info.description}")
+        typer.echo(f"{'':<21}build: {info.build}; card: {info.card.name}")
 
 
 @suite_app.command("show")

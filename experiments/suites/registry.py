@@ -35,12 +35,15 @@ class SuiteInfo:
         Whether the JSONL file is part of the repository.
     build : str
         How ``paratrace suite build NAME`` makes it.
+    version : int
+        The suite's version (bumped when cases are changed, not only added).
     """
 
     name: str
     description: str
     shipped: bool
     build: str
+    version: int = 1
 
     @property
     def path(self) -> Path:

@@ -5,6 +5,8 @@ the engine's labelling and attacks (the trace), and the status.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
@@ -15,7 +17,7 @@ from symbolic.model import Analysis, Scenario
 
 from .checks import evaluate_gold
 
-__all__ = ["analysis_table", "case_renderable", "evidence_table", "render_case"]
+__all__ = ["analysis_table", "case_renderable", "evidence_table", "render_case", "trace_summary"]
 
 
 def evidence_table(scenario: Scenario) -> Table:
@@ -71,7 +73,32 @@ def case_renderable(scenario: Scenario) -> Panel:
         where = f" at {meta.defect_location}" if meta.defect_location else ""
         parts.append(analysis_table(scenario.candidate, f"Candidate analysis (defect: {defect}{where})"))
     parts.append(evaluation_renderable(scenario, evaluate_gold(scenario), analysis="gold"))
+    parts.append(trace_summary(scenario))
     return Panel(Group(*parts), title=f"{scenario.id}", title_align="left")
+
+
+def trace_summary(scenario: Scenario) -> Text:
+    """One line on the stored gold trace: nodes and edges by type.
+
+    Examples
+    --------
+    >>> from symbolic.model import EvidenceFragment, Gold
+    >>> s = Scenario(id="c1", query="q?", target="P(x)",
+    ...              evidence=[EvidenceFragment(id="E-01", text="t", source="doc")], gold=Gold(status="both"))
+    >>> str(trace_summary(s))
+    'Gold trace: none stored (the build fills it).'
+    """
+    trace = scenario.gold.trace
+    if trace is None:
+        return Text("Gold trace: none stored (the build fills it).")
+    nodes = Counter(n.type.value for n in trace.nodes)
+    edges = Counter(e.type.value for e in trace.edges)
+    return Text(f"Gold trace (TNF): {len(trace.nodes)} nodes ({_counts(nodes)}); {len(trace.edges)} edges "
+                f"({_counts(edges)}). Full trace: paratrace status FILE --case {scenario.id} --format json")
+
+
+def _counts(counter: Counter) -> str:
+    return ", ".join(f"{k} {v}" for k, v in sorted(counter.items()))
 
 
 def render_case(console: Console, scenario: Scenario) -> None:

@@ -39,7 +39,8 @@ def test_show_case_renders_fragments_gold_trace_and_status():
     assert result.exit_code == 0, result.output
     out = result.output
     for needle in ("Evidence package", "E-07", "distractor", "Gold analysis", "rule r3", "r3 > r2",
-                   "Grounded labelling", "defeated by r3 > r2", "status accepted", "gold status: accepted"):
+                   "Grounded labelling", "defeated by r3 > r2", "status accepted", "gold status: accepted",
+                   "Gold trace (TNF):", "attack 4"):
         assert needle in out, needle
 
 
