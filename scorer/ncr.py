@@ -31,6 +31,7 @@ from .subtheory import Universe
 
 __all__ = [
     "DEFAULT_MAX_CANDIDATES",
+    "DEFAULT_MAX_EVALUATIONS",
     "DEFAULT_MAX_SIZE",
     "NCRWitness",
     "consistent_with_witness",
@@ -39,6 +40,7 @@ __all__ = [
 
 DEFAULT_MAX_SIZE = 20
 DEFAULT_MAX_CANDIDATES = 50_000
+DEFAULT_MAX_EVALUATIONS = 5_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +68,8 @@ class NCRWitness:
     evaluations : int
         Engine evaluations actually run (the rest were STATUS-signature hits).
     cap_reached : bool
-        The search stopped at ``max_size`` or ``max_candidates`` before exhausting ``Delta_N``.
+        The search stopped at ``max_size``, ``max_candidates`` or ``max_evaluations``
+        before exhausting ``Delta_N``.
     """
 
     cost: int
@@ -93,7 +96,8 @@ class NCRWitness:
 
 def ncr_witness(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
                 max_size: int = DEFAULT_MAX_SIZE, max_candidates: int = DEFAULT_MAX_CANDIDATES,
-                max_alternatives: int = 16, universe: Universe | None = None) -> NCRWitness:
+                max_evaluations: int = DEFAULT_MAX_EVALUATIONS, max_alternatives: int = 16,
+                universe: Universe | None = None) -> NCRWitness:
     """Smallest deletion of gold normative objects that flips the gold status (Algorithm 5).
 
     Parameters
@@ -108,6 +112,8 @@ def ncr_witness(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
         Largest edit set tried (default 20 objects).
     max_candidates : int
         Largest number of edit sets examined.
+    max_evaluations : int
+        Largest number of engine evaluations (STATUS-signature hits are free).
     max_alternatives : int
         How many equal-cost witnesses to keep.
     universe : Universe, optional
@@ -120,7 +126,7 @@ def ncr_witness(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
     Raises
     ------
     ValueError
-        If ``max_size`` or ``max_candidates`` is not positive, or ``target`` is not a literal.
+        If a cap is not positive, or ``target`` is not a literal.
 
     Examples
     --------
@@ -141,8 +147,9 @@ def ncr_witness(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
     >>> w.cost, w.witness, ("priority:r3>r2",) in w.alternatives
     (1, ('fact:f3',), True)
     """
-    if max_size < 1 or max_candidates < 1:
-        raise ValueError(f"max_size and max_candidates must be positive, got {max_size}, {max_candidates}")
+    if min(max_size, max_candidates, max_evaluations) < 1:
+        raise ValueError(f"caps must be positive, got max_size={max_size}, "
+                         f"max_candidates={max_candidates}, max_evaluations={max_evaluations}")
     u = universe if universe is not None else Universe(evidence_ids, analysis, target)
     full = u.handles
     before = u.evaluations
@@ -165,7 +172,7 @@ def ncr_witness(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
         found: list[tuple[str, ...]] = []
         flipped_to: Status | None = None
         for combo in combinations(candidates, size):
-            if searched >= max_candidates:
+            if searched >= max_candidates or u.evaluations - before >= max_evaluations:
                 if found:
                     break
                 return censored(searched, True)

@@ -88,7 +88,7 @@ def test_censored_witness_has_no_consistency():
 
 
 def test_bad_caps_raise():
-    with pytest.raises(ValueError, match="positive"):
+    with pytest.raises(ValueError, match="must be positive"):
         ncr_witness(E, two_paths(), "p", max_size=0)
 
 
@@ -147,3 +147,8 @@ def test_ncr_cost_is_the_brute_force_minimum(analysis):
             assert not w.censored and w.cost == best
             after = evaluate_analysis(E, _without(analysis, set(w.witness)), "p").status
             assert after is not before and after is w.counterfactual
+
+
+def test_evaluation_cap_censors():
+    w = ncr_witness(E, two_paths(), "p", max_evaluations=2)
+    assert w.censored and w.cap_reached and w.evaluations <= 3
