@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import sys
 import types
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
