@@ -159,13 +159,20 @@ def _items(src: dict, key: str, log: Log) -> list:
     return list(value)
 
 
-def _repair_trace(src: dict, package: frozenset[str], log: Log) -> TraceV2:
-    rejected: list[Rejected] = []
+class _Rejections:
+    """The objects a trace repair rejects, logged as they come."""
 
-    def reject(kind: str, ident: str, reason: str) -> None:
-        rejected.append(Rejected(kind=kind, id=ident or "?", reason=reason))
-        log.add("trace.rejected", f"{kind} {ident or '?'}: {reason}")
+    def __init__(self, log: Log):
+        self.items: list[Rejected] = []
+        self.log = log
 
+    def __call__(self, kind: str, ident: str, reason: str) -> None:
+        self.items.append(Rejected(kind=kind, id=ident or "?", reason=reason))
+        self.log.add("trace.rejected", f"{kind} {ident or '?'}: {reason}")
+
+
+def _repair_objects(src: dict, package: frozenset[str], log: Log, reject: _Rejections) -> dict[str, list]:
+    """Facts, rules and priorities, each validated on its own; duplicates rejected."""
     objects: dict[str, list] = {"facts": [], "rules": [], "priorities": []}
     seen: set[str] = set()
     for key, kind in (("facts", "fact"), ("rules", "rule"), ("priorities", "priority")):
@@ -190,6 +197,15 @@ def _repair_trace(src: dict, package: frozenset[str], log: Log) -> TraceV2:
                 continue
             seen.add(obj.id)
             objects[key].append(obj)
+    return objects
+
+
+def _repair_attacks(src: dict, package: frozenset[str], log: Log, reject: _Rejections,
+                    priorities: list) -> list:
+    """Attack records -> typed attack edges through :func:`symbolic.records.parse_record`.
+
+    Priorities found among the records are appended to ``priorities``.
+    """
     records = Records()
     for i, item in enumerate(_items(src, "attacks", log)):
         try:
@@ -207,12 +223,17 @@ def _repair_trace(src: dict, package: frozenset[str], log: Log) -> TraceV2:
     records = records.resolved()
     for claim in records.claims:
         log.add("trace.attacks", f"dropped claim {claim.event!r}: a computed result the engine recomputes")
-    attacks = [_reground(a, f"trace.attacks.{a.source}-{a.kind.value}->{a.target}", package, log)
-               for a in records.attacks]
     for prio in records.priorities:
-        if prio.id in {p.id for p in objects["priorities"]}:
+        if prio.id in {p.id for p in priorities}:
+            log.add("trace.attacks", f"dropped priority {prio.id} already listed in trace.priorities")
             continue
-        objects["priorities"].append(_reground(prio, f"trace.priorities.{prio.id}", package, log))
+        priorities.append(_reground(prio, f"trace.priorities.{prio.id}", package, log))
+    return [_reground(a, f"trace.attacks.{a.source}-{a.kind.value}->{a.target}", package, log)
+            for a in records.attacks]
+
+
+def _repair_graph(src: dict, log: Log, reject: _Rejections) -> tuple[list, list]:
+    """Typed trace nodes, and trace edges from typed edges or provenance events."""
     nodes = []
     for i, item in enumerate(_items(src, "nodes", log)):
         try:
@@ -229,19 +250,28 @@ def _repair_trace(src: dict, package: frozenset[str], log: Log) -> TraceV2:
         if isinstance(item, Mapping) and item.get("type") != edge.type.value:
             log.add(f"trace.edges.{i}", f"converted provenance record to a typed {edge.type.value} edge")
         edges.append(edge)
+    return nodes, edges
+
+
+def _repair_trace(src: dict, package: frozenset[str], log: Log) -> TraceV2:
+    reported: list[Rejected] = []
+    for i, item in enumerate(_items(src, "rejected", log)):
+        try:
+            reported.append(Rejected.model_validate(item))
+        except (ValidationError, TypeError) as exc:
+            log.add(f"trace.rejected.{i}", f"dropped unreadable rejection record ({_first_line(exc)})")
+    reject = _Rejections(log)
+    objects = _repair_objects(src, package, log, reject)
+    attacks = _repair_attacks(src, package, log, reject, objects["priorities"])
+    nodes, edges = _repair_graph(src, log, reject)
     analysis = Analysis(facts=objects["facts"], rules=objects["rules"], attacks=attacks,
                         priorities=objects["priorities"])
     kept, dropped = reject_unsourced_edges(edges, theory=ground(package, analysis), nodes=nodes)
     for edge, reason in dropped:
         reject("edge", f"{edge.source}-{edge.type.value}->{edge.target}", reason)
-    for i, item in enumerate(_items(src, "rejected", log)):
-        try:
-            rejected.insert(0, Rejected.model_validate(item))
-        except (ValidationError, TypeError) as exc:
-            log.add(f"trace.rejected.{i}", f"dropped unreadable rejection record ({_first_line(exc)})")
     fields: dict[str, Any] = {"facts": objects["facts"], "rules": objects["rules"],
                               "attacks": attacks, "priorities": objects["priorities"],
-                              "nodes": nodes, "edges": kept, "rejected": rejected}
+                              "nodes": nodes, "edges": kept, "rejected": reported + reject.items}
     if src.get("emitted_conclusions") is not None:
         fields["emitted_conclusions"] = repair_conclusions(
             src["emitted_conclusions"], "trace.emitted_conclusions", log)

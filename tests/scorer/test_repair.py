@@ -282,3 +282,14 @@ def test_layouts():
     assert r.trace is not None and "output: dropped unknown field(s) 'model_notes'" in r.log
     bad_trace = repair_output('{"final_status": "both", "trace": "see above"}', evidence_ids=PACKAGE)
     assert bad_trace.trace is None and "trace: dropped unreadable trace 'see above'" in bad_trace.log
+
+
+def test_reported_rejections_are_kept_first_in_order():
+    out = {"final_status": "both", "trace": {
+        "rejected": [{"kind": "rule", "id": "r7", "reason": "cites unknown evidence E-12"},
+                     {"kind": "fact", "id": "f9", "reason": "no citation"}, {"kind": "rule"}],
+        "facts": [{"id": "f1", "literal": "A", "evidence": ["E-01"]}, {"id": "f1", "literal": "B",
+                                                                       "evidence": ["E-01"]}]}}
+    r = repair_output(json.dumps(out), evidence_ids=PACKAGE)
+    assert [(x.kind, x.id) for x in r.trace.rejected] == [("rule", "r7"), ("fact", "f9"), ("fact", "f1")]
+    assert any(line.startswith("trace.rejected.2: dropped unreadable rejection record") for line in r.log)
