@@ -212,7 +212,12 @@ class _Builder:
         for edge in self.theory.attacks:
             lic = edge.lic if edge.lic is not None else (edge.source if edge.source in self.rule_code else None)
             attackers = index.by_top.get(edge.source, ())
-            if edge.target in self.rule_code:
+            if edge.target in self.rule_code and edge.kind is AttackKind.REBUT:
+                # A rebut of rule rK attacks the conclusions rK draws: the same
+                # team reading of targetRules as a derived rebut (Definition 4).
+                targets = [(t, sub, SHAPE_ARGUMENT, self.rebut_rules(sub))
+                           for sub in index.by_top.get(edge.target, ()) for t in index.containers[sub]]
+            elif edge.target in self.rule_code:
                 on, shape = self.rule_code[edge.target], SHAPE_RULE
                 targets = [(t, on, shape, [edge.target]) for t in index.users.get(edge.target, ())]
             elif edge.target in self.fact_code:
