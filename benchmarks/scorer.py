@@ -10,7 +10,7 @@ with up to 20 grounded objects (the NCR edit set): 3-6 facts; pro and con
 rules on the target, some through an intermediate literal; an exception
 (undercutter) to a pro rule with a rebuttal of it; acyclic priorities
 between conflicting rules; a distractor fact and rule outside the target's
-cone; about 8 % of the cases keep no fact on the cone (undecidable).  The gold status is the engine's.  Outputs cycle through the clean gold
+cone; about 8 % of the cases keep no fact on the cone (undecidable).  Outputs cycle through the clean gold
 trace, each of the six injected defect classes, and a black-box answer with
 a status only, so alignment works on matching and non-matching traces alike.
 
@@ -49,7 +49,7 @@ from symbolic.model import (  # noqa: E402
     Rule,
     Scenario,
 )
-from symbolic.status import evaluate_analysis  # noqa: E402
+from symbolic.tnf import normal_form  # noqa: E402
 from symbolic.model import Analysis  # noqa: E402
 
 LLM_CALL_SECONDS = 8.0
@@ -97,7 +97,7 @@ def synthetic_case(i: int, rng: random.Random) -> Scenario:
     if rng.random() < 0.08:  # absence of proof: no fact on the cone, so undecidable (NCR censored)
         facts = [Fact(id="f99", literal="Unrelated(c)", evidence=pick())]
     analysis = Analysis(facts=facts, rules=rules, priorities=priorities)
-    status = evaluate_analysis(ev, analysis, "P(c)").status
+    status = normal_form(ev, analysis, "P(c)").evaluation.status  # TNF semantics (aliases collapsed)
     fragments = [EvidenceFragment(id=e, text=f"Synthetic clause {e}.", source="Synthetic") for e in ev]
     return Scenario(id=f"syn-{i:04d}", query="Does P hold for c?", target="P(c)", evidence=fragments,
                     gold=Gold(**analysis.model_dump(), status=status),

@@ -133,13 +133,16 @@ def score_suite(scenarios: Iterable[Scenario], outputs: Iterable[OutputRecord], 
             raise ScoringError(f"run {_run_key(o)} has two outputs for case {o.case_id!r}")
         seen.add(key)
         traced[_run_key(o)] = traced.get(_run_key(o), False) or o.trace is not None
-    golds: dict[str, GoldView] = {}
+    by_case: dict[str, list[OutputRecord]] = {}
+    for o in outs:
+        by_case.setdefault(o.case_id, []).append(o)
     results: list[CaseResult] = []
-    for o in sorted(outs, key=lambda o: (_run_key(o), o.case_id)):
-        if o.case_id not in golds:
-            golds[o.case_id] = gold_view(by_id[o.case_id], ncr=ncr, ncr_max_size=ncr_max_size,
-                                         ncr_max_candidates=ncr_max_candidates)
-        results.append(_result(golds[o.case_id], o, traced[_run_key(o)]))
+    for case_id in sorted(by_case):
+        # One gold side per case, dropped once its outputs are scored (bounded memory).
+        gold = gold_view(by_id[case_id], ncr=ncr, ncr_max_size=ncr_max_size,
+                         ncr_max_candidates=ncr_max_candidates)
+        results.extend(_result(gold, o, traced[_run_key(o)]) for o in by_case[case_id])
+    results.sort(key=lambda r: ((r.configuration, r.model, r.variant or "", r.repeat), r.case_id))
     return _complete_pairs(results)
 
 

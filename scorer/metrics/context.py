@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from symbolic.errors import SymbolicError
 from symbolic.labels import Status
 from symbolic.literals import atom, complement
 from symbolic.model import DefectClass, Scenario
@@ -146,18 +147,19 @@ def gold_view(scenario: Scenario, *, ncr: bool = True, ncr_max_size: int = DEFAU
     Raises
     ------
     ScoringError
-        If the scenario's target is not a literal.
+        If the gold objects cannot be evaluated (a target that is not a
+        literal, the engine's argument limit).
     """
     evidence = scenario.evidence_ids()
+    status = scenario.gold.status
     try:
         u = Universe(evidence, scenario.gold, scenario.target)
-    except ValueError as exc:
-        raise ScoringError(f"case {scenario.id}: cannot build the gold theory: {exc}") from None
-    status = scenario.gold.status
-    ev = u.evaluate(u.handles)
-    classes = gold_classes(evidence, scenario.gold, scenario.target, status, query=scenario.query,
-                           universe=u)
-    everything = u.everything()
+        ev = u.evaluate(u.handles)
+        classes = gold_classes(evidence, scenario.gold, scenario.target, status, query=scenario.query,
+                               universe=u)
+        everything = u.everything()
+    except (ValueError, SymbolicError) as exc:
+        raise ScoringError(f"case {scenario.id}: cannot evaluate the gold objects: {exc}") from None
     atoms = {atom(u.target)}
     for h in u.relevant:
         obj = u.objects[h]
@@ -246,7 +248,8 @@ def build_context(gold: GoldView, output: OutputRecord, *, expects_trace: bool |
     Raises
     ------
     ScoringError
-        If the output's case id is not the scenario's.
+        If the output's case id is not the scenario's, or its objects cannot be
+        evaluated (the engine's argument limit).
     """
     sc = gold.scenario
     if output.case_id != sc.id:
@@ -257,9 +260,13 @@ def build_context(gold: GoldView, output: OutputRecord, *, expects_trace: bool |
     universe = evaluation = edges = alignment = None
     if trace is not None:
         evidence = sc.evidence_ids()
-        universe = Universe(evidence, trace.analysis(), sc.target)
-        evaluation = universe.evaluate(universe.handles)
-        edges = evaluation_edges(universe.everything(), sc.query)
+        try:
+            universe = Universe(evidence, trace.analysis(), sc.target)
+            evaluation = universe.evaluate(universe.handles)
+            edges = evaluation_edges(universe.everything(), sc.query)
+        except (ValueError, SymbolicError) as exc:
+            raise ScoringError(f"case {sc.id}, run {output.run_key}: cannot evaluate the output's "
+                               f"objects: {exc}") from None
         alignment = align_edges(gold.classes, edges)
     elif hard and expects:
         alignment = align_edges(gold.classes, {})
