@@ -1,7 +1,7 @@
 """The controlled suite ``controlled-140``: seeded defect injection (paper Table 6).
 
 From 20 base scenarios of ``normative-en`` (four per domain, drawn with a seed
-from the eligible ones) the generator makes one clean case and one case per
+from the eligible ones, balancing their gold statuses) the generator makes one clean case and one case per
 defect class (:class:`symbolic.model.DefectClass`), 7 x 20 = 140 cases.  Each
 case ships the query, the evidence package and ``candidate``: the analysis an
 upstream extraction stage would hand over (the gold facts, rules and
@@ -14,7 +14,7 @@ The defect is injected into that candidate:
 ``incomplete_coverage``
     the derivation of the target element is dropped: every rule concluding
     the target's atom (or its complement) and every fact on that atom, with
-    the priorities and attack edges that name them;
+    the priorities, attack edges and exceptions that name them;
 ``extraction_error``
     a fact's literal or a rule's consequent is replaced by its complement,
     against the fragment it cites;
@@ -40,7 +40,7 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from symbolic.labels import AttackKind, RuleKind
+from symbolic.labels import AttackKind, RuleKind, Status
 from symbolic.literals import complement
 from symbolic.model import Analysis, AttackEdge, DefectClass, Fact, Gold, Metadata, Priority, Rule, Scenario
 
@@ -126,10 +126,12 @@ def _target_rules(analysis: Analysis, target: str) -> list[Rule]:
 
 
 def _without_target(analysis: Analysis, target: str) -> Analysis:
-    """``analysis`` without the rules and facts on the target's atom and what names them."""
+    """``analysis`` without the rules and facts on the target's atom and what names them
+    (priorities, attack edges, exceptions to a dropped rule)."""
     sides = {target, complement(target)}
     gone = {r.id for r in analysis.rules if r.consequent in sides} | {
         f.id for f in analysis.facts if f.literal in sides}
+    gone |= {r.id for r in analysis.rules if r.excepts in gone}
     return Analysis(
         facts=tuple(f for f in analysis.facts if f.id not in gone),
         rules=tuple(r for r in analysis.rules if r.id not in gone),
@@ -144,9 +146,15 @@ def _invertible(analysis: Analysis) -> list[Priority]:
 
 
 def eligible(scenario: Scenario) -> bool:
-    """Whether every defect class can be injected into ``scenario`` and the clean
-    candidate's explicit edges change nothing (same status, same attacks).
+    """Whether every defect class can be injected into ``scenario`` observably and
+    the clean candidate's explicit edges change nothing (same status, same attacks).
+
+    An undecidable scenario is not eligible: a candidate that drops the target's
+    derivation still gives ``undecidable`` there, so incomplete coverage would
+    leave no trace in the status a candidate claims.
     """
+    if scenario.gold.status is Status.UNDECIDABLE:
+        return False
     candidate = candidate_analysis(scenario)
     if not (candidate.attacks and _invertible(candidate) and _target_rules(candidate, scenario.target)
             and candidate.facts and _removable(scenario)):
@@ -160,10 +168,12 @@ def _removable(scenario: Scenario) -> list[str]:
 
 
 def select_bases(corpus: Sequence[Scenario], *, seed: int = SEED, per_domain: int = 4) -> list[Scenario]:
-    """Draw ``per_domain`` eligible scenarios from each domain (seeded), sorted by id.
+    """Draw ``per_domain`` eligible scenarios from each domain, balancing gold statuses.
 
-    A domain with too few eligible scenarios is topped up from the rest of the
-    corpus, drawn with the same seed.
+    Each domain's eligible scenarios are shuffled with the seed, then picked one
+    at a time: the next pick is the first whose gold status is, so far, the
+    rarest among the picks.  A domain with too few eligible scenarios is
+    topped up from the rest of the corpus the same way.
 
     Raises
     ------
@@ -171,16 +181,26 @@ def select_bases(corpus: Sequence[Scenario], *, seed: int = SEED, per_domain: in
         If the corpus has fewer than ``5 * per_domain`` eligible scenarios.
     """
     pool = sorted((s for s in corpus if s.candidate is None and eligible(s)), key=lambda s: s.id)
+    wanted = per_domain * len(_DOMAIN_ORDER)
+    if len(pool) < wanted:
+        raise SuiteError(f"only {len(pool)} eligible base scenarios; the controlled suite needs {wanted}")
     chosen: list[Scenario] = []
+    counts: dict[str, int] = {}
+
+    def pick(candidates: list[Scenario], n: int) -> None:
+        for _ in range(min(n, len(candidates))):
+            best = min(range(len(candidates)), key=lambda i: (counts.get(candidates[i].gold.status.value, 0), i))
+            taken = candidates.pop(best)
+            counts[taken.gold.status.value] = counts.get(taken.gold.status.value, 0) + 1
+            chosen.append(taken)
+
     for domain in _DOMAIN_ORDER:
         mine = [s for s in pool if s.metadata.domain is not None and s.metadata.domain.value == domain]
-        rng = random.Random(f"{seed}/select/{domain}")
-        chosen += rng.sample(mine, min(per_domain, len(mine)))
-    wanted = per_domain * len(_DOMAIN_ORDER)
+        random.Random(f"{seed}/select/{domain}").shuffle(mine)
+        pick(mine, per_domain)
     rest = [s for s in pool if s not in chosen]
-    if len(chosen) + len(rest) < wanted:
-        raise SuiteError(f"only {len(pool)} eligible base scenarios; the controlled suite needs {wanted}")
-    chosen += random.Random(f"{seed}/select/top-up").sample(rest, wanted - len(chosen))
+    random.Random(f"{seed}/select/top-up").shuffle(rest)
+    pick(rest, wanted - len(chosen))
     return sorted(chosen, key=lambda s: s.id)
 
 

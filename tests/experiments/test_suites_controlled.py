@@ -113,10 +113,11 @@ def test_each_defect_changes_exactly_what_its_class_says(defect):
             sides = {case.target, complement(case.target)}
             dropped = {k for k in removed if k.startswith(("fact:", "rule:"))}
             assert dropped and not added and not changed
-            assert all(getattr(before[k], "consequent", getattr(before[k], "literal", None)) in sides
-                       for k in dropped)
-            assert not any(r.consequent in sides for r in case.candidate.rules)
+            on_target = {k for k in dropped
+                         if getattr(before[k], "consequent", getattr(before[k], "literal", None)) in sides}
             names = {k.split(":", 1)[1] for k in dropped}
+            assert on_target and all(k in on_target or before[k].excepts in names for k in dropped)
+            assert not any(r.consequent in sides or r.excepts in names for r in case.candidate.rules)
             assert all(k in dropped or names & {before[k].stronger, before[k].weaker} if k.startswith("priority:")
                        else k in dropped or names & {before[k].source, before[k].target} for k in removed)
             assert where == f"target:{case.target}"
