@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import re
 import warnings
+from dataclasses import dataclass
 
 from symbolic.labels import Status
 from symbolic.literals import atom, complement
@@ -137,6 +138,7 @@ def gold_output(scenario: Scenario, *, configuration: str = "gold", model: str =
     return output_from_analysis(scenario, u.analysis_of(u.handles), configuration=configuration, model=model)
 
 
+@dataclass(frozen=True, slots=True, repr=False)
 class Injected:
     """An injected defect: the defective output, its class and location.
 
@@ -147,10 +149,9 @@ class Injected:
     location : str
     """
 
-    __slots__ = ("defect_class", "location", "output")
-
-    def __init__(self, output: OutputRecord, defect_class: DefectClass, location: str):
-        self.output, self.defect_class, self.location = output, defect_class, location
+    output: OutputRecord
+    defect_class: DefectClass
+    location: str
 
     def __repr__(self) -> str:
         return f"Injected({self.defect_class.value}, {self.location!r})"
