@@ -39,7 +39,7 @@ def strip_fences(text: str) -> tuple[str, tuple[str, ...]]:
     Examples
     --------
     >>> strip_fences('Here:\\n```json\\n{"a": 1}\\n```\\nDone.')
-    ('{"a": 1}\\n', ('stripped markdown fence (json)',))
+    ('{"a": 1}\\n', ('stripped markdown fence (json); dropped 10 character(s) outside it',))
     >>> strip_fences('{"a": 1}')
     ('{"a": 1}', ())
     """
@@ -47,7 +47,9 @@ def strip_fences(text: str) -> tuple[str, tuple[str, ...]]:
         body = match.group(2)
         if "{" in body:
             lang = match.group(1) or "no language"
-            return body, (f"stripped markdown fence ({lang})",)
+            outside = len(text[:match.start()].strip()) + len(text[match.end():].strip())
+            note = f"; dropped {outside} character(s) outside it" if outside else ""
+            return body, (f"stripped markdown fence ({lang}){note}",)
     return text, ()
 
 

@@ -10,6 +10,7 @@ Files written into the report directory:
 ``summary.md``                every table, laid out like the paper's
 ``summary_accuracy.csv``      status accuracy and DLA per configuration
 ``summary_subsets.csv``       status accuracy per configuration and case subset
+``summary_repairs.csv``       outputs touched by each kind of deterministic repair
 ``summary_confusion.csv``     confusion matrices (long format)
 ``summary_metrics.csv``       metrics per configuration with counts and intervals
 ``summary_paired.csv``        exact McNemar tests with BH q-values
@@ -43,13 +44,14 @@ from .errors import ReportError
 from .records import CaseResult
 from .report_md import fmt_pct, md_table, render_markdown
 from .stats import Interval
-from .summary import Summary, config_label
+from .summary import REPAIR_KINDS, Summary, config_label
 
 __all__ = ["REPORT_FILES", "audit_markdown", "digest", "write_report"]
 
 REPORT_FILES = ("audit.csv", "cases.csv", "cases.jsonl", "summary.md", "summary_accuracy.csv",
                 "summary_confusion.csv", "summary_metrics.csv", "summary_paired.csv",
-                "summary_run_metrics.csv", "summary_stability.csv", "summary_subsets.csv")
+                "summary_repairs.csv", "summary_run_metrics.csv", "summary_stability.csv",
+                "summary_subsets.csv")
 
 
 def digest(lines: Iterable[str]) -> str:
@@ -162,7 +164,9 @@ def _summary_csvs(s: Summary) -> dict[str, str]:
     subsets = _csv(cfg + ["subset", "cases", "hard_failures"] + [f"accuracy_{h}" for h in _CI_HEAD],
                    [_split(r.config) + [r.subset, r.n_cases, r.hard_failures] + _ci(r.accuracy)
                     for r in s.subsets])
-    return {"summary_subsets.csv": subsets, "summary_run_metrics.csv": run_metrics, "summary_accuracy.csv": acc, "summary_confusion.csv": conf, "summary_metrics.csv": met,
+    repairs = _csv(cfg + ["outputs", "repaired", "hard_failures", *[k.replace(" ", "_") for k in REPAIR_KINDS]],
+                   [_split(r.config) + [r.n_outputs, r.repaired, r.hard_failures, *r.by_kind] for r in s.repairs])
+    return {"summary_repairs.csv": repairs, "summary_subsets.csv": subsets, "summary_run_metrics.csv": run_metrics, "summary_accuracy.csv": acc, "summary_confusion.csv": conf, "summary_metrics.csv": met,
             "summary_paired.csv": paired, "summary_stability.csv": stab}
 
 

@@ -12,7 +12,7 @@ from typing import Sequence
 
 from .metrics.aggregate import HIGHER_IS_BETTER
 from .stats import Interval
-from .summary import Summary, config_label
+from .summary import REPAIR_KINDS, Summary, config_label
 
 __all__ = ["fmt_interval", "fmt_p", "fmt_pct", "md_table", "render_markdown"]
 
@@ -87,6 +87,12 @@ def _subsets(summary: Summary) -> str:
              f"{_num(r.accuracy.numerator)}/{r.n_cases}", fmt_interval(r.accuracy)] for r in summary.subsets]
     return md_table(["Configuration", "Subset", "Cases", "Hard failures", "Correct",
                      "Status accuracy % [95% CI]"], rows)
+
+
+def _repairs(summary: Summary) -> str:
+    rows = [[config_label(r.config), str(r.n_outputs), str(r.repaired), str(r.hard_failures),
+             *[str(n) for n in r.by_kind]] for r in summary.repairs]
+    return md_table(["Configuration", "Outputs", "Repaired", "Hard failures", *REPAIR_KINDS], rows)
 
 
 def _confusion(summary: Summary) -> str:
@@ -182,7 +188,9 @@ def render_markdown(summary: Summary, *, title: str, preamble: Sequence[str] = (
         "## 1. Status accuracy and DLA\n\nFirst run of each configuration; hard failures are "
         f"scored incorrect. Wilson {conf}% intervals.\n\n" + _accuracy(summary)
         + ("\n\nBy subset of the suite (gold status, domain, contradiction and priority cases, "
-           "defect class, split, update-pair role):\n\n" + _subsets(summary) if summary.subsets else ""),
+           "defect class, split, update-pair role):\n\n" + _subsets(summary) if summary.subsets else "")
+        + ("\n\nDeterministic repairs (Appendix A.8): outputs touched by each kind of repair "
+           "(`cases.jsonl` has every output's log):\n\n" + _repairs(summary) if summary.repairs else ""),
         "## 2. Confusion matrices\n\nRows: gold status; columns: predicted status "
         "(`failure` = hard failure).\n\n" + _confusion(summary),
         "## 3. Metrics per configuration\n\n\u2191 higher is better, \u2193 lower is better. Wilson intervals for 0/1 metrics, an edge-level "

@@ -13,9 +13,11 @@ interval; TGC (which pools edges) a seeded edge-level bootstrap; any other
 metric (NCR, an edit cost, even when every cost is 0 or 1; a fraction per
 case) a seeded case-level bootstrap of the mean.  For a configuration with
 several runs, each metric's run-level aggregate also gets its mean and sample
-SD over the runs (a metric is listed when it applies in every run).  Paired comparisons use the exact McNemar test on
-status correctness and on every 0/1 metric, over the cases both
-configurations have, and Benjamini-Hochberg q-values across that whole family.
+SD over the runs (a metric is listed when it applies in every run).  Paired
+comparisons use the exact McNemar test on status correctness and on every 0/1
+metric, over the cases both configurations have, and Benjamini-Hochberg
+q-values across that whole family.  Breakdowns (accuracy by subset, repairs by
+kind, metrics over runs) are in :mod:`scorer.summary_tables`.
 """
 
 from __future__ import annotations
@@ -39,10 +41,20 @@ from .stats import (
     bootstrap_mean,
     bootstrap_tgc,
     confusion_matrix,
-    mean_sd,
     paired_mcnemar,
     stability,
     wilson,
+)
+from .summary_tables import (
+    REPAIR_KINDS,
+    RepairRow,
+    RunMetricRow,
+    SubsetRow,
+    case_subsets,
+    repair_kind,
+    repair_rows,
+    run_metric_rows,
+    subset_rows,
 )
 
 __all__ = [
@@ -51,11 +63,14 @@ __all__ = [
     "MetricRow",
     "PairedRow",
     "QUANTITY_METRICS",
+    "REPAIR_KINDS",
+    "RepairRow",
     "RunMetricRow",
     "SubsetRow",
     "Summary",
     "case_subsets",
     "config_label",
+    "repair_kind",
     "summarize",
 ]
 
@@ -117,28 +132,6 @@ class PairedRow:
 
 
 @dataclass(frozen=True, slots=True)
-class SubsetRow:
-    """Status accuracy of one configuration (first run) on one subset of cases."""
-
-    config: ConfigKey
-    subset: str
-    n_cases: int
-    hard_failures: int
-    accuracy: Interval
-
-
-@dataclass(frozen=True, slots=True)
-class RunMetricRow:
-    """One metric of one configuration across its runs: per-run values, mean and sample SD."""
-
-    config: ConfigKey
-    metric: str
-    values: tuple[float, ...]
-    mean: float
-    sd: float | None
-
-
-@dataclass(frozen=True, slots=True)
 class Summary:
     """Every table of the report."""
 
@@ -154,6 +147,7 @@ class Summary:
     n_resamples: int
     run_metrics: tuple[RunMetricRow, ...] = ()
     subsets: tuple[SubsetRow, ...] = ()
+    repairs: tuple[RepairRow, ...] = ()
 
 
 def _key(r: CaseResult) -> ConfigKey:
@@ -201,50 +195,6 @@ def _outcomes(rows: Sequence[CaseResult], metric: str) -> dict[str, float]:
             if metric in r.metrics and _counted(metric, [r.metrics[metric]])}
 
 
-def case_subsets(scenario: Scenario) -> tuple[str, ...]:
-    """The subsets a case belongs to, for the accuracy-by-subset table.
-
-    ``gold:<status>``, ``domain:<domain>``, ``contradiction``, ``priority``,
-    ``defect:<class>``, ``split:<split>``, ``pair:<role>``.
-
-    Examples
-    --------
-    >>> from scorer.metrics._examples import penalty_scenario
-    >>> case_subsets(penalty_scenario(contradiction=True, priority=True))
-    ('contradiction', 'gold:accepted', 'priority')
-    """
-    md = scenario.metadata
-    tags = {f"gold:{scenario.gold.status.value}"}
-    if md.domain is not None:
-        tags.add(f"domain:{md.domain.value}")
-    if md.contradiction:
-        tags.add("contradiction")
-    if md.priority:
-        tags.add("priority")
-    if md.defect_class is not None:
-        tags.add(f"defect:{md.defect_class.value}")
-    if md.split:
-        tags.add(f"split:{md.split}")
-    if md.role:
-        tags.add(f"pair:{md.role}")
-    return tuple(sorted(tags))
-
-
-def _subset_rows(runs: Mapping[ConfigKey, list[CaseResult]], subsets: Mapping[str, Sequence[str]],
-                 alpha: float) -> list[SubsetRow]:
-    rows = []
-    for key, rs in runs.items():
-        members: dict[str, list[CaseResult]] = defaultdict(list)
-        for r in rs:
-            for tag in subsets.get(r.case_id, ()):
-                members[tag].append(r)
-        for tag in sorted(members):
-            group = members[tag]
-            rows.append(SubsetRow(key, tag, len(group), sum(r.hard_failure for r in group),
-                                  wilson(sum(r.correct for r in group), len(group), alpha)))
-    return rows
-
-
 def summarize(results: Sequence[CaseResult], *, outputs: Iterable[OutputRecord] = (),
               scenarios: Iterable[Scenario] = (), seed: int = 0, alpha: float = 0.05,
               n_resamples: int = 2000) -> Summary:
@@ -286,6 +236,7 @@ def summarize(results: Sequence[CaseResult], *, outputs: Iterable[OutputRecord] 
     (0.75, 'ASA', 'wilson')
     """
     results = list(results)
+    outputs = list(outputs)
     if not results:
         raise ReportError("no scored cases to report")
     seen: set[tuple] = set()
@@ -340,30 +291,9 @@ def summarize(results: Sequence[CaseResult], *, outputs: Iterable[OutputRecord] 
         stab.append((key, stability([{c: reps[i][c] for c in common} for i in sorted(reps)], gold)))
     return Summary(tuple(runs), metrics, tuple(accuracy), tuple(confusion), tuple(metric_rows),
                    tuple(paired), tuple(stab), alpha, seed, n_resamples,
-                   tuple(_run_metrics(results, metrics)),
-                   tuple(_subset_rows(runs, {s.id: case_subsets(s) for s in scenarios}, alpha)))
-
-
-def _run_metrics(results: Sequence[CaseResult], metrics: Sequence[str]) -> list[RunMetricRow]:
-    """Mean and sample SD over runs of each metric's run-level aggregate (configurations with 2+ runs)."""
-    by_run: dict[ConfigKey, dict[int, list[CaseResult]]] = defaultdict(lambda: defaultdict(list))
-    for r in results:
-        by_run[_key(r)][r.repeat].append(r)
-    rows = []
-    for key in sorted(by_run):
-        reps = by_run[key]
-        if len(reps) < 2:
-            continue
-        for metric in metrics:
-            values = []
-            for repeat in sorted(reps):
-                agg = aggregate_metric(metric, [r.metrics[metric] for r in reps[repeat] if metric in r.metrics])
-                if agg.value is not None:
-                    values.append(agg.value)
-            if len(values) == len(reps):
-                mean, sd = mean_sd(values)
-                rows.append(RunMetricRow(key, metric, tuple(values), mean, sd))
-    return rows
+                   tuple(run_metric_rows(results, metrics)),
+                   tuple(subset_rows(runs, {s.id: case_subsets(s) for s in scenarios}, alpha)),
+                   tuple(repair_rows(runs, outputs)))
 
 
 def _paired(runs: Mapping[ConfigKey, list[CaseResult]], metrics: Sequence[str]) -> list[PairedRow]:

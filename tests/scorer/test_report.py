@@ -16,7 +16,7 @@ from scorer.errors import ReportError
 from scorer.records import CaseResult, MetricRecord
 from scorer.report import REPORT_FILES, write_report
 from scorer.score import score_suite
-from scorer.summary import summarize
+from scorer.summary import REPAIR_KINDS, summarize
 
 
 def _case(i, config, ok, *, repeat=0, tgc=None, ncr=None, dla=None, gold="both"):
@@ -186,3 +186,16 @@ def test_audit_no_tnf_shows_what_naming_invariance_buys():
     assert results[0].metrics["TGC"].value == 1.0                      # TNF: names do not matter
     row, = [r for r in component_audit(suite, [out], results) if r.variant == "no_tnf"]
     assert row.full_value == 1.0 and row.variant_value < 0.6 and row.changed > 0
+
+
+def test_repair_table():
+    suite = scenarios()
+    engine, direct = outputs()
+    outs = fill_missing(suite, engine + direct)
+    s = summarize(score_suite(suite, outs), outputs=outs, n_resamples=20)
+    rows = {r.config[0]: dict(zip(REPAIR_KINDS, r.by_kind)) | {"n": r.n_outputs, "hard": r.hard_failures}
+            for r in s.repairs}
+    assert rows["direct"]["n"] == 6 and rows["direct"]["hard"] == 2
+    assert rows["direct"]["fence"] == 4 and rows["direct"]["prose"] == 0 and rows["direct"]["status"] == 1
+    assert rows["engine"]["fence"] == 6 and rows["engine"]["evidence ids"] == 6
+    assert rows["engine"]["field names"] == 6                      # "status" -> "final_status"
