@@ -131,7 +131,11 @@ def _without_target(analysis: Analysis, target: str) -> Analysis:
     sides = {target, complement(target)}
     gone = {r.id for r in analysis.rules if r.consequent in sides} | {
         f.id for f in analysis.facts if f.literal in sides}
-    gone |= {r.id for r in analysis.rules if r.excepts in gone}
+    while True:  # exceptions to dropped rules, then exceptions to those
+        more = {r.id for r in analysis.rules if r.excepts in gone} - gone
+        if not more:
+            break
+        gone |= more
     return Analysis(
         facts=tuple(f for f in analysis.facts if f.id not in gone),
         rules=tuple(r for r in analysis.rules if r.id not in gone),
