@@ -146,6 +146,11 @@ def build_suite(name: str, *, output: str | Path | None = None, source: str | Pa
     """
     info = get_suite(name)
     path = Path(output) if output is not None else info.path
+    if output is None and (seed != SEED or (name == "controlled-140" and source is not None)):
+        raise SuiteError(f"a {name} built from another corpus or seed must not replace the shipped file: "
+                         "pass --output")
+    if name == "normative-en" and source is not None:
+        raise SuiteError("normative-en is built from experiments/suites/sources; --from does not apply")
     if name == "normative-en":
         scenarios = build_normative_en()
     elif name == "controlled-140":

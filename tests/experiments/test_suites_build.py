@@ -144,3 +144,14 @@ def test_card_statistics_block_is_current(name):
     for section in ("## What it covers", "## How it was built", "## Status and flag distribution",
                     "## Known limitations", "**Licence**", "**Version**"):
         assert section in card
+
+
+def test_variant_builds_never_replace_the_shipped_files(tmp_path):
+    with pytest.raises(SuiteError, match="pass --output"):
+        build_suite("controlled-140", seed=7)
+    with pytest.raises(SuiteError, match="pass --output"):
+        build_suite("controlled-140", source=get_suite("normative-en").path)
+    with pytest.raises(SuiteError, match="--from does not apply"):
+        build_suite("normative-en", source=tmp_path / "x.jsonl", output=tmp_path / "n.jsonl")
+    other = build_suite("controlled-140", seed=7, output=tmp_path / "c7.jsonl")
+    assert other.count == 140 and other.path.read_bytes() != get_suite("controlled-140").path.read_bytes()
