@@ -73,7 +73,7 @@ def test_every_feature_is_exercised():
     used = Counter(t for d in SCENARIOS for t in d["metadata"]["tags"])
     for feature in ("nested_exception", "undercut", "undermine", "priority_cycle", "defeater", "multi_step",
                     "distractor", "strict_conflict", "absence_of_proof", "rebut", "appendix_b",
-                    "update:add", "update:amend"):
+                    "update:add", "update:amend", "update:remove"):
         assert used[feature] >= 1, feature
     bases = {p["basis"] for d in SCENARIOS for p in d["gold"]["priorities"]}
     assert bases == {"exception", "hierarchy", "specificity", "temporal", "authority"}

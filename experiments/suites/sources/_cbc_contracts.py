@@ -1,4 +1,4 @@
-"""Contract scenarios ``cont-001`` .. ``cont-014`` of ``normative-en``.
+"""Contract scenarios ``cont-001`` .. ``cont-016`` of ``normative-en``.
 
 Fictional parties and documents, written for paratrace.  Each block states the
 reasoning under SEMANTICS.md section 7 that gives its gold status.
@@ -434,3 +434,53 @@ CONTRACTS.append(case(
     priorities=[prio("r1", "r2", "hierarchy", "E-01", note="MSA cl. 1.4: the MSA prevails over an SOW"),
                 prio("r2", "r1", "specificity", "E-03", note="SOW s. 0.2: its acceptance procedure prevails")],
     status="both", contradiction=True, tags=["priority_cycle", "rebut", "distractor"]))
+
+# --- cbc-p13: termination fee, uncured material breach, breach notice withdrawn ---------------
+# r1 (cl. 21.3) a customer termination notice -> termination fee payable; r3 (cl. 21.1) a breach
+# notice and no cure within thirty days -> uncured material breach; r2 (cl. 21.4) an uncured
+# material breach excepts r1.  Base: r2 (through r3) undercuts r1; the only path to the fee is OUT
+# -> rejected.  Update: the breach notice was withdrawn and is no longer in the file (removed
+# fragment); r3 and r2 have no argument, r1 stands -> accepted.
+_P13 = [
+    frag("E-01", "Warehousing Services Agreement Corran Logistics Ltd / Wexford Grocers plc", "cl. 21.3", """
+        The Customer may terminate this Agreement for convenience on ninety days' written notice. On
+        any termination by the Customer under this clause 21, a termination fee equal to three months'
+        average charges is payable by the Customer."""),
+    frag("E-02", "Warehousing Services Agreement Corran Logistics Ltd / Wexford Grocers plc", "cl. 21.1 and 21.4", """
+        21.1 Either party may terminate by notice if the other commits a material breach that is not
+        cured within thirty days of a written breach notice; such a breach is an uncured material
+        breach. 21.4 No termination fee is payable where the Customer terminates after an uncured
+        material breach by the Supplier."""),
+    frag("E-03", "Letter, Wexford Grocers plc to Corran Logistics Ltd, 2 September 2025", None, """
+        Wexford gives notice terminating the Warehousing Services Agreement with effect from
+        1 December 2025. This termination notice is served under clause 21."""),
+    frag("E-04", "Letter, Wexford Grocers plc to Corran Logistics Ltd, 15 July 2025", None, """
+        Breach notice under clause 21.1: stock accuracy at the Naas warehouse fell to 91.4% in Q2
+        2025 against the 99.5% required by Schedule 3, a material breach. Please cure it within
+        thirty days."""),
+    frag("E-05", "Corran Logistics remediation tracker, item RM-44", None, """
+        Stock accuracy remediation (Naas): opened 16-07-2025 | thirty-day cure period ended
+        14-08-2025 | status at 01-09-2025: OPEN, not cured, accuracy 93.0%"""),
+    frag("E-06", "Warehousing Services Agreement Corran Logistics Ltd / Wexford Grocers plc", "cl. 23.2", """
+        For up to six months after termination the Supplier shall provide reasonable exit assistance
+        at the rates in Schedule 5.""", distractor=True),
+]
+_P13_Q = "Must Wexford Grocers pay Corran Logistics the termination fee?"
+_P13_T = "TerminationFeePayable(wexford)"
+_P13_RULES = [rule("r1", ["TerminationNoticeServed(wexford)"], _P13_T, "E-01"),
+              rule("r2", ["UncuredMaterialBreach(corran)"], "¬applicable(r1)", "E-02"),
+              rule("r3", ["BreachNoticeServed(corran)", "NotCuredWithinThirtyDays(corran)"],
+                   "UncuredMaterialBreach(corran)", "E-02")]
+CONTRACTS += [
+    case("cont-015", _P13_Q, _P13_T, _P13,
+         facts=[fact("f1", "TerminationNoticeServed(wexford)", "E-03"),
+                fact("f2", "BreachNoticeServed(corran)", "E-04"),
+                fact("f3", "NotCuredWithinThirtyDays(corran)", "E-05")],
+         rules=_P13_RULES, status="rejected", contradiction=True, pair="cbc-p13", role="base",
+         tags=["undercut", "distractor"]),
+    case("cont-016", _P13_Q, _P13_T, revise(_P13, drop=["E-04"]),
+         facts=[fact("f1", "TerminationNoticeServed(wexford)", "E-03"),
+                fact("f3", "NotCuredWithinThirtyDays(corran)", "E-05")],
+         rules=_P13_RULES, status="accepted", contradiction=False, pair="cbc-p13", role="update",
+         tags=["distractor", "update:remove"]),
+]

@@ -8,9 +8,9 @@ domain, each block preceded by the reasoning that gives its gold status
 (SEMANTICS.md section 7).  The authoring format is the docstring of
 :mod:`experiments.suites.sources`.
 
-Update pairs have ids ``cbc-pNN``: ``cbc-p01`` .. ``cbc-p05`` contracts,
-``cbc-p06`` .. ``cbc-p09`` banking guarantees, ``cbc-p10`` .. ``cbc-p12``
-compliance.  ``cont-001``/``cont-002`` (penalty and force majeure) and
+Update pairs have ids ``cbc-pNN``: ``cbc-p01`` .. ``cbc-p05`` and ``cbc-p13``
+contracts, ``cbc-p06`` .. ``cbc-p09`` banking guarantees, ``cbc-p10`` ..
+``cbc-p12`` compliance.  ``cont-001``/``cont-002`` (penalty and force majeure) and
 ``bank-001``/``bank-002`` (demand after an amended deadline) are the paper's
 Appendix B walkthroughs.
 
