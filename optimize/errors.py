@@ -1,0 +1,24 @@
+"""Exception hierarchy of :mod:`optimize`.
+
+Every error derives from :class:`OptimizeError`, itself a
+:class:`symbolic.errors.ParatraceError`, so the CLI prints one line and exits 2.
+Messages name the file, field or option and the offending value.
+"""
+
+from __future__ import annotations
+
+from symbolic.errors import ParatraceError
+
+__all__ = ["OptimizeError", "ProgramLoadError", "SplitError"]
+
+
+class OptimizeError(ParatraceError):
+    """Root of the errors of :mod:`optimize` (bad optimizer name, budget, weights...)."""
+
+
+class ProgramLoadError(OptimizeError):
+    """A saved program cannot be read: missing or malformed file, digest mismatch, unknown reference."""
+
+
+class SplitError(OptimizeError, ValueError):
+    """A train/validation/test split cannot be made (too few scenarios or clusters, bad fractions)."""
