@@ -52,6 +52,15 @@ def collect_sources(modules: Sequence[str] = SOURCE_MODULES) -> list[Scenario]:
         If a module cannot be imported, has no ``SCENARIOS`` list, or a dict is
         not a valid scenario (the message names the module, index and field),
         or two scenarios share an id.
+
+    Examples
+    --------
+    >>> [s.id for s in collect_sources(["experiments.suites.sources.normative_en_cbc"])][:3]
+    ['bank-001', 'bank-002', 'bank-003']
+    >>> collect_sources(["experiments.suites.sources.nope"])
+    Traceback (most recent call last):
+    ...
+    experiments.errors.SuiteError: source module experiments.suites.sources.nope cannot be imported: No module named 'experiments.suites.sources.nope'
     """
     out, seen = [], {}
     for name in modules:

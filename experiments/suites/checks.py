@@ -132,7 +132,21 @@ def gold_findings(scenario: Scenario, evaluation: Evaluation | None = None) -> l
 
 
 def has_contradiction(evaluation: Evaluation) -> bool:
-    """The ``contradiction`` flag: an attack, or arguments for some literal and its complement."""
+    """The ``contradiction`` flag: an attack, or arguments for some literal and its complement.
+
+    Examples
+    --------
+    >>> from symbolic.model import EvidenceFragment, Fact, Gold, Rule
+    >>> e = ["E-01"]
+    >>> s = Scenario(id="c1", query="q?", target="P(x)",
+    ...              evidence=[EvidenceFragment(id="E-01", text="t", source="doc")],
+    ...              gold=Gold(status="both", facts=[Fact(id="f1", literal="a", evidence=e)],
+    ...                        rules=[Rule(id="r1", antecedents=["a"], consequent="P(x)", kind="strict", evidence=e),
+    ...                               Rule(id="r2", antecedents=["a"], consequent="¬P(x)", kind="strict", evidence=e)]))
+    >>> ev = evaluate_gold(s)
+    >>> len(ev.attacks), has_contradiction(ev)
+    (0, True)
+    """
     if evaluation.attacks:
         return True
     conclusions = {a.conclusion for a in evaluation.arguments if not a.defeater}

@@ -110,6 +110,12 @@ def load_suite(name: str, *, file: str | Path | None = None) -> list[Scenario]:
     SuiteError
         If the suite is unknown, not shipped and no ``file`` is given, or its
         file is missing or malformed (the message names file, line and field).
+
+    Examples
+    --------
+    >>> cases = load_suite("controlled-140")
+    >>> len(cases), cases[0].metadata.defect_class.value
+    (140, 'none')
     """
     info = get_suite(name)
     path = Path(file) if file is not None else info.path

@@ -103,7 +103,17 @@ CORPUS_TARGETS = {
 
 
 def unmet_targets(stats: SuiteStats, targets: Mapping[str, float] = CORPUS_TARGETS) -> list[str]:
-    """The coverage targets of the authored corpus that ``stats`` misses (empty when all are met)."""
+    """The coverage targets of the authored corpus that ``stats`` misses (empty when all are met).
+
+    Examples
+    --------
+    >>> st = SuiteStats(total=60, domains={d: 12 for d in ("contracts", "banking_guarantees", "compliance",
+    ...                 "internal_policies", "regulatory")}, statuses={"accepted": 30, "rejected": 10,
+    ...                 "both": 10, "undecidable": 10}, contradiction=40, priority=21, pairs=15,
+    ...                 pairs_changed=9, fragments=(3, 8))
+    >>> unmet_targets(st)
+    ['9 status-changing pairs < 10']
+    """
     out = []
     if stats.total < targets["scenarios"]:
         out.append(f"{stats.total} scenarios < {targets['scenarios']}")
