@@ -45,6 +45,7 @@ class CaseOutcome:
     output: Mapping
     calls: int = 0
     tokens: int = 0
+    extra: Mapping = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,7 @@ def run_tasks(
             outcome = retrying(max_retries, seed=seed + index, base_s=backoff_s, sleep=sleep)(attempt)
         except Exception as exc:  # every error becomes a recorded hard failure
             outcome = fail(task, exc)
-        record = {"outcome": outcome.outcome, "output": dict(outcome.output),
+        record = {**dict(outcome.extra), "outcome": outcome.outcome, "output": dict(outcome.output),
                   "calls": outcome.calls, "tokens": outcome.tokens, "attempts": attempts,
                   "transient_exhausted": outcome.outcome == "infra_error"}
         log.append(task.key, record)

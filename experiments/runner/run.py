@@ -75,12 +75,28 @@ def _log_mlflow(spec: ExperimentSpec, scores: Sequence[SuiteScore], man: Mapping
                     name=cell.name,
                     params={"configuration": cell.configuration, "backbone": cell.backbone,
                             "variant": cell.variant, "repeat": cell.repeat, "suite": suite.suite,
+                            "prompt_hash": cell.prompt_hash or "unknown",
+                            "suite_digest": man.get("suites", {}).get(suite.suite, "unknown"),
+                            "schema_hash": man.get("schema_hash", "unknown"),
+                            "git_revision": man.get("git_revision", "unknown"),
+                            "seed": man.get("seed", spec.seed),
+                            **{f"backbone.{k}": v for k, v in man.get("backbones", {}).get(cell.backbone, {}).items()},
+                            **{f"packages.{k}": v for k, v in man.get("packages", {}).items()},
                             **{f"outcomes.{k}": v for k, v in cell.outcomes.items()}},
                     metrics=metrics, table=cell.table(), texts=texts,
                     figures={"confusion_matrix.png": confusion_figure(gold, pred, cell.name),
                              "metrics.png": metric_bars(metrics, cell.name)},
                 ))
     return tuple(ids)
+
+
+def _trace_dspy(workdir: Path, suite: str) -> None:
+    """Record DSPy traces (``mlflow.dspy.autolog``) into the suite's experiment."""
+    from .tracking import setup_mlflow
+
+    mlflow = setup_mlflow(workdir, autolog_dspy=True)
+    mlflow.set_experiment(f"paratrace/{suite}")
+    mlflow.set_experiment_tag("mlflow.experimentKind", "custom_model_development")
 
 
 def _dot(output) -> str:
@@ -147,6 +163,8 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
     import dspy
 
     dspy.configure_cache(enable_disk_cache=True, disk_cache_dir=str(workdir / ".paratrace-cache"))
+    if track:
+        _trace_dspy(workdir, next(iter(suites)))
     log = ResultLog(paths.results)
     limiters = {b.name: RateLimiter(b.rate_per_minute) for b in spec.backbones}
     todo = len(tasks) - len(done)

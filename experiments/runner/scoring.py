@@ -29,6 +29,7 @@ class CellScore:
     results: tuple
     summary: object
     outcomes: Mapping[str, int]
+    prompt_hash: str = ""
 
     @property
     def name(self) -> str:
@@ -106,8 +107,10 @@ def _score_log(log, suites, report_root, *, seed):
             results = tuple(score_suite(scenarios, outputs))
             outcomes = {o: sum(1 for r in records if r["outcome"] == o)
                         for o in ("scored", "parse_failure", "infra_error")}
+            hashes = sorted({r.get("prompt_hash", "") for r in records} - {""})
             cells.append(CellScore(suite, *cell, outputs, results,
-                                   summarize(results, outputs=outputs, seed=seed), outcomes))
+                                   summarize(results, outputs=outputs, seed=seed), outcomes,
+                                   ",".join(hashes)))
             all_outputs.extend(outputs)
             all_results.extend(results)
         directory = report_root / suite

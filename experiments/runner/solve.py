@@ -10,10 +10,10 @@ import warnings
 from symbolic.model import Scenario
 
 from .engine import CaseOutcome, Task
-from .manifest import redact
+from .manifest import digest_json, redact
 from .spec import Backbone
 
-__all__ = ["AssistantSolver", "CaseWork", "hard_failure"]
+__all__ = ["AssistantSolver", "CaseWork", "hard_failure", "prompt_digest"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,6 +46,7 @@ class AssistantSolver:
         self.max_retries = max_retries
         self.resolved = dict(resolved or {})
         self._cells: dict[tuple, object] = {}
+        self.prompt_hashes: dict[tuple, str] = {}
         self._lock = threading.Lock()
 
     def assistant(self, configuration: str, backbone: Backbone, variant: str, repeat: int):
@@ -64,21 +65,36 @@ class AssistantSolver:
                     with warnings.catch_warnings():
                         warnings.simplefilter("ignore")
                         resolved = dataclasses.replace(resolved, lm=resolved.lm.copy(rollout_id=repeat))
-                self._cells[key] = Assistant(configuration, backbone=resolved, variant=variant,
-                                             max_retries=self.max_retries)
+                assistant = Assistant(configuration, backbone=resolved, variant=variant,
+                                      max_retries=self.max_retries)
+                self._cells[key] = assistant
+                self.prompt_hashes[key] = prompt_digest(assistant.program)
             return self._cells[key]
 
     def __call__(self, task: Task) -> CaseOutcome:
         work: CaseWork = task.payload
         key = task.key
-        result = self.assistant(key.configuration, work.backbone, key.variant, key.repeat) \
-            .run_scenario(work.scenario, repeat=key.repeat)
+        assistant = self.assistant(key.configuration, work.backbone, key.variant, key.repeat)
+        result = assistant.run_scenario(work.scenario, repeat=key.repeat)
+        prompt_hash = self.prompt_hashes[(key.configuration, work.backbone.name, key.variant, key.repeat)]
         record = result.record.model_copy(update={"model": key.backbone})
         meta = record.meta
         tokens = (meta.prompt_tokens or 0) + (meta.completion_tokens or 0)
         outcome = "parse_failure" if meta.hard_failure else "scored"
         return CaseOutcome(outcome, record.model_dump(mode="json", exclude_none=True),
-                           calls=meta.calls or 0, tokens=tokens)
+                           calls=meta.calls or 0, tokens=tokens, extra={"prompt_hash": prompt_hash})
+
+
+def prompt_digest(program) -> str:
+    """``sha256:`` of everything a program puts in its prompts: per predictor,
+    the signature's instructions, field names and descriptions, and the demos."""
+    parts = []
+    for name, predictor in program.named_predictors():
+        sig = predictor.signature
+        fields = [(n, str((f.json_schema_extra or {}).get("desc", ""))) for n, f in sig.fields.items()]
+        demos = [{k: str(v) for k, v in dict(d).items()} for d in getattr(predictor, "demos", [])]
+        parts.append({"predictor": name, "instructions": sig.instructions, "fields": fields, "demos": demos})
+    return digest_json(parts)
 
 
 def hard_failure(task: Task, exc: BaseException) -> CaseOutcome:

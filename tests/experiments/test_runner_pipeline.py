@@ -120,3 +120,28 @@ def test_lm_faults_are_retried_then_recorded_and_scored_incorrect(tmp_path):
     cell = {c.backbone: c for c in result.scores[0].cells}
     assert cell["dead"].results[0].correct is False and cell["dead"].results[0].hard_failure
     assert result.summary.infra_errors == 1 and result.summary.retries == 6
+
+
+def test_tracked_run_logs_nested_runs_traces_and_compares(tmp_path, monkeypatch):
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-never-logged-0123456789")
+    result = run_experiment(spec(name="tracked"), workdir=tmp_path, track=True)
+    import mlflow
+
+    from experiments.runner.compare import compare_tables, load_run_table
+
+    client = mlflow.MlflowClient()
+    exp = client.get_experiment_by_name("paratrace/penalty_suite")
+    runs = client.search_runs([exp.experiment_id])
+    children = [r for r in runs if r.data.tags.get("mlflow.parentRunId") == result.mlflow_runs[0]]
+    assert sorted(r.data.params["configuration"] for r in children) == ["b1", "b4"]
+    assert all(r.data.params["prompt_hash"].startswith("sha256:") for r in children)
+    assert all("ASA" in r.data.metrics and "ASA_ci_low" in r.data.metrics for r in children)
+    files = {a.path for a in client.list_artifacts(children[0].info.run_id)}
+    assert {"cases.json", "cases.csv", "confusion_matrix.png", "metrics.png"} <= files
+    mlflow.flush_trace_async_logging()
+    assert len(mlflow.search_traces(locations=[exp.experiment_id])) >= 14
+    assert not any("sk-never-logged" in json.dumps(r.data.params) for r in runs)
+    tables = [load_run_table(client, r.info.run_id, tmp_path / r.info.run_id) for r in children]
+    comparison = compare_tables(tables)
+    assert {c.metric for c in comparison} >= {"ASA"} and all(0 <= c.qvalue <= 1 for c in comparison)
