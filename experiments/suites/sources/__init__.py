@@ -86,22 +86,25 @@ One scenario dict (the :class:`symbolic.model.Scenario` schema, minus ``gold.tra
       added, removed or amended (an addendum, a post-fact approval, a withdrawn
       notice).  Tag the update ``update:add``, ``update:remove`` or
       ``update:amend`` (one or more).  Both are omitted for unpaired scenarios.
-    - ``tags``: feature tags from this vocabulary (each one is checked against
-      the engine's result where it can be):
+    - ``tags``: feature tags from this vocabulary, checked against the engine's
+      evaluation of the gold analysis.  Tags marked (=) must be present exactly
+      when the property holds; the others must not be claimed without it:
 
-      ``rebut``             a rebuttal between rule-based arguments
-      ``undercut``          an exception rule ``¬applicable(rK)``
-      ``nested_exception``  an exception to an exception (or to a rule that
-                            itself only exists to defeat another)
-      ``undermine``         evidence against a premise fact (a log contradicting a notice)
-      ``priority_cycle``    the grounded priorities contain a cycle (unresolved)
-      ``defeater``          a rule of kind defeater
-      ``multi_step``        a chain of at least two rules to the target
-      ``distractor``        the package holds a distractor fragment
-      ``strict_conflict``   two strict arguments for p and ¬p (status both)
-      ``absence_of_proof``  nothing stands on either side
-      ``appendix_b``        one of the paper's Appendix B walkthroughs
+      ``rebut`` (=)             a rebuttal whose attacker is a rule-based argument
+      ``undercut`` (=)          an undercut: an applicable exception ``¬applicable(rK)``
+      ``undermine`` (=)         an attack on a premise fact (a log contradicting a notice)
+      ``priority_cycle`` (=)    the grounded priorities contain a cycle (unresolved)
+      ``defeater`` (=)          a rule of kind defeater
+      ``distractor`` (=)        the package holds a fragment tagged distractor
+      ``strict_conflict`` (=)   status both from strict arguments for p and ¬p
+      ``absence_of_proof`` (=)  status undecidable: nothing stands on either side
+      ``nested_exception``      an exception to an exception or to a rule used by an
+                                attacking argument, or a priority chain a > b > c
+      ``multi_step``            an argument of at least two rules that concludes the
+                                target (or its complement) or attacks one that does
+      ``appendix_b``            one of the paper's Appendix B walkthroughs
       ``update:add`` / ``update:remove`` / ``update:amend``
+                                exactly the package changes of an update against its base
 
 Annotation smells (:func:`experiments.suites.checks.smells`)
 -----------------------------------------------------------
