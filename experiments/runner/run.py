@@ -64,6 +64,7 @@ def _log_mlflow(spec: ExperimentSpec, scores: Sequence[SuiteScore], man: Mapping
                     mlflow.log_text(path.read_text(encoding="utf-8"), f"report/{path.name}")
             for cell in suite.cells:
                 metrics = cell.metrics()
+                extra = {k: (v, None, None, len(cell.outputs)) for k, v in cell.operational_metrics().items()}
                 failed = [o for o, r in zip(sorted(cell.outputs, key=lambda o: o.case_id),
                                             sorted(cell.results, key=lambda r: r.case_id))
                           if not r.correct and o.trace is not None]
@@ -83,7 +84,7 @@ def _log_mlflow(spec: ExperimentSpec, scores: Sequence[SuiteScore], man: Mapping
                             **{f"backbone.{k}": v for k, v in man.get("backbones", {}).get(cell.backbone, {}).items()},
                             **{f"packages.{k}": v for k, v in man.get("packages", {}).items()},
                             **{f"outcomes.{k}": v for k, v in cell.outcomes.items()}},
-                    metrics=metrics, table=cell.table(), texts=texts,
+                    metrics={**metrics, **extra}, table=cell.table(), texts=texts,
                     figures={"confusion_matrix.png": confusion_figure(gold, pred, cell.name),
                              "metrics.png": metric_bars(metrics, cell.name)},
                 ))

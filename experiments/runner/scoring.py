@@ -30,6 +30,7 @@ class CellScore:
     summary: object
     outcomes: Mapping[str, int]
     prompt_hash: str = ""
+    operations: object = None
 
     @property
     def name(self) -> str:
@@ -45,6 +46,12 @@ class CellScore:
                 low, high = row.interval.low, row.interval.high
             out[row.metric] = (row.estimate, low, high, row.n_applicable)
         return out
+
+    def operational_metrics(self) -> dict[str, float]:
+        """Latency, tokens, calls and JSON validity rates (absent figures left out)."""
+        if self.operations is None:
+            return {}
+        return {k: v for k, v in self.operations.to_dict().items() if v is not None and k != "n"}
 
     def table(self) -> list[dict]:
         """Per-case rows: ids, statuses, correctness and every metric value."""
@@ -88,6 +95,7 @@ def score_log(log: ResultLog, suites: Mapping[str, Sequence[Scenario]], report_r
 
 def _score_log(log, suites, report_root, *, seed):
     from scorer.contract import OutputRecord
+    from scorer.operations import operations, operations_markdown
     from scorer.report import write_report
     from scorer.score import score_suite
     from scorer.summary import summarize
@@ -110,7 +118,7 @@ def _score_log(log, suites, report_root, *, seed):
             hashes = sorted({r.get("prompt_hash", "") for r in records} - {""})
             cells.append(CellScore(suite, *cell, outputs, results,
                                    summarize(results, outputs=outputs, seed=seed), outcomes,
-                                   ",".join(hashes)))
+                                   ",".join(hashes), operations(outputs)))
             all_outputs.extend(outputs)
             all_results.extend(results)
         directory = report_root / suite
@@ -118,5 +126,7 @@ def _score_log(log, suites, report_root, *, seed):
         files = write_report(directory, summary=summary, scenarios=scenarios, outputs=all_outputs,
                              results=all_results, suite_name=suite,
                              output_names=("results.jsonl",))
-        scores.append(SuiteScore(suite, tuple(cells), directory, tuple(files)))
+        ops = directory / "operations.md"
+        ops.write_text(operations_markdown([(c.name, c.operations) for c in cells]), encoding="utf-8")
+        scores.append(SuiteScore(suite, tuple(cells), directory, tuple(sorted([*files, str(ops)]))))
     return scores

@@ -35,7 +35,9 @@ def test_run_scores_reports_and_refuses_to_overwrite(tmp_path):
     assert len(set(cases_in(result.paths.results))) == 14
     suite = result.scores[0]
     assert suite.suite == "penalty_suite"
-    assert {Path(f).name for f in suite.files} >= {"summary.md", "cases.csv", "cases.jsonl"}
+    assert {Path(f).name for f in suite.files} >= {"summary.md", "cases.csv", "cases.jsonl", "operations.md"}
+    ops = next(c for c in suite.cells if c.configuration == "b1").operations
+    assert ops.n == 7 and ops.hard_failure_rate == 0 and ops.calls_mean == 1 and ops.latency_median_ms > 0
     b4 = next(c for c in suite.cells if c.configuration == "b4")
     asa = b4.metrics()["ASA"]
     # scripted/null answers "undecidable": right only on the no-facts row of the penalty table
@@ -137,6 +139,7 @@ def test_tracked_run_logs_nested_runs_traces_and_compares(tmp_path, monkeypatch)
     assert sorted(r.data.params["configuration"] for r in children) == ["b1", "b4"]
     assert all(r.data.params["prompt_hash"].startswith("sha256:") for r in children)
     assert all("ASA" in r.data.metrics and "ASA_ci_low" in r.data.metrics for r in children)
+    assert all("latency_p95_ms" in r.data.metrics and "valid_rate" in r.data.metrics for r in children)
     files = {a.path for a in client.list_artifacts(children[0].info.run_id)}
     assert {"cases.json", "cases.csv", "confusion_matrix.png", "metrics.png"} <= files
     mlflow.flush_trace_async_logging()
