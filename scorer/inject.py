@@ -9,20 +9,23 @@ status as ``final_status``.  :func:`inject` then applies one defect class:
 =====================  ====================================================  ==========================
 class                  what changes                                          location
 =====================  ====================================================  ==========================
-missing_evidence       the first object of the first admissible gold set      that object's id
-                       cites a fragment absent from the package
-incomplete_coverage    every fact and rule on the target's atom is removed    the target literal
-                       (and what refers to them); status and claims kept
-extraction_error       the first fact (else rule) of that set has its         that object's id
+missing_evidence       the first fragment cited by the first admissible      ``evidence:E-03``
+                       gold set is removed from the delivered package
+incomplete_coverage    every fact and rule on the target's atom is removed    ``target:<literal>``
+                       (and what refers to them); claimed status kept
+extraction_error       the first fact (else rule) of that set has its         ``fact:f1`` / ``rule:r2``
                        literal (consequent) negated; claims kept
-priority_inversion     the first priority of that set (else of the cone)      the inverted id
-                       has stronger and weaker swapped; claims kept           (``r2>r3``)
-attack_deletion        the first attack edge of that set is removed from      the attack's edge id
+priority_inversion     the first priority of that set (else of the cone)      ``priority:r3>r2``
+                       has stronger and weaker swapped; claims kept           (as it was)
+attack_deletion        the first attack edge of that set is removed from      ``attack:r2-rebut->Penalty(x)``
                        the claimed edges (with its defeat edges)
-invalid_proof_node     a derivation to a fabricated argument for the          the fabricated node id
-                       target is added to the claimed edges
+invalid_proof_node     a rule about the target that cites no fragment         ``rule:r4`` (``fact:f1``
+                       (a fact if there is none to build on) is added         without facts)
 =====================  ====================================================  ==========================
 
+The definitions and the location spelling are those of the controlled suite
+(:mod:`experiments.suites.controlled`), so the localizer's reports and the
+suite's annotations compare directly (DLA).
 "First" is canonical order (facts, rules, exceptions, priorities, attacks;
 then id; edge ids sorted).  A class that cannot apply to a case (no priority
 to invert, no attack to delete, nothing concluding the target of an
@@ -31,15 +34,14 @@ undecidable case) returns ``None``: it is reported as skipped, never faked.
 
 from __future__ import annotations
 
-import hashlib
-import re
 import warnings
 from dataclasses import dataclass
 
 from symbolic.labels import Status
 from symbolic.literals import atom, complement
-from symbolic.model import Analysis, DefectClass, Scenario, TraceEdge, TraceNode
-from symbolic.naming import edge_id
+from symbolic.model import Analysis, DefectClass, Fact, Rule, Scenario, TraceEdge, TraceNode
+from symbolic.naming import EDGE_ARROW, Namer, edge_id
+from symbolic.results import Attack, Evaluation
 from symbolic.errors import PriorityCycleWarning
 from symbolic.tnf import normal_form as _symbolic_normal_form
 
@@ -48,7 +50,15 @@ from .contract import CommonV1, OutputRecord, RunMeta, TraceV2
 from .errors import ScoringError
 from .subtheory import Universe, handle_of
 
-__all__ = ["INJECTABLE", "Injected", "gold_output", "inject", "output_from_analysis"]
+__all__ = [
+    "INJECTABLE",
+    "Injected",
+    "attack_handle",
+    "attack_labels",
+    "gold_output",
+    "inject",
+    "output_from_analysis",
+]
 
 #: The six injectable defect classes, in the paper's order.
 INJECTABLE = (
@@ -59,9 +69,6 @@ INJECTABLE = (
     DefectClass.ATTACK_DELETION,
     DefectClass.INVALID_PROOF_NODE,
 )
-
-_E_NUMBER = re.compile(r"^E-(\d+)$")
-
 
 def _emitted(status: Status, target: str) -> tuple[str, ...]:
     if status is Status.ACCEPTED:
@@ -147,20 +154,20 @@ class Injected:
     output : OutputRecord
     defect_class : DefectClass
     location : str
+        In the controlled suite's spelling (``evidence:E-03``, ``target:Penalty(x)``,
+        ``fact:f1``, ``rule:r2``, ``priority:r3>r2``, ``attack:r2-rebut->Penalty(x)``).
+    evidence_ids : frozenset of str
+        The evidence package delivered with the output (one fragment fewer for
+        ``missing_evidence``).
     """
 
     output: OutputRecord
     defect_class: DefectClass
     location: str
+    evidence_ids: frozenset[str]
 
     def __repr__(self) -> str:
         return f"Injected({self.defect_class.value}, {self.location!r})"
-
-
-def _free_fragment(scenario: Scenario) -> str:
-    numbers = [int(m.group(1)) for e in scenario.evidence_ids() if (m := _E_NUMBER.match(e))]
-    n = max(numbers, default=0) + 1
-    return f"E-{n:02d}"
 
 
 def _focus(u: Universe, scenario: Scenario) -> tuple[list[str], frozenset[str]]:
@@ -207,16 +214,17 @@ def inject(scenario: Scenario, defect: DefectClass | str, *, configuration: str 
     --------
     >>> from scorer.metrics._examples import penalty_scenario
     >>> inject(penalty_scenario(), "priority_inversion")
-    Injected(priority_inversion, 'r2>r3')
+    Injected(priority_inversion, 'priority:r3>r2')
     >>> inject(penalty_scenario(), "missing_evidence").location
-    'f1'
+    'evidence:E-01'
     """
     try:
         cls = DefectClass(defect)
     except ValueError:
         raise ScoringError(f"unknown defect class {defect!r}; expected one of "
                            + ", ".join(c.value for c in DefectClass)) from None
-    u = Universe(scenario.evidence_ids(), scenario.gold, scenario.target)
+    package = scenario.evidence_ids()
+    u = Universe(package, scenario.gold, scenario.target)
     clean_objects = u.analysis_of(u.handles)
     clean = output_from_analysis(scenario, clean_objects, configuration=configuration, model=model)
     claimed = clean.status
@@ -229,15 +237,14 @@ def inject(scenario: Scenario, defect: DefectClass | str, *, configuration: str 
                                     model=model, **kw)
 
     if cls is DefectClass.NONE:
-        return Injected(clean, cls, "")
+        return Injected(clean, cls, "", package)
     focus, first_edges = _focus(u, scenario)
     if cls is DefectClass.MISSING_EVIDENCE:
-        if not focus:
+        cited = [e for h in focus if not h.startswith("attack:") for e in sorted(u.objects[h].evidence)]
+        if not cited:
             return None
-        h = focus[0]
-        obj = u.objects[h]
-        bad = obj.model_copy(update={"evidence": (_free_fragment(scenario),)})
-        return Injected(out(_replace(clean_objects, h, bad)), cls, _ident(h))
+        fragment = cited[0]
+        return Injected(clean, cls, f"evidence:{fragment}", package - {fragment})
     if cls is DefectClass.INCOMPLETE_COVERAGE:
         goal = atom(u.target)
         drop = {h for h in u.handles
@@ -247,8 +254,9 @@ def inject(scenario: Scenario, defect: DefectClass | str, *, configuration: str 
             return None
         keep = [h for h in u.handles if h not in drop]
         partial = u.analysis_of(keep)
-        nf = _quiet_normal_form(scenario.evidence_ids(), partial, scenario.target, query=scenario.query)
-        return Injected(out(partial, edges=nf.trace.edges, nodes=nf.trace.nodes), cls, u.target)
+        nf = _quiet_normal_form(package, partial, scenario.target, query=scenario.query)
+        return Injected(out(partial, edges=nf.trace.edges, nodes=nf.trace.nodes), cls,
+                        f"target:{u.target}", package)
     if cls is DefectClass.EXTRACTION_ERROR:
         pick = [h for h in focus if h.startswith("fact:")] + [h for h in focus if h.startswith("rule:")]
         for h in pick:
@@ -259,7 +267,7 @@ def inject(scenario: Scenario, defect: DefectClass | str, *, configuration: str 
                 bad = obj.model_copy(update={"consequent": complement(obj.consequent)})
             analysis = _replace(clean_objects, h, bad)
             if not _clash(analysis):
-                return Injected(out(analysis), cls, _ident(h))
+                return Injected(out(analysis), cls, h, package)
         return None
     if cls is DefectClass.PRIORITY_INVERSION:
         pick = [h for h in focus if h.startswith("priority:")]
@@ -268,7 +276,7 @@ def inject(scenario: Scenario, defect: DefectClass | str, *, configuration: str 
             flipped = p.model_copy(update={"stronger": p.weaker, "weaker": p.stronger})
             if any(q.stronger == p.weaker and q.weaker == p.stronger for q in clean_objects.priorities):
                 continue
-            return Injected(out(_replace(clean_objects, h, flipped)), cls, flipped.id)
+            return Injected(out(_replace(clean_objects, h, flipped)), cls, h, package)
         return None
     if cls is DefectClass.ATTACK_DELETION:
         attacks = sorted(edge_id(e) for e in edges if e.type.value == "attack")
@@ -277,16 +285,59 @@ def inject(scenario: Scenario, defect: DefectClass | str, *, configuration: str 
             return None
         victim = chosen[0]
         kept = tuple(e for e in edges if edge_id(e) != victim and e.attack != victim)
-        return Injected(out(clean_objects, edges=kept), cls, victim)
-    # INVALID_PROOF_NODE
-    facts = sorted(n.id for n in nodes if n.type.value == "fact")
-    source = facts[0] if facts else f"query:{u.target}"
-    digest = hashlib.sha256(f"invalid:{scenario.id}".encode()).hexdigest()[:12]
-    fake = f"arg:{u.target}@{digest}"
-    extra = (TraceEdge(source=source, target=fake, type="derivation"),
-             TraceEdge(source=fake, target=f"conclusion:{u.target}", type="derivation"))
-    fake_node = TraceNode(id=fake, type="argument", label=f"IN: {u.target} via fabricated step")
-    return Injected(out(clean_objects, edges=tuple(edges) + extra, nodes=tuple(nodes) + (fake_node,)), cls, fake)
+        nf = _quiet_normal_form(package, clean_objects, scenario.target, query=scenario.query)
+        label = attack_labels(nf.evaluation)[victim]
+        return Injected(out(clean_objects, edges=kept), cls, label, package)
+    # INVALID_PROOF_NODE: an object about the target that cites no fragment at all.
+    taken = {f.id for f in clean_objects.facts} | {r.id for r in clean_objects.rules}
+    if clean_objects.facts:
+        rid = _fresh(taken, "r")
+        node = Rule(id=rid, antecedents=(clean_objects.facts[0].literal,), consequent=u.target)
+        changed = clean_objects.model_copy(update={"rules": clean_objects.rules + (node,)})
+        return Injected(out(changed), cls, f"rule:{rid}", package)
+    fid = _fresh(taken, "f")
+    changed = clean_objects.model_copy(update={"facts": (Fact(id=fid, literal=u.target),)})
+    return Injected(out(changed), cls, f"fact:{fid}", package)
+
+
+def _fresh(taken: set[str], prefix: str) -> str:
+    n = 1
+    while f"{prefix}{n}" in taken:
+        n += 1
+    return f"{prefix}{n}"
+
+
+def attack_labels(evaluation: Evaluation) -> dict[str, str]:
+    """TNF attack edge id -> the attack as an explicit edge handle ``attack:<source>-<kind>-><target>``.
+
+    The handle is the controlled suite's spelling: the attacker's top rule (or
+    fact), the kind, and the attacked element -- the conclusion of the rebutted
+    sub-argument, the undercut rule, or the undermined fact.  When one TNF edge
+    stands for several engine attacks, the smallest handle is kept.
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+
+    Returns
+    -------
+    dict of str to str
+    """
+    namer = Namer(evaluation.theory.rules, evaluation.arguments)
+    args = {a.id: a for a in evaluation.arguments}
+    out: dict[str, str] = {}
+    for att in evaluation.attacks:
+        key = f"attack:{att.kind.value}:{namer.argument_id(att.attacker)}{EDGE_ARROW}{namer.argument_id(att.target)}"
+        out[key] = min(out.get(key, "\uffff"), attack_handle(att, args))
+    return out
+
+
+def attack_handle(att: Attack, args: dict) -> str:
+    """One engine attack as ``attack:<source>-<kind>-><target>`` (see :func:`attack_labels`)."""
+    attacker = args[att.attacker]
+    source = attacker.top_rule or attacker.fact
+    target = args[att.on].conclusion if att.kind.value == "rebut" else att.on
+    return f"attack:{source}-{att.kind.value}->{target}"
 
 
 def _clash(analysis: Analysis) -> bool:
@@ -296,8 +347,6 @@ def _clash(analysis: Analysis) -> bool:
     return len(literals) != len(set(literals)) or len(rules) != len(set(rules))
 
 
-def _ident(handle: str) -> str:
-    return handle.partition(":")[2]
 
 
 def _quiet_normal_form(*args, **kwargs):

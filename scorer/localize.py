@@ -6,7 +6,9 @@ the query -- never the gold objects, status or trace.  It compares the
 output's objects with the evidence package (grounding) and its claimed trace
 with the recomputation of its own objects (:func:`symbolic.tnf.normal_form`):
 
-1. an object citing a fragment absent from the package -> ``missing_evidence``;
+1. an object citing a fragment absent from the package -> ``missing_evidence``
+   (location: the fragment); an object citing no fragment at all ->
+   ``invalid_proof_node`` (an ungrounded node; location: the object);
 2. a claimed status other than ``undecidable`` although no grounded object
    is about the target's atom -> ``incomplete_coverage``;
 3. (claimed edges in TNF only) a recomputed priority whose reverse is claimed
@@ -22,6 +24,11 @@ with the recomputation of its own objects (:func:`symbolic.tnf.normal_form`):
    ``invalid_proof_node`` on the status node;
 8. otherwise ``none``.
 
+Without claimed edges in TNF but with explicit attack edges among the
+objects (the controlled suite's candidate analyses), an attack the objects
+give that no explicit edge states -> ``attack_deletion``.  Locations use the
+controlled suite's spelling (:class:`scorer.inject.Injected`).
+
 :func:`localization_table` injects every class into every scenario's gold
 trace (:func:`scorer.inject.inject`) and reports, per class, how often the
 localizer names the class and the location.
@@ -33,7 +40,6 @@ import warnings
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from symbolic.grounding import ground
 from symbolic.labels import Status
 from symbolic.literals import atom, normalize_literal
 from symbolic.model import DefectClass, EdgeType, NodeType, Scenario
@@ -43,12 +49,17 @@ from symbolic.tnf import normal_form as _symbolic_normal_form
 from symbolic.trace import build_trace
 
 from .contract import Diagnostics, OutputRecord
-from .inject import INJECTABLE, inject
+from .inject import INJECTABLE, attack_handle, attack_labels, inject
+from .subtheory import canonical_key, handle_of
 
 __all__ = ["LocalizationRow", "LocalizationTable", "localization_table", "localize", "localize_case"]
 
 _PREFIXES = ("query:", "evidence:", "fact:", "rule:", "priority:", "arg:", "conclusion:", "status:")
-_KIND_RANK = {"fact": 0, "rule": 1, "priority": 2, "attack": 3}
+
+
+def _location(handle: str) -> str:
+    """A handle in the controlled suite's spelling (an exception is a rule)."""
+    return "rule:" + handle[len("exception:"):] if handle.startswith("exception:") else handle
 
 
 def _diag(cls: DefectClass, location: str | None, why: str) -> Diagnostics:
@@ -86,19 +97,24 @@ def localize(output: OutputRecord, *, evidence_ids: Iterable[str], target: str,
     'none'
     >>> d = localize(inject(sc, "priority_inversion").output, **kw)
     >>> d.defect_class.value, d.location
-    ('priority_inversion', 'r2>r3')
+    ('priority_inversion', 'priority:r3>r2')
     """
     evidence = frozenset(evidence_ids)
     target = normalize_literal(target)
     if output.trace is None:
         return _diag(DefectClass.NONE, None, "no trace: nothing to localize")
     analysis = output.trace.analysis()
-    dropped = sorted((d for d in ground(evidence, analysis).dropped
-                      if d.reason.startswith(("cites unknown evidence", "cites no evidence"))),
-                     key=lambda d: (_KIND_RANK[d.kind], d.id))
-    if dropped:
-        d = dropped[0]
-        return _diag(DefectClass.MISSING_EVIDENCE, d.id, f"{d.kind} {d.id} {d.reason}")
+    objects = (*analysis.facts, *analysis.rules, *analysis.priorities, *analysis.attacks)
+    absent = sorted({e for obj in objects for e in obj.evidence} - evidence)
+    if absent:
+        users = sorted(handle_of(o) for o in objects if absent[0] in o.evidence)
+        return _diag(DefectClass.MISSING_EVIDENCE, f"evidence:{absent[0]}",
+                     f"{', '.join(users)} cite {absent[0]}, which is not in the evidence package")
+    uncited = sorted((o for o in objects if not o.evidence), key=lambda o: canonical_key(handle_of(o)))
+    if uncited:
+        where = _location(handle_of(uncited[0]))
+        return _diag(DefectClass.INVALID_PROOF_NODE, where,
+                     f"{where} cites no evidence fragment: an ungrounded proof node")
     claimed_status = output.status
     nf = _quiet_normal_form(evidence, analysis, target, query=query)
     theory = nf.evaluation.theory
@@ -106,12 +122,19 @@ def localize(output: OutputRecord, *, evidence_ids: Iterable[str], target: str,
     covers = any(atom(f.literal) == goal for f in theory.facts) or any(
         atom(r.consequent) == goal for r in theory.rules)
     if claimed_status not in (None, Status.UNDECIDABLE) and not covers:
-        return _diag(DefectClass.INCOMPLETE_COVERAGE, target,
+        return _diag(DefectClass.INCOMPLETE_COVERAGE, f"target:{target}",
                      f"status {claimed_status.value} claimed, but no grounded fact or rule is about {goal}")
     recomputed_status = nf.evaluation.status
     claimed = {edge_id(e): e for e in output.trace.edges}
     canonical = bool(claimed) and all(
         e.source.startswith(_PREFIXES) and e.target.startswith(_PREFIXES) for e in claimed.values())
+    if not canonical and analysis.attacks:
+        args = {a.id: a for a in nf.evaluation.arguments}
+        stated = {f"attack:{a.source}-{a.kind.value}->{a.target}" for a in analysis.attacks}
+        derived = sorted({attack_handle(a, args) for a in nf.evaluation.attacks} - stated)
+        if derived:
+            return _diag(DefectClass.ATTACK_DELETION, derived[0],
+                         f"the objects give the attack {derived[0]}, missing from the stated attack edges")
     if not canonical:
         why = "no claimed edges" if not claimed else "claimed edges are not in TNF"
         if claimed_status is not None and claimed_status is not recomputed_status:
@@ -127,21 +150,24 @@ def localize(output: OutputRecord, *, evidence_ids: Iterable[str], target: str,
         if data["type"] is NodeType.PRIORITY and "pair" in data and node not in claimed_nodes:
             s, w = data["pair"]
             if namer.priority_id(w, s) in claimed_nodes:
-                return _diag(DefectClass.PRIORITY_INVERSION, f"{s}>{w}",
-                             f"the objects state {s} > {w}; the claimed trace has the reverse")
+                return _diag(DefectClass.PRIORITY_INVERSION, f"priority:{w}>{s}",
+                             f"the objects state {s} > {w}; the claimed trace has {w} > {s}")
     lacking = sorted(set(recomputed) - set(claimed))
     extra = sorted(set(claimed) - set(recomputed))
     for i in lacking:
         e = recomputed[i]
         if (e.type is EdgeType.GROUNDING and e.target not in claimed_nodes
                 and graph.nodes[e.target]["type"] in (NodeType.FACT, NodeType.RULE)):
-            name = graph.nodes[e.target]["names"][0]
-            return _diag(DefectClass.EXTRACTION_ERROR, name,
-                         f"{e.source} grounds {e.target} ({name}), which the claimed trace does not have")
+            kind = "fact" if graph.nodes[e.target]["type"] is NodeType.FACT else "rule"
+            where = f"{kind}:{graph.nodes[e.target]['names'][0]}"
+            return _diag(DefectClass.EXTRACTION_ERROR, where,
+                         f"{e.source} grounds {e.target} ({where}), which the claimed trace does not have")
     attacks = [i for i in lacking if recomputed[i].type is EdgeType.ATTACK]
     if attacks:
-        return _diag(DefectClass.ATTACK_DELETION, attacks[0],
-                     f"the objects give the attack {attacks[0]}, missing from the claimed trace")
+        labels = attack_labels(nf.evaluation)
+        where = min(labels.get(i, i) for i in attacks)
+        return _diag(DefectClass.ATTACK_DELETION, where,
+                     f"the objects give the attack {where} ({attacks[0]}), missing from the claimed trace")
     if extra:
         known = set(graph.nodes)
         bad_nodes = sorted({n for i in extra for n in (claimed[i].source, claimed[i].target) if n not in known})
@@ -271,7 +297,7 @@ def localization_table(scenarios: Sequence[Scenario],
                 skipped += 1
                 continue
             injected += 1
-            diag = localize_case(sc, inj.output)
+            diag = localize(inj.output, evidence_ids=inj.evidence_ids, target=sc.target, query=sc.query)
             if diag.defect_class is cls:
                 class_ok += 1
                 if cls is DefectClass.NONE or diag.location == inj.location:

@@ -37,7 +37,7 @@ from symbolic.results import Evaluation
 from symbolic.status import evaluate
 from symbolic.tnf import collapse_aliases
 
-__all__ = ["CATEGORIES", "Universe", "content_keys", "handle_of"]
+__all__ = ["CATEGORIES", "Universe", "canonical_key", "content_keys", "handle_of"]
 
 #: Edit categories in canonical order (Algorithm 5's edit set).
 CATEGORIES = ("fact", "rule", "exception", "priority", "attack")
@@ -84,7 +84,12 @@ def handle_of(obj) -> str:
     raise TypeError(f"not a normative object: {type(obj).__name__} {obj!r}")
 
 
-def _sort_key(handle: str) -> tuple[int, str]:
+def canonical_key(handle: str) -> tuple[int, str]:
+    """Sort key of a handle in canonical order (category, then id).
+
+    >>> sorted(["priority:r3>r2", "fact:f2", "exception:r4", "rule:r1"], key=canonical_key)
+    ['fact:f2', 'rule:r1', 'exception:r4', 'priority:r3>r2']
+    """
     kind, _, ident = handle.partition(":")
     return (_RANK[kind], ident)
 
@@ -210,7 +215,7 @@ class Universe:
         objects: dict[str, object] = {}
         for obj in (*self.theory.facts, *self.theory.rules, *self.theory.priorities, *self.theory.attacks):
             objects.setdefault(handle_of(obj), obj)
-        self.handles = tuple(sorted(objects, key=_sort_key))
+        self.handles = tuple(sorted(objects, key=canonical_key))
         self.objects = objects
         self.rule_handles = {r.id: handle_of(r) for r in self.theory.rules}
         self.fact_handles = {f.id: handle_of(f) for f in self.theory.facts}

@@ -130,7 +130,7 @@ import warnings  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from metric_builders import make_scenario, small_theories  # noqa: E402
 from scorer.inject import INJECTABLE, gold_output, inject  # noqa: E402
-from scorer.localize import localize_case  # noqa: E402
+from scorer.localize import localize, localize_case  # noqa: E402
 from scorer.score import score_case  # noqa: E402
 from symbolic.errors import PriorityCycleWarning  # noqa: E402
 from symbolic.model import DefectClass  # noqa: E402
@@ -157,5 +157,5 @@ def test_classes_preserve_status_and_gold_output_is_perfect(analysis):
         for cls in INJECTABLE:
             inj = inject(sc, cls)
             if inj is not None:
-                diag = localize_case(sc, inj.output)
+                diag = localize(inj.output, evidence_ids=inj.evidence_ids, target=sc.target, query=sc.query)
                 assert (diag.defect_class, diag.location) == (cls, inj.location)

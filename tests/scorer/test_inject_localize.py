@@ -16,14 +16,18 @@ from symbolic.model import Analysis, DefectClass
 
 PEER = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "neuro_symbolic" / "controlled_benchmark_600.jsonl"
 
-EXPECTED_PENALTY = {
-    "missing_evidence": "f1",
-    "incomplete_coverage": "Penalty(x)",
-    "extraction_error": "f1",
-    "priority_inversion": "r2>r3",
-    "invalid_proof_node": None,  # a fabricated argument node, checked below
-    "attack_deletion": None,     # an attack edge id, checked below
+EXPECTED_PENALTY = {  # the controlled suite's spelling
+    "missing_evidence": "evidence:E-01",
+    "incomplete_coverage": "target:Penalty(x)",
+    "extraction_error": "fact:f1",
+    "priority_inversion": "priority:r3>r2",
+    "attack_deletion": "attack:r1-rebut->¬Penalty(x)",
+    "invalid_proof_node": "rule:r4",
 }
+
+
+def run(sc, inj):
+    return localize(inj.output, evidence_ids=inj.evidence_ids, target=sc.target, query=sc.query)
 
 
 @pytest.mark.parametrize("cls", [c.value for c in INJECTABLE])
@@ -31,17 +35,46 @@ def test_each_class_is_localized_on_the_penalty_case(cls):
     sc = penalty_scenario()
     inj = inject(sc, cls)
     assert inj.defect_class.value == cls
-    if EXPECTED_PENALTY[cls] is not None:
-        assert inj.location == EXPECTED_PENALTY[cls]
-    diag = localize_case(sc, inj.output)
+    assert inj.location == EXPECTED_PENALTY[cls]
+    diag = run(sc, inj)
     assert (diag.defect_class.value, diag.location) == (cls, inj.location)
     assert diag.explanation
 
 
-def test_attack_deletion_and_invalid_node_locations():
+def test_missing_evidence_removes_the_fragment_from_the_delivered_package():
     sc = penalty_scenario()
-    assert inject(sc, "attack_deletion").location.startswith("attack:rebut:")
-    assert inject(sc, "invalid_proof_node").location.startswith("arg:Penalty(x)@")
+    inj = inject(sc, "missing_evidence")
+    assert inj.evidence_ids == sc.evidence_ids() - {"E-01"}
+    assert inj.output == gold_output(sc)  # the output itself is unchanged
+    assert localize_case(sc, inj.output).defect_class is DefectClass.NONE  # with the full package
+
+
+def test_fabricated_claimed_node_is_an_invalid_proof_node():
+    from symbolic.model import TraceEdge
+
+    sc = penalty_scenario()
+    out = gold_output(sc)
+    fake = TraceEdge(source="fact:Delay(x)", target="arg:Penalty(x)@000000000000", type="derivation")
+    forged = out.model_copy(update={"trace": out.trace.model_copy(update={"edges": out.trace.edges + (fake,)})})
+    d = localize_case(sc, forged)
+    assert (d.defect_class, d.location) == (DefectClass.INVALID_PROOF_NODE, "arg:Penalty(x)@000000000000")
+
+
+def test_candidate_style_output_without_claimed_edges_shows_a_deleted_attack():
+    from experiments.suites.controlled import candidate_analysis
+
+    from scorer.inject import output_from_analysis
+
+    sc = penalty_scenario()
+    cand = candidate_analysis(sc)
+    kw = dict(evidence_ids=sc.evidence_ids(), target=sc.target, query=sc.query)
+    full = output_from_analysis(sc, cand, edges=(), nodes=())
+    assert localize(full, **kw).defect_class is DefectClass.NONE
+    victim = cand.attacks[0]
+    cut = output_from_analysis(sc, cand.model_copy(update={"attacks": cand.attacks[1:]}), edges=(), nodes=())
+    d = localize(cut, **kw)
+    assert (d.defect_class, d.location) == (
+        DefectClass.ATTACK_DELETION, f"attack:{victim.source}-{victim.kind.value}->{victim.target}")
 
 
 def test_clean_gold_output_is_no_defect():
@@ -64,6 +97,7 @@ def test_localizer_never_reads_the_gold():
     for cls in INJECTABLE:
         out = inject(sc, cls).output
         assert localize_case(sc, out) == localize_case(other, out)
+    assert "gold" not in localize.__code__.co_varnames
 
 
 def test_classes_that_cannot_apply_are_skipped_not_faked():
