@@ -30,7 +30,8 @@ from .errors import ParatraceError, PriorityCycleWarning, ScenarioError
 
 __all__ = ["PLUGIN_MODULES", "app", "main"]
 
-PLUGIN_MODULES = ("scorer.cli", "assistant.cli", "experiments.cli", "experiments.runner.cli", "optimize.cli")
+PLUGIN_MODULES = ("scorer.cli", "assistant.cli", "experiments.cli", "experiments.runner.cli", "optimize.cli",
+                  "optimize.serve.cli")
 
 
 def _one_line(text: str) -> str:

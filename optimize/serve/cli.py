@@ -1,0 +1,126 @@
+"""``paratrace serve``: the assistant as an HTTP service.
+
+:func:`register` adds the command to the root app of :mod:`symbolic.cli`;
+FastAPI, uvicorn, DSPy and the program are imported inside the command.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, List, Optional
+
+import typer
+
+__all__ = ["build_factory", "register"]
+
+_NO_CLIENT_TIMEOUT = ("scripted", "local")
+
+
+def build_factory(*, program: str | None, configs: list[str], model: str | None, api_base: str | None = None,
+                  lm_timeout: float | None = None, tracking_uri: str | None = None,
+                  ) -> tuple[Callable[[str], Any], list[str], dict[str, Any] | None]:
+    """The assistant factory, the configurations served and the program facts for ``/version``.
+
+    Parameters
+    ----------
+    program : str, optional
+        A saved-program directory or an MLflow model URI (:func:`optimize.programs.load_program`).
+    configs : list of str
+        Configurations to serve without a program (the first is the default);
+        with a program, empty or exactly the program's configuration.
+    model : str, optional
+        Backbone; with a program, the manifest's model when ``None``.
+    api_base : str, optional
+        OpenAI-compatible endpoint.
+    lm_timeout : float, optional
+        Client timeout in seconds for remote backbones (ignored by scripted and local ones).
+    tracking_uri : str, optional
+        MLflow tracking URI for a ``models:/`` reference.
+
+    Returns
+    -------
+    tuple
+        ``(factory, configs, program_info)``.
+
+    Raises
+    ------
+    ServeError
+        If ``configs`` disagrees with the program's configuration.
+    ProgramLoadError
+        If the program cannot be loaded.
+
+    Examples
+    --------
+    >>> factory, configs, info = build_factory(program=None, configs=["b4", "b1"], model="scripted/null")
+    >>> configs, info, factory("b1").config
+    (['b4', 'b1'], None, 'b1')
+    """
+    from assistant.api import Assistant
+    from assistant.backends import Decoding
+
+    from .errors import ServeError
+
+    def decoding_for(chosen: str | None) -> Decoding:
+        provider = (chosen or "").partition("/")[0]
+        if lm_timeout is None or provider in _NO_CLIENT_TIMEOUT:
+            return Decoding()
+        return Decoding().with_overrides(timeout=lm_timeout)
+
+    if program is None:
+        configs = configs or ["b4"]
+        return (lambda c: Assistant(c, model, api_base=api_base, decoding=decoding_for(model))), configs, None
+    from optimize.programs import load_program
+
+    loaded = load_program(program, tracking_uri=tracking_uri)
+    if configs and [c.strip().lower() for c in configs] != [loaded.config]:
+        raise ServeError(f"--config {', '.join(configs)} does not match the program's configuration "
+                         f"{loaded.config!r} ({program})")
+    chosen = model or loaded.manifest.model
+    manifest = loaded.manifest
+    info = {"source": loaded.source or str(program), "config": loaded.config, "model": manifest.model,
+            "optimizer": manifest.optimizer, "seed": manifest.seed, "family": manifest.family,
+            "program_sha256": manifest.program_sha256}
+    return (lambda c: loaded.assistant(chosen, api_base=api_base, decoding=decoding_for(chosen))), [loaded.config], info
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``serve`` to ``app``."""
+
+    @app.command("serve")
+    def serve(
+        program: Optional[str] = typer.Option(None, "--program", "-p",
+                                              help="Saved-program directory or MLflow URI (models:/NAME/VERSION)."),
+        config: List[str] = typer.Option([], "--config", "-c",
+                                         help="Configuration to serve without a program (repeatable; first is "
+                                              "the default; b4 when none)."),
+        model: Optional[str] = typer.Option(None, "--model", "-m",
+                                            help="Backbone; default the program's model, else $PARATRACE_MODEL "
+                                                 "or local/gemma-3-270m."),
+        api_base: Optional[str] = typer.Option(None, "--api-base", help="OpenAI-compatible endpoint."),
+        host: str = typer.Option("127.0.0.1", "--host", help="Interface to bind."),
+        port: int = typer.Option(8000, "--port", min=0, max=65535, help="TCP port."),
+        workers: int = typer.Option(4, "--workers", min=1, help="Threads running assistant calls."),
+        queue: Optional[int] = typer.Option(None, "--queue", min=0,
+                                            help="Calls waiting beyond the workers (default 2 x workers); 503 "
+                                                 "beyond."),
+        timeout: float = typer.Option(120.0, "--timeout", min=0.001, help="Seconds per request (504 beyond)."),
+        lm_timeout: Optional[float] = typer.Option(None, "--lm-timeout", min=0.001,
+                                                   help="Client timeout of a remote backbone, in seconds."),
+        max_body_bytes: int = typer.Option(1_048_576, "--max-body-bytes", min=1, help="Largest body (413 beyond)."),
+        tracking_uri: Optional[str] = typer.Option(None, "--tracking-uri",
+                                                   help="MLflow tracking URI for a models:/ program."),
+        log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error."),
+    ) -> None:
+        """Serve the assistant over HTTP: POST /v1/ask, /invocations, GET /health, /version, /openapi.json."""
+        from .app import create_app
+        from .errors import ServeError
+        from .server import run
+
+        if log_level.lower() not in ("debug", "info", "warning", "error"):
+            raise ServeError(f"--log-level {log_level!r}: use debug, info, warning or error")
+        factory, configs, info = build_factory(program=program, configs=list(config), model=model,
+                                               api_base=api_base, lm_timeout=lm_timeout, tracking_uri=tracking_uri)
+        app_ = create_app(factory, config=configs[0], configs=tuple(configs), max_body_bytes=max_body_bytes,
+                          timeout_s=timeout, workers=workers, queue=queue, program=info)
+        typer.echo(f"paratrace: serving {', '.join(configs)} on http://{host}:{port} "
+                   f"(model {app_.state.service.model}; Ctrl-C to stop)", err=True)
+        run(app_, host=host, port=port, grace_s=min(timeout, 30.0) + 1.0, log_level=log_level.lower())

@@ -1,0 +1,122 @@
+"""The service's request and response bodies (they make its OpenAPI document).
+
+A request is the paper's: a query, an evidence package, and optionally the
+target literal and the configuration; the answer is the output contract
+(:class:`scorer.contract.OutputRecord`).  Errors share one body,
+:class:`ErrorResponse`, that always carries the request id.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from symbolic.model import EvidenceFragment
+
+__all__ = ["AskRequest", "ErrorDetail", "ErrorResponse", "HealthResponse", "InvocationsRequest", "VersionResponse"]
+
+_STRICT = ConfigDict(frozen=True, extra="forbid")
+
+
+class AskRequest(BaseModel):
+    """One question over one evidence package.
+
+    Attributes
+    ----------
+    query : str
+        The question.
+    evidence : list of EvidenceFragment
+        The evidence package (ids such as ``E-01``, text, source, clause).
+    target : str, optional
+        The proposition asked about, as a literal (``Penalty(x)``); B4 asks the LM for it otherwise.
+    config : str, optional
+        ``b1``..``b4``; the service's default when absent.  A service running
+        a saved program answers only with the program's configuration.
+
+    Examples
+    --------
+    >>> r = AskRequest.model_validate({"query": "Is a penalty due?",
+    ...     "evidence": [{"id": "E1", "text": "A penalty is due.", "source": "Contract"}]})
+    >>> r.evidence[0].id, r.config is None
+    ('E-01', True)
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", json_schema_extra={"examples": [{
+        "query": "Is a late-delivery penalty due?",
+        "evidence": [{"id": "E-01", "text": "The supplier pays a penalty for late delivery.",
+                      "source": "Supply Agreement 2024", "clause": "s. 7.2"}],
+        "target": "Penalty(supplier)", "config": "b4"}]})
+    query: str = Field(min_length=1, description="The question.")
+    evidence: list[EvidenceFragment] = Field(min_length=1, description="The evidence package.")
+    target: str | None = Field(default=None, min_length=1, max_length=500,
+                               description="The proposition asked about, as a literal.")
+    config: str | None = Field(default=None, min_length=1, max_length=32,
+                               description="Configuration b1..b4 (the service's default when absent).")
+
+
+class InvocationsRequest(BaseModel):
+    """The MLflow scoring envelope: ``{"inputs": <AskRequest>}``, as ``mlflow models serve`` takes it."""
+
+    model_config = _STRICT
+    inputs: AskRequest
+
+
+class ErrorDetail(BaseModel):
+    """Why a request failed.
+
+    Attributes
+    ----------
+    status : int
+        The HTTP status, repeated.
+    kind : str
+        Stable short name of the failure (see :class:`~optimize.serve.errors.RequestFailure`).
+    reason : str
+        One line for humans.
+    request_id : str
+        The request id (also in the ``X-Request-ID`` header).
+    field : str, optional
+        Dotted path of the offending input.
+    value : Any, optional
+        The offending value, shortened to 80 characters when it is text.
+    """
+
+    model_config = _STRICT
+    status: int
+    kind: str
+    reason: str
+    request_id: str
+    field: str | None = None
+    value: Any = None
+
+
+class ErrorResponse(BaseModel):
+    """The body of every 4xx and 5xx answer."""
+
+    model_config = _STRICT
+    error: ErrorDetail
+
+
+class HealthResponse(BaseModel):
+    """Liveness and load: ``ok`` while a worker slot is free, ``saturated`` otherwise."""
+
+    model_config = _STRICT
+    status: str
+    workers: int
+    capacity: int
+    in_flight: int
+
+
+class VersionResponse(BaseModel):
+    """What is running: package versions, configurations, backbone and program."""
+
+    model_config = _STRICT
+    paratrace: str
+    python: str
+    packages: dict[str, str]
+    contract: str
+    config: str
+    configs: list[str]
+    model: str
+    program: dict[str, Any] | None = None
+    limits: dict[str, int]

@@ -1,0 +1,234 @@
+"""The assistant behind the HTTP service: a bounded worker pool, a per-request
+timeout and the mapping of failures to HTTP statuses.
+
+Assistant calls are blocking (DSPy, the LM client, the engine), so each runs in
+a :class:`~concurrent.futures.ThreadPoolExecutor` of ``workers`` threads.  At
+most ``workers + queue`` calls are admitted at once; the next one gets 503
+(``busy``) at once instead of waiting in an unbounded queue.  The request
+waits ``timeout_s`` seconds for its call and then answers 504 with its request
+id.  A Python thread cannot be killed, so a timed-out call keeps its slot until
+it returns (a queued call is cancelled before it starts): the pool never grows,
+and a backbone that hangs for good shows up as ``saturated`` on ``/health``
+and as 503s rather than as a pile of threads.  Give remote backbones a client
+timeout too (``paratrace serve --lm-timeout``) so their slots come back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from assistant.errors import AssistantError, BackendError, InputLimitError
+from assistant.evidence import check_inputs
+
+from .errors import RequestFailure, ServeError
+from .schemas import AskRequest
+
+__all__ = ["Answer", "Service", "classify_failure"]
+
+_LM_MODULES = ("litellm", "openai", "httpx", "httpcore", "requests", "urllib3", "anthropic")
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A request's answer and where its time went.
+
+    Attributes
+    ----------
+    record : scorer.contract.OutputRecord
+    assistant_ms : float
+        Time inside :meth:`assistant.api.Assistant.run` (worker thread).
+    queue_ms : float
+        Time between admission and the start of the call.
+    """
+
+    record: Any
+    assistant_ms: float
+    queue_ms: float
+
+
+def classify_failure(exc: BaseException) -> RequestFailure:
+    """The HTTP failure for an exception raised by an assistant call.
+
+    The reason names the exception type only: LM error messages can quote
+    the prompt (evidence text) and must not reach logs or other clients.
+
+    Parameters
+    ----------
+    exc : BaseException
+        What :meth:`assistant.api.Assistant.run` raised.
+
+    Returns
+    -------
+    RequestFailure
+        422 for an input over the limits, 503 for a rate-limited backbone,
+        504 for a backbone timeout, 502 for any other LM or transport
+        failure, 500 for anything else.
+
+    Examples
+    --------
+    >>> classify_failure(TimeoutError("read timed out")).status
+    504
+    >>> f = classify_failure(ConnectionError("refused: E-01 says ..."))
+    >>> f.status, f.kind, f.reason
+    (502, 'lm_failure', 'the language model call failed (ConnectionError)')
+    >>> classify_failure(KeyError("x")).status
+    500
+    """
+    name = type(exc).__name__
+    if isinstance(exc, InputLimitError):
+        return RequestFailure(422, "input_limit", str(exc), field=exc.field)
+    module = type(exc).__module__ or ""
+    from_lm = (isinstance(exc, (BackendError, ConnectionError, TimeoutError))
+               or (isinstance(exc, AssistantError) and name == "ScriptExhaustedError")
+               or module.startswith(_LM_MODULES) or (module.startswith("dspy") and name.startswith("LM")))
+    if "RateLimit" in name:
+        return RequestFailure(503, "lm_rate_limited", f"the language model is rate-limited ({name}); retry later")
+    if isinstance(exc, TimeoutError) or (from_lm and "Timeout" in name):
+        return RequestFailure(504, "timeout", f"the language model timed out ({name})")
+    if from_lm:
+        return RequestFailure(502, "lm_failure", f"the language model call failed ({name})")
+    return RequestFailure(500, "internal", f"the assistant failed ({name})")
+
+
+class Service:
+    """One assistant per allowed configuration, a bounded pool and a timeout.
+
+    Parameters
+    ----------
+    assistant_factory : callable
+        ``factory(config) -> assistant.api.Assistant``; called once per
+        configuration in ``configs``, at construction.
+    config : str
+        The default configuration (used when a request names none).
+    configs : sequence of str, optional
+        Configurations a request may ask for (default: only ``config``).
+    workers : int
+        Threads running assistant calls.
+    queue : int, optional
+        Calls admitted beyond ``workers`` that wait for a thread (default ``2 * workers``).
+    timeout_s : float
+        Seconds a request waits for its call.
+
+    Raises
+    ------
+    ServeError
+        On a non-positive ``workers`` or ``timeout_s``, a negative ``queue``,
+        or a default configuration outside ``configs``.
+    """
+
+    def __init__(self, assistant_factory: Callable[[str], Any], *, config: str = "b4",
+                 configs: tuple[str, ...] | list[str] | None = None, workers: int = 4, queue: int | None = None,
+                 timeout_s: float = 120.0):
+        if workers < 1:
+            raise ServeError(f"workers must be at least 1, got {workers}")
+        if not timeout_s > 0:
+            raise ServeError(f"the request timeout must be positive, got {timeout_s}")
+        queue = 2 * workers if queue is None else queue
+        if queue < 0:
+            raise ServeError(f"queue must be >= 0, got {queue}")
+        self.config = config.strip().lower()
+        self.configs = tuple(dict.fromkeys(c.strip().lower() for c in (configs or (self.config,))))
+        if self.config not in self.configs:
+            raise ServeError(f"the default configuration {config!r} is not among {list(self.configs)}")
+        self.workers, self.capacity, self.timeout_s = workers, workers + queue, float(timeout_s)
+        self.assistants = {c: assistant_factory(c) for c in self.configs}
+        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="paratrace-serve")
+        self._lock = threading.Lock()
+        self._in_flight = 0
+        self._closed = False
+
+    @property
+    def in_flight(self) -> int:
+        """Calls admitted and not yet finished (running, queued or timed out but still running)."""
+        return self._in_flight
+
+    @property
+    def model(self) -> str:
+        """The backbone model string of the default configuration."""
+        return self.assistants[self.config].backbone.model
+
+    def _admit(self) -> bool:
+        with self._lock:
+            if self._closed or self._in_flight >= self.capacity:
+                return False
+            self._in_flight += 1
+            return True
+
+    def _release(self, _future: Future | None = None) -> None:
+        with self._lock:
+            self._in_flight -= 1
+
+    def resolve(self, request: AskRequest):
+        """The assistant for ``request`` after the input-limit check.
+
+        Raises
+        ------
+        RequestFailure
+            400 for a configuration this service does not run, 422 for an input over the limits.
+        """
+        config = (request.config or self.config).strip().lower()
+        assistant = self.assistants.get(config)
+        if assistant is None:
+            raise RequestFailure(400, "unknown_config", f"this service answers with {', '.join(self.configs)}",
+                                 field="config", value=request.config)
+        try:
+            check_inputs(request.query, request.evidence, assistant.limits)
+        except InputLimitError as exc:
+            raise classify_failure(exc) from None
+        return config, assistant
+
+    async def answer(self, request: AskRequest, state: dict | None = None) -> Answer:
+        """Run ``request`` in the pool and wait at most ``timeout_s``.
+
+        Parameters
+        ----------
+        request : AskRequest
+        state : dict, optional
+            Receives ``config`` and ``model`` (for the request log) as soon as they are known.
+
+        Raises
+        ------
+        RequestFailure
+            400/422 as :meth:`resolve`; 503 when no slot is free or the
+            service is stopping; 504 on timeout; 5xx from :func:`classify_failure`.
+        """
+        config, assistant = self.resolve(request)
+        if state is not None:
+            state.update(config=config, model=assistant.backbone.model)
+        if not self._admit():
+            raise RequestFailure(503, "busy", f"all {self.capacity} slots are taken "
+                                 f"({self.workers} workers); retry later")
+        admitted = time.perf_counter()
+        try:
+            future = self._executor.submit(_call, assistant, request, admitted)
+        except RuntimeError:  # the executor is shutting down
+            self._release()
+            raise RequestFailure(503, "busy", "the service is stopping") from None
+        future.add_done_callback(self._release)
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), self.timeout_s)
+        except asyncio.TimeoutError:
+            future.cancel()
+            raise RequestFailure(504, "timeout", f"no answer within {self.timeout_s:g} s") from None
+        except RequestFailure:
+            raise
+        except Exception as exc:  # noqa: BLE001 - every failure of the call becomes an HTTP status
+            raise classify_failure(exc) from None
+
+    def close(self) -> None:
+        """Refuse new calls, drop queued ones; running calls finish in their threads."""
+        with self._lock:
+            self._closed = True
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _call(assistant, request: AskRequest, admitted: float) -> Answer:
+    started = time.perf_counter()
+    result = assistant.run(request.query, request.evidence, target=request.target)
+    done = time.perf_counter()
+    return Answer(result.record, (done - started) * 1000.0, (started - admitted) * 1000.0)
