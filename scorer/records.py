@@ -83,6 +83,16 @@ class MetricRecord:
         return {"metric": self.metric, "value": self.value, "explanation": self.explanation,
                 "metadata": _plain(self.metadata)}
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "MetricRecord":
+        """Inverse of :meth:`to_dict`.
+
+        >>> r = MetricRecord("TGC", 0.5, "1 of 2", {"matched": 1, "gold": 2})
+        >>> MetricRecord.from_dict(r.to_dict()) == r
+        True
+        """
+        return cls(data["metric"], data["value"], data["explanation"], data.get("metadata", {}))
+
 
 @dataclass(frozen=True, slots=True)
 class AlignmentRecord:
@@ -126,6 +136,12 @@ class AlignmentRecord:
         """JSON-ready dict."""
         return {"matched": list(self.matched), "missing": list(self.missing),
                 "unsupported": list(self.unsupported), "metadata": _plain(self.metadata)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "AlignmentRecord":
+        """Inverse of :meth:`to_dict`."""
+        return cls(tuple(data["matched"]), tuple(data["missing"]), tuple(data["unsupported"]),
+                   data.get("metadata", {}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +196,17 @@ class CaseResult:
             "alignment": None if self.alignment is None else self.alignment.to_dict(),
         }
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "CaseResult":
+        """Inverse of :meth:`to_dict` (reads a per-case results JSONL line back)."""
+        alignment = data.get("alignment")
+        return cls(
+            data["case_id"], data["configuration"], data["model"], data.get("variant"), data["repeat"],
+            data["status_gold"], data.get("status_pred"), data["correct"], data["hard_failure"],
+            {k: MetricRecord.from_dict(v) for k, v in data["metrics"].items()},
+            None if alignment is None else AlignmentRecord.from_dict(alignment),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class MetricAggregate:
@@ -211,3 +238,9 @@ class MetricAggregate:
         """JSON-ready dict."""
         return {"metric": self.metric, "value": self.value, "numerator": self.numerator,
                 "denominator": self.denominator, "n_applicable": self.n_applicable}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "MetricAggregate":
+        """Inverse of :meth:`to_dict`."""
+        return cls(data["metric"], data["value"], float(data["numerator"]), float(data["denominator"]),
+                   int(data["n_applicable"]))

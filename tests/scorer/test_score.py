@@ -76,3 +76,13 @@ def test_aggregate_per_run():
 def test_ncr_can_be_skipped():
     res = score_case(penalty_scenario(), penalty_output("accepted"), ncr=False)
     assert res.metrics["NCR"].value is None and "not run" in res.metrics["NCR"].explanation
+
+
+def test_case_results_round_trip_through_json():
+    from scorer.records import CaseResult, MetricAggregate
+
+    for r in score_suite(suite(), outputs()):
+        back = CaseResult.from_dict(json.loads(json.dumps(r.to_dict())))
+        assert back.to_dict() == r.to_dict()
+    for a in aggregate(score_suite(suite(), outputs())).values():
+        assert MetricAggregate.from_dict(json.loads(json.dumps(a.to_dict()))) == a
