@@ -132,13 +132,43 @@ class Split:
         return tuple(s.id for s in getattr(self, name))
 
 
+def _priority(s: Scenario) -> bool:
+    return bool(s.metadata.priority or s.gold.priorities)
+
+
+def _deal(clusters: dict[str, list[Scenario]], strata: list[list[str]], shares, rng=None):
+    train: list[Scenario] = []
+    val: list[Scenario] = []
+    test: list[Scenario] = []
+    for keys in strata:
+        if rng is not None:
+            rng.shuffle(keys)
+        n = sum(len(clusters[k]) for k in keys)
+        want_test, want_val = round(n * shares[2]), round(n * shares[1])
+        got_test = got_val = 0
+        for key in keys:
+            members = clusters[key]
+            if got_test < want_test or not test:
+                test += members
+                got_test += len(members)
+            elif got_val < want_val or not val:
+                val += members
+                got_val += len(members)
+            else:
+                train += members
+    return train, val, test
+
+
 def split_scenarios(scenarios: Sequence[Scenario], *, seed: int = 0,
-                    fractions: Sequence[float] = DEFAULT_FRACTIONS) -> Split:
+                    fractions: Sequence[float] = DEFAULT_FRACTIONS, stratify: bool = True) -> Split:
     """Split scenarios by cluster into train, validation and test.
 
     Clusters (:func:`cluster_keys`) are sorted, shuffled with ``seed`` and dealt
     whole: first to test until it holds its share of scenarios, then to
-    validation, the rest to train.
+    validation, the rest to train.  With ``stratify`` this is done separately
+    for the clusters with and without a gold priority, so every split holds
+    priority cases when there are enough (falling back to one stratum when a
+    split would stay empty).
 
     Parameters
     ----------
@@ -147,6 +177,8 @@ def split_scenarios(scenarios: Sequence[Scenario], *, seed: int = 0,
         Seed of the shuffle.
     fractions : sequence of three floats, optional
         Shares of train, validation and test (normalized; each must be > 0).
+    stratify : bool, optional
+        Deal priority and non-priority clusters separately.
 
     Returns
     -------
@@ -175,22 +207,17 @@ def split_scenarios(scenarios: Sequence[Scenario], *, seed: int = 0,
         clusters.setdefault(keys[s.id], []).append(s)
     if len(clusters) < 3:
         raise SplitError(f"{len(scenarios)} scenarios form {len(clusters)} clusters; a split needs at least 3")
-    order = sorted(clusters)
-    random.Random(seed).shuffle(order)
     total = float(sum(fractions))
-    n = len(scenarios)
-    want_test = max(1, round(n * fractions[2] / total))
-    want_val = max(1, round(n * fractions[1] / total))
-    test: list[Scenario] = []
-    val: list[Scenario] = []
-    train: list[Scenario] = []
-    for key in order:
-        if len(test) < want_test:
-            test += clusters[key]
-        elif len(val) < want_val:
-            val += clusters[key]
-        else:
-            train += clusters[key]
+    shares = (fractions[0] / total, fractions[1] / total, fractions[2] / total)
+    rng = random.Random(seed)
+    strata: dict[bool, list[str]] = {}
+    for key in sorted(clusters):
+        strata.setdefault(stratify and any(_priority(s) for s in clusters[key]), []).append(key)
+    for keys in strata.values():
+        rng.shuffle(keys)
+    train, val, test = _deal(clusters, [strata[k] for k in sorted(strata)], shares)
+    if stratify and not (train and val and test):
+        train, val, test = _deal(clusters, [[k for k in sorted(clusters)]], shares, rng)
     if not train or not val or not test:
         raise SplitError(f"cannot deal {len(clusters)} clusters into three non-empty splits with fractions "
                          f"{tuple(fractions)!r}")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 from dataclasses import dataclass
 from typing import Iterable
@@ -33,6 +34,7 @@ __all__ = ["HINT", "INSTRUCTION", "Tutor", "TutorEngine", "tutor_backbone"]
 HINT = "Ground every priority"
 INSTRUCTION = (f"{HINT} and every exception in the fragment that states it; extract facts, rules, attacks and "
                "priorities with fragment ids.")
+_FIELD = re.compile(r"^\s*\d+\. `(\w+)`", re.MULTILINE)
 _ASSISTANT_FIELDS = ("theory", "analysis", "result", "check", "audit")
 
 
@@ -53,6 +55,9 @@ class Tutor:
         Seed of the sampling at temperature > 0.
     predictors : iterable of str, optional
         Predictor names to give advice for when a schema asks for a name -> text mapping (SIMBA).
+    learns_from : {"both", "demos", "hint"}, optional
+        What makes it answer well: demos or the hint (default), only demos, or only the hint.
+        Two tutors that learn from different things play two model families.
 
     Examples
     --------
@@ -65,7 +70,10 @@ class Tutor:
     """
 
     def __init__(self, scenarios: Iterable[Scenario], *, seed: int = 0,
-                 predictors: Iterable[str] = ("extract", "extract_with_target")):
+                 predictors: Iterable[str] = ("extract", "extract_with_target"), learns_from: str = "both"):
+        if learns_from not in ("both", "demos", "hint"):
+            raise ValueError(f"learns_from must be both, demos or hint, got {learns_from!r}")
+        self.learns_from = learns_from
         self.scenarios = sorted(scenarios, key=lambda s: (-len(s.evidence), s.id))
         self.predictors = tuple(predictors)
         self.requests: list[list[dict]] = []
@@ -82,11 +90,11 @@ class Tutor:
                 return s
         return None
 
-    @staticmethod
-    def _skilled(messages: list[dict]) -> bool:
+    def _skilled(self, messages: list[dict]) -> bool:
         system = " ".join(str(m.get("content", "")) for m in messages if m.get("role") == "system")
-        demos = sum(1 for m in messages[:-1] if m.get("role") == "assistant")
-        return demos > 0 or HINT.lower() in system.lower()
+        demos = sum(1 for m in messages[:-1] if m.get("role") == "assistant") > 0
+        hint = HINT.lower() in system.lower()
+        return {"both": demos or hint, "demos": demos, "hint": hint}[self.learns_from]
 
     def next(self, messages: list[dict], schema: dict | None = None) -> str:
         """Record a request and answer it (see the module docstring)."""
@@ -99,7 +107,7 @@ class Tutor:
             scenario = self._scenario(last) if fields else None
             if scenario is None:
                 self.stats.proposer += 1
-                return self._propose(schema)
+                return self._propose(messages, schema)
             self.stats.assistant += 1
             good = self._skilled(messages)
             if not good and self.temperature:
@@ -124,10 +132,17 @@ class Tutor:
             value = _degrade(value)
         return {name: value}
 
-    def _propose(self, schema: dict | None) -> str:
-        if schema is None:
+    def _propose(self, messages: list[dict], schema: dict | None) -> str:
+        if schema is not None:
+            return json.dumps(self._fill(schema, schema), ensure_ascii=False)
+        system = " ".join(str(m.get("content", "")) for m in messages if m.get("role") == "system")
+        head = system.partition("Your output fields are:")[2].partition("All interactions")[0]
+        names = _FIELD.findall(head)
+        if not names:
             return f"```\n{INSTRUCTION}\n```"
-        return json.dumps(self._fill(schema, schema), ensure_ascii=False)
+        if "JSON object" in system:
+            return json.dumps({name: INSTRUCTION for name in names}, ensure_ascii=False)
+        return "\n\n".join(f"[[ ## {name} ## ]]\n{INSTRUCTION}" for name in names) + "\n\n[[ ## completed ## ]]"
 
     def _fill(self, node: dict, root: dict):
         from assistant.scripted import minimal_instance

@@ -1,0 +1,180 @@
+"""Scenarios as DSPy examples, held-out evaluation and demo provenance.
+
+An example carries the module's inputs (query, evidence package, target),
+the case id (for the objective) and the gold outputs of the configuration's
+predictors (for labeled demos).  The gold analysis is never an input.
+:func:`demo_cases` finds which scenario each demo of a program was taken from,
+so a run can prove that no evaluated case appears in any demo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from symbolic.model import Scenario
+
+from .errors import OptimizeError
+from .objectives import Objective
+
+__all__ = ["Evaluation", "LMCallCounter", "check_demos", "demo_cases", "evaluate", "to_examples"]
+
+_INPUTS = ("query", "evidence", "target")
+
+
+def to_examples(scenarios: Iterable[Scenario], config: str = "b4") -> list:
+    """One ``dspy.Example`` per scenario, inputs ``query``, ``evidence``, ``target``.
+
+    The gold outputs of the configuration's predictors are attached as labels
+    (``theory`` for B4, ``result``/``check``/``analysis`` for B1-B3).
+
+    Examples
+    --------
+    >>> from scorer.metrics._examples import penalty_scenario
+    >>> ex = to_examples([penalty_scenario()])[0]
+    >>> sorted(ex.inputs().keys()), ex.case_id, type(ex.theory).__name__
+    (['evidence', 'query', 'target'], 'penalty', 'Extraction')
+    """
+    import dspy
+
+    from assistant.variants import demo_fields
+
+    out = []
+    for s in scenarios:
+        fields = demo_fields(s)
+        labels: dict = {}
+        for name in ("extract", "answer", "check") if config == "b4" else ("answer", "check", "extract"):
+            labels.update({k: v for k, v in fields[name].items() if k not in _INPUTS and k not in labels})
+        if config != "b4":
+            labels.pop("theory", None)
+        base = {"query": s.query, "evidence": fields["extract"]["evidence"], "target": s.target}
+        out.append(dspy.Example(**base, **labels, case_id=s.id).with_inputs(*_INPUTS))
+    return out
+
+
+def _evidence_text(value) -> str:
+    if hasattr(value, "format"):
+        try:
+            return str(value.format())
+        except TypeError:
+            pass
+    if isinstance(value, dict) and "fragments" in value:
+        return " ".join(str(f.get("text", "")) for f in value["fragments"])
+    return str(value)
+
+
+def demo_cases(program, scenarios: Sequence[Scenario]) -> dict[str, set[str]]:
+    """Predictor name -> ids of the scenarios its demos were taken from.
+
+    A demo matches a scenario when it has the scenario's query and every
+    fragment text of the scenario's evidence (an update case, with more
+    fragments, is preferred to its base).
+
+    Examples
+    --------
+    >>> from assistant.configs import build
+    >>> from scorer.metrics._examples import penalty_scenario
+    >>> p = build("b4")
+    >>> p.extract.demos = to_examples([penalty_scenario()])
+    >>> demo_cases(p, [penalty_scenario()])["extract"]
+    {'penalty'}
+    """
+    ordered = sorted(scenarios, key=lambda s: (-len(s.evidence), s.id))
+    found: dict[str, set[str]] = {}
+    for name, predictor in program.named_predictors():
+        ids: set[str] = set()
+        for demo in predictor.demos:
+            get = demo.get if hasattr(demo, "get") else (lambda k, d=None: getattr(demo, k, d))
+            query, evidence = get("query"), _evidence_text(get("evidence", ""))
+            for s in ordered:
+                if s.query == query and all(f.text in evidence for f in s.evidence):
+                    ids.add(s.id)
+                    break
+        found[name] = ids
+    return found
+
+
+def check_demos(program, held_out: Sequence[Scenario]) -> None:
+    """Raise if any demo of ``program`` comes from a held-out (evaluated) scenario.
+
+    Raises
+    ------
+    OptimizeError
+        Naming the predictor and the case.
+    """
+    for name, ids in demo_cases(program, held_out).items():
+        if ids:
+            raise OptimizeError(f"predictor {name!r} holds a demo from evaluated case {sorted(ids)[0]!r}")
+
+
+class LMCallCounter:
+    """Counts LM calls made in a block (DSPy's global history, which every LM and the adapter append to).
+
+    Exact below DSPy's history cap of 10,000 entries per block; a lower bound above it.
+    """
+
+    def __enter__(self) -> "LMCallCounter":
+        from dspy.clients import base_lm
+
+        self._history = base_lm.GLOBAL_HISTORY
+        self._marker = self._history[-1] if self._history else None
+        self.calls = 0
+        return self
+
+    def __exit__(self, *exc) -> None:
+        history = self._history
+        if self._marker is None:
+            self.calls = len(history)
+            return
+        for i in range(len(history) - 1, -1, -1):
+            if history[i] is self._marker:
+                self.calls = len(history) - 1 - i
+                return
+        self.calls = len(history)
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Scores of a program on a split.
+
+    Attributes
+    ----------
+    scores : dict
+        Case id -> composite score.
+    correct : dict
+        Case id -> status correct (for McNemar).
+    metrics : dict
+        Metric name -> mean over the cases where it applies, plus ``objective``.
+    """
+
+    scores: dict[str, float]
+    correct: dict[str, bool]
+    metrics: dict[str, float]
+
+
+def evaluate(program, scenarios: Sequence[Scenario], objective: Objective) -> Evaluation:
+    """Run ``program`` on every scenario (current DSPy settings) and score it.
+
+    A case whose module raises counts as a hard failure (composite of an empty answer).
+    """
+    from assistant.evidence import EvidencePackage
+
+    scores: dict[str, float] = {}
+    correct: dict[str, bool] = {}
+    sums: dict[str, list[float]] = {}
+    for s in sorted(scenarios, key=lambda s: s.id):
+        try:
+            pred = program(query=s.query, evidence=EvidencePackage.of(s.evidence), target=s.target)
+        except Exception:  # noqa: BLE001 - any failure of the module is a hard failure of the case
+            pred = None
+        scored = objective.score(s.id, pred)
+        scores[s.id] = scored.score
+        correct[s.id] = scored.result.correct
+        for name, rec in scored.result.metrics.items():
+            if rec.value is not None:
+                sums.setdefault(name, []).append(rec.value)
+    if not scores:
+        raise OptimizeError("cannot evaluate on an empty split")
+    metrics = {name: sum(v) / len(v) for name, v in sorted(sums.items())}
+    metrics["objective"] = sum(scores.values()) / len(scores)
+    return Evaluation(scores, correct, metrics)

@@ -1,0 +1,192 @@
+"""One optimization run: split, score before, compile, check demos, score after, save.
+
+Results are always those of the held-out *test* split; the validation split
+only selects among candidates, and no demo may come from either (checked
+after compiling, :func:`optimize.data.check_demos`).  The saved directory
+holds the program and manifest (:mod:`optimize.programs`) plus
+``evaluation.json``, the per-case held-out scores before and after, which the
+ledger pairs for McNemar's test.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from symbolic.model import Scenario
+
+from .data import Evaluation, LMCallCounter, check_demos, evaluate, to_examples
+from .errors import OptimizeError
+from .objectives import Objective
+from .optimizers import make_optimizer
+from .programs import Manifest, model_family, save_program
+from .splits import DEFAULT_FRACTIONS, Split, split_scenarios
+
+__all__ = [
+    "EVALUATION_FILE",
+    "RunOutcome",
+    "RunSpec",
+    "TUTOR_MODELS",
+    "read_evaluation",
+    "resolve_backbone",
+    "run_optimization",
+]
+
+EVALUATION_FILE = "evaluation.json"
+#: Offline model families played by :class:`optimize.tutor.Tutor` (what each learns from).
+TUTOR_MODELS = {"scripted/tutor": "both", "scripted/tutor-demos": "demos", "scripted/tutor-hint": "hint"}
+
+
+def resolve_backbone(model: str, scenarios: Sequence[Scenario] = (), *, seed: int = 0):
+    """A backbone for ``model``: a tutor for ``scripted/tutor*``, else :func:`assistant.backends.resolve`.
+
+    Examples
+    --------
+    >>> resolve_backbone("scripted/tutor-hint").model
+    'scripted/tutor-hint'
+    """
+    if model in TUTOR_MODELS:
+        from .tutor import Tutor, tutor_backbone
+
+        return tutor_backbone(Tutor(scenarios, seed=seed, learns_from=TUTOR_MODELS[model]), model)
+    from assistant.backends import resolve
+
+    return resolve(model)
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What to optimize and how.
+
+    Attributes
+    ----------
+    config : str
+        Base configuration (``b4`` by default).
+    model : str
+        Backbone model string (one family).
+    optimizer : str
+        Name in :data:`optimize.optimizers.OPTIMIZERS`.
+    budget : str or None
+        Optimizer budget (see :mod:`optimize.optimizers`).
+    seed : int
+        Seed of the split and the optimizer.
+    weights : mapping or None
+        Objective weights (:data:`optimize.objectives.DEFAULT_WEIGHTS` when ``None``).
+    fractions : tuple of float
+        Train, validation, test shares.
+    num_threads : int
+        Threads for DSPy's evaluations.
+    """
+
+    config: str = "b4"
+    model: str = "scripted/tutor"
+    optimizer: str = "gepa"
+    budget: str | None = None
+    seed: int = 0
+    weights: Mapping[str, float] | None = None
+    fractions: tuple[float, float, float] = DEFAULT_FRACTIONS
+    num_threads: int = 1
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """A finished run: where it was saved, its manifest, the held-out evaluations and the program."""
+
+    directory: Path
+    manifest: Manifest
+    before: Evaluation
+    after: Evaluation
+    split: Split
+    program: Any = field(repr=False, default=None)
+    seconds: float = 0.0
+
+
+def _evaluation_json(before: Evaluation, after: Evaluation, split: Split) -> str:
+    cases = {cid: {"before": {"score": round(before.scores[cid], 6), "correct": before.correct[cid]},
+                   "after": {"score": round(after.scores[cid], 6), "correct": after.correct[cid]}}
+             for cid in sorted(before.scores)}
+    payload = {"split": {name: list(split.ids(name)) for name in ("train", "val", "test")}, "test": cases}
+    return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+
+
+def read_evaluation(directory: str | Path) -> dict:
+    """The ``evaluation.json`` of a saved run.
+
+    Raises
+    ------
+    OptimizeError
+        If it is missing or malformed.
+    """
+    path = Path(directory) / EVALUATION_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data["test"], data["split"]["test"]
+    except OSError as exc:
+        raise OptimizeError(f"{path}: cannot read ({exc.strerror})") from None
+    except (ValueError, KeyError, TypeError):
+        raise OptimizeError(f"{path}: not a held-out evaluation (expected 'split' and 'test')") from None
+    return data
+
+
+def run_optimization(spec: RunSpec, scenarios: Sequence[Scenario], out_dir: str | Path, *,
+                     backbone=None, reflection_lm=None) -> RunOutcome:
+    """Optimize ``spec.config`` for ``spec.model`` on ``scenarios`` and save the program to ``out_dir``.
+
+    Parameters
+    ----------
+    spec : RunSpec
+    scenarios : sequence of Scenario
+        The suite; split by :func:`optimize.splits.split_scenarios` with ``spec.seed``.
+    out_dir : str or Path
+        Directory for ``program.json``, ``manifest.json`` and ``evaluation.json``.
+    backbone : Backbone, optional
+        Overrides :func:`resolve_backbone` of ``spec.model``.
+    reflection_lm : dspy.LM, optional
+        GEPA's reflection LM / MIPROv2's prompt model (default: the backbone's LM).
+
+    Returns
+    -------
+    RunOutcome
+
+    Raises
+    ------
+    OptimizeError
+        On a bad optimizer, budget, weights or split, or a demo from a held-out case.
+    """
+    import dspy
+
+    from assistant.adapter import InstructorAdapter
+    from assistant.configs import build
+    from assistant.errors import ConfigurationError
+
+    try:
+        student = build(spec.config)
+    except ConfigurationError as exc:
+        raise OptimizeError(str(exc)) from None
+    split = split_scenarios(scenarios, seed=spec.seed, fractions=spec.fractions)
+    objective = Objective(scenarios, spec.weights)
+    optimizer = make_optimizer(spec.optimizer, objective, budget=spec.budget, seed=spec.seed,
+                               num_threads=spec.num_threads, reflection_lm=reflection_lm)
+    backbone = backbone or resolve_backbone(spec.model, scenarios, seed=spec.seed)
+    adapter = InstructorAdapter(constrained=backbone.json_schema)
+    started = time.perf_counter()
+    with dspy.context(lm=backbone.lm, adapter=adapter):
+        before = evaluate(student, split.test, objective)
+        with LMCallCounter() as counter:
+            program = optimizer.compile(student, trainset=to_examples(split.train, spec.config),
+                                        valset=to_examples(split.val, spec.config))
+        check_demos(program, [*split.val, *split.test])
+        after = evaluate(program, split.test, objective)
+    seconds = time.perf_counter() - started
+    manifest = Manifest(config=spec.config, model=spec.model, optimizer=optimizer.name, seed=spec.seed,
+                        budget=str(optimizer.budget), family=model_family(spec.model), splits=split.digests,
+                        objective=dict(objective.weights), scores_before=before.metrics,
+                        scores_after=after.metrics, lm_calls=counter.calls)
+    directory = save_program(program, out_dir, manifest)
+    (directory / EVALUATION_FILE).write_text(_evaluation_json(before, after, split), encoding="utf-8")
+    from .programs import load_program
+
+    return RunOutcome(directory, load_program(directory).manifest, before, after, split, program, seconds)
