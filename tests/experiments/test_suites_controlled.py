@@ -185,20 +185,16 @@ def _white_box(case: Scenario, clean: Scenario):
                                 edges=claimed.edges, nodes=claimed.nodes)
 
 
-_LOCALIZER_GAP = pytest.mark.xfail(
-    strict=True, reason="scorer.localize reports an object citing no fragment as missing_evidence, "
-                        "not invalid_proof_node (see controlled-140.md)")
-
-
-@pytest.mark.parametrize("defect", [DefectClass.NONE, *DEFECTS[:-1],
-                                    pytest.param(DEFECTS[-1], marks=_LOCALIZER_GAP)], ids=lambda d: d.value)
-def test_localizer_names_the_injected_class(defect):
+@pytest.mark.parametrize("defect", [DefectClass.NONE, *DEFECTS], ids=lambda d: d.value)
+def test_localizer_names_the_injected_class_and_location(defect):
     localize = pytest.importorskip("scorer.localize")
     pytest.importorskip("scorer.inject")
-    named = []
+    found, wanted = [], []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PriorityCycleWarning)
         for cases in by_base().values():
             case = cases[defect]
-            named.append(localize.localize_case(case, _white_box(case, cases[DefectClass.NONE])).defect_class)
-    assert named == [defect] * len(named)
+            diagnosis = localize.localize_case(case, _white_box(case, cases[DefectClass.NONE]))
+            found.append((case.id, diagnosis.defect_class, diagnosis.location))
+            wanted.append((case.id, defect, case.metadata.defect_location))
+    assert found == wanted
