@@ -33,6 +33,11 @@ _LAZY = {
     "write_report": "report",
     "aggregate": "score", "score_case": "score", "score_suite": "score",
     "Summary": "summary", "summarize": "summary",
+    "NCRWitness": "ncr", "ncr_witness": "ncr",
+    "Injected": "inject", "gold_output": "inject", "inject": "inject",
+    "LocalizationTable": "localize", "localization_table": "localize", "localize": "localize",
+    "localize_case": "localize",
+    "Operations": "operations", "operations": "operations",
 }
 
 
@@ -44,6 +49,17 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = sorted([
+    "operations",
+    "Operations",
+    "localize_case",
+    "localize",
+    "localization_table",
+    "LocalizationTable",
+    "inject",
+    "gold_output",
+    "Injected",
+    "ncr_witness",
+    "NCRWitness",
     "AlignmentRecord",
     "AuditRow",
     "CaseResult",
