@@ -34,10 +34,9 @@ _LAZY = {
     "aggregate": "score", "score_case": "score", "score_suite": "score",
     "Summary": "summary", "summarize": "summary",
     "NCRWitness": "ncr", "ncr_witness": "ncr",
-    "Injected": "inject", "gold_output": "inject", "inject": "inject",
-    "LocalizationTable": "localize", "localization_table": "localize", "localize": "localize",
-    "localize_case": "localize",
-    "Operations": "operations", "operations": "operations",
+    "Injected": "inject", "gold_output": "inject",
+    "LocalizationTable": "localize", "localization_table": "localize", "localize_case": "localize",
+    "Operations": "operations",
 }
 
 
@@ -49,13 +48,10 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = sorted([
-    "operations",
     "Operations",
     "localize_case",
-    "localize",
     "localization_table",
     "LocalizationTable",
-    "inject",
     "gold_output",
     "Injected",
     "ncr_witness",
