@@ -13,12 +13,13 @@ import json
 import logging
 import sys
 import time
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
 __all__ = ["LOGGER_NAME", "JsonFormatter", "configure_logging", "log_request"]
 
 LOGGER_NAME = "paratrace.serve"
 _LOGGER = logging.getLogger(LOGGER_NAME)
+_QUIET = ("instructor", "LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm", "dspy", "openai", "httpx", "httpcore")
 
 
 class JsonFormatter(logging.Formatter):
@@ -44,8 +45,12 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, ensure_ascii=False, default=str)
 
 
-def configure_logging(level: str = "info", stream: TextIO | None = None) -> logging.Handler:
+def configure_logging(level: str = "info", stream: TextIO | None = None) -> Callable[[], None]:
     """Send the service's and uvicorn's logs to ``stream`` (stderr) as JSON lines.
+
+    The loggers of the LM path (Instructor, LiteLLM, DSPy, OpenAI, httpx) are
+    silenced: their messages quote prompts and replies, i.e. evidence text.
+    Other libraries' warnings go through the root logger in the same format.
 
     Parameters
     ----------
@@ -56,18 +61,37 @@ def configure_logging(level: str = "info", stream: TextIO | None = None) -> logg
 
     Returns
     -------
-    logging.Handler
-        The handler installed (remove it to undo).
+    callable
+        ``restore()`` puts the previous handlers, levels and propagation back.
     """
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(JsonFormatter())
-    for name in (LOGGER_NAME, "uvicorn", "uvicorn.error"):
+    saved = []
+
+    def setup(name: str | None, *, handlers, lvl, propagate=None, disabled=None):
         logger = logging.getLogger(name)
-        logger.handlers = [handler]
-        logger.setLevel(level.upper())
-        logger.propagate = False
-    logging.getLogger("uvicorn.access").disabled = True  # the request line below replaces it
-    return handler
+        saved.append((logger, list(logger.handlers), logger.level, logger.propagate, logger.disabled))
+        if handlers is not None:
+            logger.handlers = handlers
+        logger.setLevel(lvl)
+        if propagate is not None:
+            logger.propagate = propagate
+        if disabled is not None:
+            logger.disabled = disabled
+
+    for name in (LOGGER_NAME, "uvicorn", "uvicorn.error"):
+        setup(name, handlers=[handler], lvl=level.upper(), propagate=False)
+    setup(None, handlers=[handler], lvl=logging.WARNING)
+    setup("uvicorn.access", handlers=None, lvl=logging.WARNING, disabled=True)  # our request line replaces it
+    for name in _QUIET:
+        setup(name, handlers=None, lvl=logging.CRITICAL + 1)
+
+    def restore() -> None:
+        for logger, handlers, lvl, propagate, disabled in reversed(saved):
+            logger.handlers, logger.propagate, logger.disabled = handlers, propagate, disabled
+            logger.setLevel(lvl)
+
+    return restore
 
 
 def log_request(fields: dict[str, Any]) -> None:

@@ -79,20 +79,36 @@ def classify_failure(exc: BaseException) -> RequestFailure:
     >>> classify_failure(KeyError("x")).status
     500
     """
-    name = type(exc).__name__
     if isinstance(exc, InputLimitError):
         return RequestFailure(422, "input_limit", str(exc), field=exc.field)
-    module = type(exc).__module__ or ""
-    from_lm = (isinstance(exc, (BackendError, ConnectionError, TimeoutError))
-               or (isinstance(exc, AssistantError) and name == "ScriptExhaustedError")
-               or module.startswith(_LM_MODULES) or (module.startswith("dspy") and name.startswith("LM")))
-    if "RateLimit" in name:
+    chain = _chain(exc)
+    name = ": ".join(dict.fromkeys(type(e).__name__ for e in (chain[0], chain[-1])))
+    from_lm = any(_from_lm(e) for e in chain)
+    if any("RateLimit" in type(e).__name__ for e in chain):
         return RequestFailure(503, "lm_rate_limited", f"the language model is rate-limited ({name}); retry later")
-    if isinstance(exc, TimeoutError) or (from_lm and "Timeout" in name):
+    if any(isinstance(e, TimeoutError) or (_from_lm(e) and "Timeout" in type(e).__name__) for e in chain):
         return RequestFailure(504, "timeout", f"the language model timed out ({name})")
     if from_lm:
         return RequestFailure(502, "lm_failure", f"the language model call failed ({name})")
     return RequestFailure(500, "internal", f"the assistant failed ({name})")
+
+
+def _chain(exc: BaseException) -> list[BaseException]:
+    """``exc`` and its causes, outermost first (DSPy wraps transport errors in ``LMError``)."""
+    chain = [exc]
+    while len(chain) < 8:
+        nxt = chain[-1].__cause__ or chain[-1].__context__
+        if nxt is None or nxt in chain:
+            break
+        chain.append(nxt)
+    return chain
+
+
+def _from_lm(exc: BaseException) -> bool:
+    name, module = type(exc).__name__, type(exc).__module__ or ""
+    return (isinstance(exc, (BackendError, ConnectionError, TimeoutError))
+            or (isinstance(exc, AssistantError) and name == "ScriptExhaustedError")
+            or module.startswith(_LM_MODULES) or (module.startswith("dspy") and name.startswith("LM")))
 
 
 class Service:

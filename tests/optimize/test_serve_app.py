@@ -209,3 +209,34 @@ def test_openapi_describes_the_endpoint(client):
 def test_bad_settings_are_refused(kwargs, message):
     with pytest.raises(ServeError, match=message):
         make_app([], **kwargs)
+
+
+def test_an_lm_timeout_is_504():
+    def times_out(_messages):
+        raise TimeoutError("read timed out")
+
+    app, _ = make_app([times_out])
+    body = _error(TestClient(app).post("/v1/ask", json=REQUEST), 504, "timeout")
+    assert "TimeoutError" in body["reason"]
+
+
+def test_configured_logs_are_json_lines_without_evidence_or_lm_text():
+    import io
+
+    from optimize.serve.logs import configure_logging
+
+    stream = io.StringIO()
+    restore = configure_logging("info", stream)
+    try:
+        app, _ = make_app([failing_reply, theory_reply])
+        with TestClient(app) as client:
+            client.post("/v1/ask", json=REQUEST)
+            client.post("/v1/ask", json=REQUEST)
+        logging.getLogger("instructor").error("quoting %s", SECRET_TEXT)
+    finally:
+        restore()
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]
+    requests = [line for line in lines if line["event"] == "request"]
+    assert [line["status"] for line in requests] == [502, 200]
+    assert SECRET_TEXT not in stream.getvalue() and QUERY not in stream.getvalue()
+    assert logging.getLogger("instructor").level != logging.CRITICAL + 1  # restored

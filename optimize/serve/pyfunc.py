@@ -1,0 +1,230 @@
+"""The assistant as an MLflow ``pyfunc`` model, so that ``mlflow models serve``
+answers the service's request with the service's output record.
+
+:class:`AssistantModel` loads a saved program (an MLflow artifact named
+``program``, see :func:`optimize.programs.load_program`) or a plain
+configuration, and its ``predict`` takes the request of ``POST /v1/ask`` and
+returns the :class:`~scorer.contract.OutputRecord` as a dict.  Through the
+MLflow scoring server the request travels in MLflow's envelope, exactly as
+this package's own ``POST /invocations`` takes it::
+
+    POST /invocations  {"inputs": {"query": ..., "evidence": [...], "target": ...}}
+    -> 200 {"predictions": <output record>}
+
+A list of requests (``{"inputs": [req, req]}``) gives a list of records.
+:func:`log_assistant_model` logs the model; serve it with
+``mlflow models serve -m models:/NAME/VERSION --env-manager local`` in an
+environment where paratrace is installed.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+import mlflow.pyfunc
+
+from .errors import ServeError
+from .schemas import AskRequest
+from .service import classify_failure
+
+__all__ = ["AssistantModel", "log_assistant_model", "save_assistant_model", "to_requests"]
+
+_PINNED = ("dspy", "instructor", "litellm", "mlflow", "pydantic")
+_MLFLOW_CODES = {400: "INVALID_PARAMETER_VALUE", 422: "INVALID_PARAMETER_VALUE", 502: "TEMPORARILY_UNAVAILABLE",
+                 503: "TEMPORARILY_UNAVAILABLE", 504: "DEADLINE_EXCEEDED"}
+
+
+def _plain(value: Any) -> Any:
+    """numpy and pandas values (as MLflow's parsers hand them over) as plain Python."""
+    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
+        value = value.tolist()
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def to_requests(model_input: Any) -> tuple[list[AskRequest], bool]:
+    """Read ``predict``'s input as requests; say whether it was a single one.
+
+    Accepts a request dict, an :class:`~optimize.serve.schemas.AskRequest`, a
+    list of either, or a pandas DataFrame with one row per request (numpy
+    values are converted first).
+
+    Parameters
+    ----------
+    model_input : Any
+
+    Returns
+    -------
+    tuple
+        ``(requests, single)``.
+
+    Raises
+    ------
+    ServeError
+        Naming the request index and field of the first invalid value.
+
+    Examples
+    --------
+    >>> reqs, single = to_requests({"query": "q", "evidence": [{"id": "E1", "text": "t", "source": "s"}]})
+    >>> single, reqs[0].evidence[0].id
+    (True, 'E-01')
+    >>> to_requests([{"query": "q"}])
+    Traceback (most recent call last):
+    ...
+    optimize.serve.errors.ServeError: request 0: field evidence: Field required
+    """
+    from pydantic import ValidationError
+
+    if hasattr(model_input, "to_dict") and hasattr(model_input, "columns"):  # pandas DataFrame
+        model_input = model_input.to_dict(orient="records")
+    single = not isinstance(model_input, (list, tuple))
+    items = [model_input] if single else list(model_input)
+    requests = []
+    for index, item in enumerate(items):
+        if isinstance(item, AskRequest):
+            requests.append(item)
+            continue
+        item = _plain(item)
+        if isinstance(item, dict):
+            item = {k: v for k, v in item.items() if v is not None}
+        try:
+            requests.append(AskRequest.model_validate(item))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            field = ".".join(str(p) for p in first["loc"]) or "request"
+            raise ServeError(f"request {index}: field {field}: {first['msg']}") from None
+    return requests, single
+
+
+class AssistantModel(mlflow.pyfunc.PythonModel):
+    """``predict(request) -> output record dict``, for ``mlflow models serve``.
+
+    The model config (``model_config`` of :func:`mlflow.pyfunc.log_model`)
+    holds ``config`` and ``model`` (the backbone; a program's manifest model by
+    default); the optional artifact ``program`` is a saved-program directory.
+    """
+
+    def load_context(self, context) -> None:
+        """Build the assistant once per process."""
+        from assistant.api import Assistant
+
+        settings = dict(getattr(context, "model_config", None) or {})
+        program_dir = (getattr(context, "artifacts", None) or {}).get("program")
+        if program_dir:
+            from optimize.programs import load_program
+
+            self.assistant = load_program(program_dir).assistant(settings.get("model"))
+        else:
+            self.assistant = Assistant(settings.get("config", "b4"), settings.get("model"))
+
+    def predict(self, context, model_input, params: dict[str, Any] | None = None):
+        """Answer each request; a single request gives one record dict, a list a list of them.
+
+        Raises
+        ------
+        mlflow.exceptions.MlflowException
+            With the HTTP status of the service: 400 for an invalid request
+            (naming the request index and field) or another configuration than
+            the model's; 503 for an LM failure, 504 for an LM timeout, 500 otherwise
+            (:func:`~optimize.serve.service.classify_failure`; the reason never
+            quotes the LM's error text).
+        """
+        from mlflow.exceptions import MlflowException
+        from mlflow.protos.databricks_pb2 import ErrorCode
+
+        def code(status: int) -> int:
+            return ErrorCode.Value(_MLFLOW_CODES.get(status, "INTERNAL_ERROR"))
+
+        try:
+            requests, single = to_requests(model_input)
+        except ServeError as exc:
+            raise MlflowException(str(exc), error_code=code(400)) from None
+        records = []
+        for index, request in enumerate(requests):
+            if request.config and request.config.strip().lower() != self.assistant.config:
+                raise MlflowException(f"request {index}: field config: this model answers with "
+                                      f"{self.assistant.config}, not {request.config!r}",
+                                      error_code=code(400))
+            try:
+                result = self.assistant.run(request.query, request.evidence, target=request.target)
+            except Exception as exc:  # noqa: BLE001 - every failure becomes an HTTP status
+                failure = classify_failure(exc)
+                raise MlflowException(f"request {index}: {failure.reason}",
+                                      error_code=code(failure.status)) from None
+            records.append(result.record.to_dict())
+        return records[0] if single else records
+
+
+def _requirements() -> list[str]:
+    pins = []
+    for name in _PINNED:
+        try:
+            pins.append(f"{name}=={version(name)}")
+        except PackageNotFoundError:
+            continue
+    return pins
+
+
+def _model_kwargs(program: str | None, config: str, model: str | None) -> dict[str, Any]:
+    settings: dict[str, Any] = {"config": config}
+    artifacts = None
+    if program is not None:
+        from optimize.programs import load_program
+
+        settings["config"] = load_program(program).config
+        artifacts = {"program": str(program)}
+    if model is not None:
+        settings["model"] = model
+    return dict(python_model=AssistantModel(), artifacts=artifacts, model_config=settings,
+                pip_requirements=_requirements())
+
+
+def save_assistant_model(path: str, program: str | None = None, *, config: str = "b4", model: str | None = None):
+    """Write :class:`AssistantModel` to a local MLflow model directory ``path`` (no tracking server).
+
+    ``mlflow models serve -m PATH --env-manager local`` serves it.  Parameters
+    as :func:`log_assistant_model`.
+
+    Raises
+    ------
+    ProgramLoadError
+        If ``program`` is not a loadable saved program.
+    """
+    mlflow.pyfunc.save_model(path=str(path), **_model_kwargs(program, config, model))
+    return path
+
+
+def log_assistant_model(program: str | None = None, *, config: str = "b4", model: str | None = None,
+                        name: str = "assistant", registered_model_name: str | None = None):
+    """Log :class:`AssistantModel` to the active MLflow run (one is started if none is).
+
+    Parameters
+    ----------
+    program : str, optional
+        A saved-program directory, logged as the artifact ``program``; its
+        manifest fixes the configuration.
+    config : str, optional
+        Configuration when no program is given.
+    model : str, optional
+        Backbone (default: the program's manifest model, else the assistant's default).
+    name : str, optional
+        Name of the model in the run.
+    registered_model_name : str, optional
+        Also register it under this name (``models:/NAME/VERSION``).
+
+    Returns
+    -------
+    mlflow.models.model.ModelInfo
+        Its ``model_uri`` loads with :func:`mlflow.pyfunc.load_model`.
+
+    Raises
+    ------
+    ProgramLoadError
+        If ``program`` is not a loadable saved program (checked before logging).
+    """
+    return mlflow.pyfunc.log_model(name=name, registered_model_name=registered_model_name,
+                                   **_model_kwargs(program, config, model))
