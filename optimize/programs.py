@@ -315,18 +315,24 @@ def _load_directory(directory: Path, source: str) -> LoadedProgram:
     return LoadedProgram(manifest.config, program, manifest, source)
 
 
-def _download(uri: str, tracking_uri: str | None) -> Path:
+def _load_uri(uri: str, tracking_uri: str | None) -> LoadedProgram:
+    import os
+
+    os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
+    os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
     import mlflow
 
     if tracking_uri:
         mlflow.set_tracking_uri(tracking_uri)
-    target = Path(tempfile.mkdtemp(prefix="paratrace-program-"))
-    try:
-        local = mlflow.artifacts.download_artifacts(artifact_uri=uri, dst_path=str(target))
-    except Exception as exc:  # noqa: BLE001 - MLflow raises many kinds (MlflowException, OSError...)
-        message = " ".join(str(exc).split())[:300]
-        raise ProgramLoadError(f"{uri}: cannot download the model ({type(exc).__name__}: {message})") from None
-    return Path(local)
+        mlflow.set_registry_uri(tracking_uri)
+    with tempfile.TemporaryDirectory(prefix="paratrace-program-") as target:
+        try:
+            local = mlflow.artifacts.download_artifacts(artifact_uri=f"{uri.rstrip('/')}/{_ARTIFACT_DIR}",
+                                                        dst_path=target)
+        except Exception as exc:  # noqa: BLE001 - MLflow raises many kinds (MlflowException, OSError...)
+            message = " ".join(str(exc).split())[:300]
+            raise ProgramLoadError(f"{uri}: cannot download the program ({type(exc).__name__}: {message})") from None
+        return _load_directory(Path(local), uri)
 
 
 def load_program(ref: str | Path, *, tracking_uri: str | None = None) -> LoadedProgram:
@@ -362,7 +368,7 @@ def load_program(ref: str | Path, *, tracking_uri: str | None = None) -> LoadedP
     """
     text = str(ref)
     if isinstance(ref, str) and text.startswith(_URI_SCHEMES):
-        return _load_directory(_download(text, tracking_uri), text)
+        return _load_uri(text, tracking_uri)
     directory = Path(ref)
     if not directory.is_dir():
         raise ProgramLoadError(f"{text}: no such directory (expected a saved program or a models:/ URI)")
