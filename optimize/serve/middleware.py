@@ -94,22 +94,36 @@ class _TooLarge(HTTPException):
 class BodyLimit:
     """Answer 413 to a request whose body is larger than ``max_bytes``.
 
-    A declared ``Content-Length`` over the limit is refused before the body is
-    read; a body without one (chunked) is counted as it arrives and refused
-    as soon as it passes the limit.
+    A declared ``Content-Length`` over the limit is refused without passing
+    the body on; a body without one (chunked) is counted as it arrives and
+    refused as soon as it passes the limit.  The rest of the body is read and
+    dropped (up to ``drain_bytes``, default ``max(8 x max_bytes, 8 MiB)``) so
+    that the client, still sending, reads the 413 instead of a connection
+    reset; beyond that the connection is closed after the answer.
     """
 
-    def __init__(self, app, max_bytes: int):
+    def __init__(self, app, max_bytes: int, drain_bytes: int | None = None):
         self.app = app
         self.max_bytes = max_bytes
+        self.drain_bytes = max(8 * max_bytes, 8 * 1_048_576) if drain_bytes is None else drain_bytes
 
-    async def _refuse(self, scope, send, reason: str) -> None:
+    async def _drain(self, receive, seen: int, more: bool) -> bool:
+        """Read and drop the body; whether it ended within ``drain_bytes``."""
+        while more and seen <= self.drain_bytes:
+            message = await receive()
+            if message["type"] != "http.request":
+                return False
+            seen += len(message.get("body", b""))
+            more = message.get("more_body", False)
+        return not more
+
+    async def _refuse(self, scope, send, reason: str, *, close: bool) -> None:
         state = scope.setdefault("state", {})
         state["error"] = "body_too_large"
         body = json.dumps(error_body(413, "body_too_large", reason, state.get("request_id", ""))).encode()
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
         await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                                (b"connection", b"close")]})
+                    "headers": headers + ([(b"connection", b"close")] if close else [])})
         await send({"type": "http.response.body", "body": body})
 
     async def __call__(self, scope, receive, send):
@@ -119,10 +133,13 @@ class BodyLimit:
         declared = next((v for k, v in scope.get("headers", ()) if k == b"content-length"), None)
         if declared is not None:
             if not declared.isdigit():
-                await self._refuse(scope, send, f"Content-Length {declared[:20].decode('latin-1')!r} is not a number")
+                await self._refuse(scope, send, f"Content-Length {declared[:20].decode('latin-1')!r} is not a number",
+                                   close=True)
                 return
             if int(declared) > self.max_bytes:
-                await self._refuse(scope, send, f"the body has {int(declared)} bytes; the limit is {self.max_bytes}")
+                drained = int(declared) <= self.drain_bytes and await self._drain(receive, 0, True)
+                await self._refuse(scope, send, f"the body has {int(declared)} bytes; the limit is {self.max_bytes}",
+                                   close=not drained)
                 return
         seen = {"bytes": 0, "started": False}
 
@@ -131,6 +148,7 @@ class BodyLimit:
             if message["type"] == "http.request":
                 seen["bytes"] += len(message.get("body", b""))
                 if seen["bytes"] > self.max_bytes:
+                    await self._drain(receive, seen["bytes"], message.get("more_body", False))
                     raise _TooLarge(self.max_bytes)
             return message
 
@@ -144,4 +162,4 @@ class BodyLimit:
         except _TooLarge as exc:
             if seen["started"]:
                 raise
-            await self._refuse(scope, send, exc.detail)
+            await self._refuse(scope, send, exc.detail, close=True)

@@ -29,6 +29,10 @@ def test_real_server_answers_concurrent_clients_and_stops():
         assert {a.json()["common"]["final_status"] for a in answers} == {"undecidable"}
         oversized = client.post("/v1/ask", content=b"x" * 1_048_577, headers={"content-type": "application/json"})
         assert oversized.status_code == 413
+        chunked = client.post("/v1/ask", content=iter([b"x" * 600_000] * 3),
+                              headers={"content-type": "application/json"})
+        assert chunked.status_code == 413 and chunked.json()["error"]["kind"] == "body_too_large"
+        assert client.get("/health").status_code == 200  # still serving after the refusals
         url = server.url
     assert len(scripts["b4"].requests) == 12
     try:
