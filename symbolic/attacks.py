@@ -178,6 +178,11 @@ class _Builder:
                 defeat[list(rows), list(cols)] = values
             self.block(attackers, self.lic_codes(attackers), targets, on, 0, SHAPE_ARGUMENT, defeat)
 
+    def rebuttable(self, sub: int) -> bool:
+        """Whether argument ``sub`` can be rebutted (a defeasible or defeater top rule)."""
+        top = self.index.top[sub]
+        return top is not None and self.kind[top] in _REBUTTABLE
+
     def undercuts(self) -> None:
         index = self.index
         for literal, attackers in index.by_conclusion.items():
@@ -216,7 +221,8 @@ class _Builder:
                 # A rebut of rule rK attacks the conclusions rK draws: the same
                 # team reading of targetRules as a derived rebut (Definition 4).
                 targets = [(t, sub, SHAPE_ARGUMENT, self.rebut_rules(sub))
-                           for sub in index.by_top.get(edge.target, ()) for t in index.containers[sub]]
+                           for sub in index.by_top.get(edge.target, ()) if self.rebuttable(sub)
+                           for t in index.containers[sub]]
             elif edge.target in self.rule_code:
                 on, shape = self.rule_code[edge.target], SHAPE_RULE
                 targets = [(t, on, shape, [edge.target]) for t in index.users.get(edge.target, ())]
@@ -225,8 +231,12 @@ class _Builder:
                 targets = [(t, on, shape, None) for t in index.premise_users.get(edge.target, ())]
             else:
                 literal = normalize_literal(edge.target)
+                # Definition 2: only a sub-argument with a defeasible or defeater top
+                # rule can be rebutted; other kinds of edge on a conclusion hit every one.
                 targets = [(t, sub, SHAPE_ARGUMENT, self.rebut_rules(sub))
-                           for sub in index.by_conclusion.get(literal, ()) for t in index.containers[sub]]
+                           for sub in index.by_conclusion.get(literal, ())
+                           if edge.kind is not AttackKind.REBUT or self.rebuttable(sub)
+                           for t in index.containers[sub]]
             lic_code = self.rule_code[lic] if lic is not None else -1
             for attacker in attackers:
                 for target, on, shape, rules in targets:

@@ -265,14 +265,21 @@ def _reference(t, args, order):
             if e.source not in (a.top_rule, a.fact):
                 continue
             for b in args:
-                if e.target in kind:
+                rebuttable = {s.id: s for s in below(b)
+                              if s.top_rule and kind[s.top_rule] != "strict"}
+                if e.target in kind and e.kind.value == "rebut":
+                    # a rebut of a rule is a rebut of the conclusions it draws (team reading)
+                    for sub in (s for s in rebuttable.values() if s.top_rule == e.target):
+                        add(a, b, "rebut", sub.id, lic, True, concluders(sub.conclusion))
+                elif e.target in kind:
                     if e.target in b.rules:
                         add(a, b, e.kind.value, e.target, lic, True, {e.target})
                 elif e.target in literal_of:
                     if e.target in b.premises:
                         add(a, b, e.kind.value, e.target, lic, True, depending(b, e.target))
                 else:
-                    for sub in {s.id: s for s in below(b) if s.conclusion == e.target}.values():
+                    pool = rebuttable.values() if e.kind.value == "rebut" else below(b)
+                    for sub in {s.id: s for s in pool if s.conclusion == e.target}.values():
                         add(a, b, e.kind.value, sub.id, lic, True, concluders(sub.conclusion))
     return found
 
