@@ -102,6 +102,8 @@ class Manifest:
         Metric name -> held-out value (test split) before and after optimization.
     lm_calls : int
         LM calls spent by the optimizer's compile.
+    suite : str
+        The suite the splits were drawn from (a registered name or a file path; empty if unknown).
     dspy_version : str
         DSPy version that wrote ``program.json``.
     program_sha256 : str
@@ -127,6 +129,7 @@ class Manifest:
     scores_before: dict[str, float] = field(default_factory=dict)
     scores_after: dict[str, float] = field(default_factory=dict)
     lm_calls: int = 0
+    suite: str = ""
     dspy_version: str = ""
     program_sha256: str = ""
     version: int = MANIFEST_VERSION

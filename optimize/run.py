@@ -79,6 +79,8 @@ class RunSpec:
         Train, validation, test shares.
     num_threads : int
         Threads for DSPy's evaluations.
+    suite : str
+        Name or path of the suite (recorded in the manifest for the ledger's transfer matrix).
     """
 
     config: str = "b4"
@@ -89,6 +91,7 @@ class RunSpec:
     weights: Mapping[str, float] | None = None
     fractions: tuple[float, float, float] = DEFAULT_FRACTIONS
     num_threads: int = 1
+    suite: str = ""
 
 
 @dataclass(frozen=True)
@@ -184,7 +187,7 @@ def run_optimization(spec: RunSpec, scenarios: Sequence[Scenario], out_dir: str 
     manifest = Manifest(config=spec.config, model=spec.model, optimizer=optimizer.name, seed=spec.seed,
                         budget=str(optimizer.budget), family=model_family(spec.model), splits=split.digests,
                         objective=dict(objective.weights), scores_before=before.metrics,
-                        scores_after=after.metrics, lm_calls=counter.calls)
+                        scores_after=after.metrics, lm_calls=counter.calls, suite=spec.suite)
     directory = save_program(program, out_dir, manifest)
     (directory / EVALUATION_FILE).write_text(_evaluation_json(before, after, split), encoding="utf-8")
     from .programs import load_program

@@ -1,0 +1,260 @@
+"""The optimization ledger: before/after on the held-out split per family, and transfer.
+
+:func:`ledger_rows` reads saved runs (directories holding ``manifest.json``
+and ``evaluation.json``) and pairs each run's held-out cases before and after
+optimization: objective, status accuracy and the exact McNemar test on status
+correctness (:func:`scorer.stats.paired_mcnemar`).  :func:`transfer_matrix`
+evaluates every saved program on the held-out split of its own run with the
+backbone of every family present, so a program optimized for one family is
+scored on the others (the diagonal is the family it was made for).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from symbolic.model import Scenario
+
+from .errors import OptimizeError
+from .programs import MANIFEST_FILE, LoadedProgram, load_program
+from .run import EVALUATION_FILE, read_evaluation
+
+__all__ = [
+    "LedgerRow",
+    "SavedRun",
+    "TransferMatrix",
+    "collect_runs",
+    "ledger_json",
+    "ledger_rows",
+    "render_ledger",
+    "render_transfer",
+    "transfer_matrix",
+]
+
+
+@dataclass(frozen=True)
+class SavedRun:
+    """One saved run: its directory, loaded program and held-out evaluation."""
+
+    directory: Path
+    loaded: LoadedProgram
+    evaluation: dict
+
+    @property
+    def label(self) -> str:
+        """``family/optimizer/s<seed>``."""
+        m = self.loaded.manifest
+        return f"{m.family}/{m.optimizer}/s{m.seed}"
+
+
+def collect_runs(root: str | Path) -> list[SavedRun]:
+    """Every saved run under ``root`` (``root`` itself or its subdirectories, any depth), sorted by label.
+
+    Raises
+    ------
+    OptimizeError
+        If ``root`` does not exist or holds no saved run.
+    """
+    root = Path(root)
+    if not root.is_dir():
+        raise OptimizeError(f"{root}: no such directory of optimization runs")
+    runs = []
+    for manifest in sorted(root.rglob(MANIFEST_FILE)):
+        directory = manifest.parent
+        if directory.name == "paratrace" and (directory.parent / "MLmodel").exists():
+            continue  # a downloaded MLflow model holds a copy
+        if not (directory / EVALUATION_FILE).is_file():
+            continue
+        runs.append(SavedRun(directory, load_program(directory), read_evaluation(directory)))
+    if not runs:
+        raise OptimizeError(f"{root}: holds no saved run (a directory with {MANIFEST_FILE} and {EVALUATION_FILE})")
+    return sorted(runs, key=lambda r: (r.label, str(r.directory)))
+
+
+@dataclass(frozen=True)
+class LedgerRow:
+    """Before/after of one run on its held-out split."""
+
+    family: str
+    model: str
+    config: str
+    optimizer: str
+    budget: str
+    seed: int
+    n: int
+    objective_before: float
+    objective_after: float
+    accuracy_before: float
+    accuracy_after: float
+    b: int
+    c: int
+    pvalue: float
+    lm_calls: int
+    directory: str
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict."""
+        return dict(self.__dict__)
+
+
+def ledger_rows(runs: Iterable[SavedRun]) -> list[LedgerRow]:
+    """One :class:`LedgerRow` per run, sorted by family, configuration, optimizer, seed.
+
+    ``b`` counts held-out cases only the unoptimized program gets right, ``c``
+    those only the optimized one does; ``pvalue`` is the exact two-sided McNemar p.
+    """
+    from scorer.stats import paired_mcnemar
+
+    rows = []
+    for run in runs:
+        m = run.loaded.manifest
+        cases = run.evaluation["test"]
+        ids = sorted(cases)
+        before = [bool(cases[i]["before"]["correct"]) for i in ids]
+        after = [bool(cases[i]["after"]["correct"]) for i in ids]
+        test = paired_mcnemar(before, after)
+        n = len(ids)
+
+        def mean(key: str, when: str) -> float:
+            return sum(float(cases[i][when][key]) for i in ids) / n if n else float("nan")
+
+        rows.append(LedgerRow(m.family, m.model, m.config, m.optimizer, str(m.budget), m.seed, n,
+                              mean("score", "before"), mean("score", "after"), mean("correct", "before"),
+                              mean("correct", "after"), test.b, test.c, test.pvalue, m.lm_calls,
+                              str(run.directory)))
+    return sorted(rows, key=lambda r: (r.family, r.config, r.optimizer, r.seed, r.directory))
+
+
+@dataclass(frozen=True)
+class TransferMatrix:
+    """Held-out objective of each program (rows) on each family's backbone (columns)."""
+
+    rows: tuple[str, ...]
+    models: tuple[str, ...]
+    values: tuple[tuple[float, ...], ...]
+    base: tuple[float | None, ...] = ()
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict."""
+        return {"rows": list(self.rows), "models": list(self.models), "values": [list(v) for v in self.values],
+                "base": list(self.base)}
+
+
+def _test_split(run: SavedRun, scenarios: Sequence[Scenario]) -> list[Scenario]:
+    from .splits import digest
+
+    by_id = {s.id: s for s in scenarios}
+    ids = run.evaluation["split"]["test"]
+    missing = [i for i in ids if i not in by_id]
+    if missing:
+        raise OptimizeError(f"{run.directory}: held-out case {missing[0]!r} is not in the suite given")
+    chosen = [by_id[i] for i in ids]
+    expected = run.loaded.manifest.splits.get("test")
+    if expected and digest(chosen) != expected:
+        raise OptimizeError(f"{run.directory}: the suite's held-out cases changed since the run "
+                            f"(test digest {digest(chosen)[:12]}... != {expected[:12]}...)")
+    return chosen
+
+
+def transfer_matrix(runs: Sequence[SavedRun], scenarios: Sequence[Scenario], *,
+                    backbone_for: Callable[[str], object] | None = None) -> TransferMatrix:
+    """Evaluate every run's program on its held-out split under every family's model.
+
+    Parameters
+    ----------
+    runs : sequence of SavedRun
+    scenarios : sequence of Scenario
+        The suite the runs were split from (checked against the test digests).
+    backbone_for : callable, optional
+        Model string -> backbone (default :func:`optimize.run.resolve_backbone` over ``scenarios``).
+
+    Returns
+    -------
+    TransferMatrix
+        ``base`` holds, per model, the unoptimized configuration on the held-out
+        split of the first run (a reference row).
+    """
+    import dspy
+
+    from assistant.adapter import InstructorAdapter
+    from assistant.configs import build
+
+    from .data import evaluate
+    from .objectives import Objective
+    from .run import resolve_backbone
+
+    models = tuple(sorted({r.loaded.manifest.model for r in runs}))
+    backbone_for = backbone_for or (lambda model: resolve_backbone(model, scenarios))
+    backbones = {m: backbone_for(m) for m in models}
+    values = []
+    for run in runs:
+        test = _test_split(run, scenarios)
+        objective = Objective(scenarios, run.loaded.manifest.objective or None)
+        row = []
+        for model in models:
+            bb = backbones[model]
+            with dspy.context(lm=bb.lm, adapter=InstructorAdapter(constrained=bb.json_schema)):
+                row.append(evaluate(run.loaded.program, test, objective).metrics["objective"])
+        values.append(tuple(row))
+    base = []
+    if runs:
+        first = runs[0]
+        test = _test_split(first, scenarios)
+        objective = Objective(scenarios, first.loaded.manifest.objective or None)
+        for model in models:
+            bb = backbones[model]
+            with dspy.context(lm=bb.lm, adapter=InstructorAdapter(constrained=bb.json_schema)):
+                base.append(evaluate(build(first.loaded.config), test, objective).metrics["objective"])
+    return TransferMatrix(tuple(r.label for r in runs), models, tuple(values), tuple(base))
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.3f}"
+
+
+def render_ledger(rows: Sequence[LedgerRow]) -> str:
+    """A Markdown table of the ledger rows.
+
+    Examples
+    --------
+    >>> row = LedgerRow("fam", "p/fam", "b4", "gepa", "40", 0, 4, .5, 1., .5, 1., 0, 2, .5, 42, "d")
+    >>> print(render_ledger([row]).splitlines()[2])
+    | fam | b4 | gepa | 40 | 0 | 4 | 0.500 → 1.000 | 0.500 → 1.000 | 0/2 | 0.500 | 42 |
+    """
+    lines = ["| family | config | optimizer | budget | seed | n | objective | status accuracy | b/c | McNemar p "
+             "| LM calls |", "|" + "---|" * 11]
+    for r in rows:
+        lines.append(f"| {r.family} | {r.config} | {r.optimizer} | {r.budget} | {r.seed} | {r.n} | "
+                     f"{_fmt(r.objective_before)} → {_fmt(r.objective_after)} | "
+                     f"{_fmt(r.accuracy_before)} → {_fmt(r.accuracy_after)} | {r.b}/{r.c} | {r.pvalue:.3f} | "
+                     f"{r.lm_calls} |")
+    return "\n".join(lines)
+
+
+def render_transfer(matrix: TransferMatrix) -> str:
+    """A Markdown table: programs down, evaluation models across.
+
+    Examples
+    --------
+    >>> print(render_transfer(TransferMatrix(("a/gepa/s0",), ("p/a",), ((1.0,),), (0.5,))))
+    | program \\ evaluated on | p/a |
+    |---|---|
+    | (unoptimized) | 0.500 |
+    | a/gepa/s0 | 1.000 |
+    """
+    lines = ["| program \\ evaluated on | " + " | ".join(matrix.models) + " |",
+             "|---|" + "---|" * len(matrix.models)]
+    if matrix.base:
+        lines.append("| (unoptimized) | " + " | ".join(_fmt(v) for v in matrix.base) + " |")
+    for label, row in zip(matrix.rows, matrix.values):
+        lines.append(f"| {label} | " + " | ".join(_fmt(v) for v in row) + " |")
+    return "\n".join(lines)
+
+
+def ledger_json(rows: Sequence[LedgerRow], matrix: TransferMatrix | None) -> str:
+    """The ledger (and transfer matrix) as JSON, sorted keys."""
+    payload = {"rows": [r.to_dict() for r in rows], "transfer": None if matrix is None else matrix.to_dict()}
+    return json.dumps(payload, indent=2, sort_keys=True, ensure_ascii=False)
