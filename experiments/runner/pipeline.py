@@ -24,7 +24,7 @@ from .runlog import ResultLog
 from .spec import ExperimentSpec, RunKey
 from .solve import CaseWork
 
-__all__ = ["Estimate", "RunPaths", "calls_per_case", "check_start", "estimate", "manifest", "plan", "prepare", "results_by_cell", "select_cases", "suite_label"]
+__all__ = ["Estimate", "RunPaths", "calls_per_case", "check_start", "demo_pools", "estimate", "manifest", "plan", "prepare", "results_by_cell", "select_cases", "suite_label"]
 
 CALLS_PER_CASE = {"b1": 1, "b2": 2, "b3": 1, "b4": 1}
 PROMPT_OVERHEAD_TOKENS = 900
@@ -106,8 +106,13 @@ def suite_label(name: str) -> str:
 
 
 def select_cases(spec: ExperimentSpec, scenarios: Sequence[Scenario]) -> list[Scenario]:
-    """The cases of one suite that the spec covers (``cases`` filter, then ``limit``)."""
+    """The cases of one suite that the spec covers (held-out split, ``cases`` filter, then ``limit``)."""
     chosen = list(scenarios)
+    if spec.split == "test":
+        from optimize.splits import split_scenarios
+
+        held_out = {s.id for s in split_scenarios(chosen, seed=spec.seed).test}
+        chosen = [s for s in chosen if s.id in held_out]
     if spec.cases is not None:
         wanted = set(spec.cases)
         chosen = [s for s in chosen if s.id in wanted]
@@ -138,6 +143,23 @@ def calls_per_case(configuration: str) -> int:
 
     module = BASELINES.get(configuration)
     return int(getattr(module(), "max_calls", 2)) if module else 2
+
+
+def demo_pools(spec: ExperimentSpec, suites: Mapping[str, Sequence[Scenario]]
+               ) -> dict[str, tuple[tuple[Scenario, ...], tuple[Scenario, ...]]]:
+    """Per suite label: (demo pool, evaluated cases) for few-shot variants.
+
+    The pool is every scenario of the suite that is not evaluated; the
+    assistant's demo builder also drops the update-pair partners of evaluated
+    cases, so no demo shows an evaluated case or its pair.
+    """
+    pools = {}
+    for name in spec.suites:
+        label = suite_label(name)
+        evaluated = tuple(select_cases(spec, suites[label]))
+        ids = {s.id for s in evaluated}
+        pools[label] = (tuple(s for s in suites[label] if s.id not in ids), evaluated)
+    return pools
 
 
 @dataclass(frozen=True)

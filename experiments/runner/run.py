@@ -12,7 +12,7 @@ from symbolic.model import Scenario
 
 from .engine import Budget, RunSummary, run_tasks
 from .limits import RateLimiter
-from .pipeline import Estimate, RunPaths, estimate, manifest, plan, prepare, suite_label
+from .pipeline import Estimate, RunPaths, demo_pools, estimate, manifest, plan, prepare, suite_label
 from .runlog import ResultLog
 from .scoring import SuiteScore, score_log
 from .solve import AssistantSolver, hard_failure
@@ -170,7 +170,7 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
     limiters = {b.name: RateLimiter(b.rate_per_minute) for b in spec.backbones}
     todo = len(tasks) - len(done)
     summary = run_tasks(
-        tasks, solver or AssistantSolver(), hard_failure, log, concurrency=spec.concurrency,
+        tasks, solver or AssistantSolver(demo_pools=demo_pools(spec, suites), seed=spec.seed), hard_failure, log, concurrency=spec.concurrency,
         limiters=limiters, max_retries=spec.max_retries, seed=spec.seed, backoff_s=spec.backoff_s,
         budget=Budget(spec.max_calls, spec.max_tokens),
         on_progress=(lambda s: on_progress(s, todo)) if on_progress else None,

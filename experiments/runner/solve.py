@@ -40,18 +40,36 @@ class AssistantSolver:
         Already resolved backbones (:class:`assistant.backends.Backbone`) by
         backbone name, used instead of resolving the model string (tests,
         embedding, custom LMs).
+    demo_pools : mapping, optional
+        Per suite: ``(pool, evaluated)`` scenarios for few-shot variants
+        (:func:`~experiments.runner.pipeline.demo_pools`); demos are drawn
+        from the pool with ``seed``, never from evaluated cases or their pairs.
+    seed : int
+        Seed of the demo draw.
     """
 
-    def __init__(self, *, max_retries: int = 2, resolved=None):
+    def __init__(self, *, max_retries: int = 2, resolved=None, demo_pools=None, seed: int = 42):
         self.max_retries = max_retries
         self.resolved = dict(resolved or {})
+        self.demo_pools = dict(demo_pools or {})
+        self.seed = seed
         self._cells: dict[tuple, object] = {}
         self.prompt_hashes: dict[tuple, str] = {}
         self._lock = threading.Lock()
 
-    def assistant(self, configuration: str, backbone: Backbone, variant: str, repeat: int):
+    def _demos(self, configuration: str, variant: str, suite: str):
+        from assistant.configs import build
+        from assistant.variants import Variant, demos_for
+
+        shots = Variant.parse(variant).shots
+        if not shots:
+            return None
+        pool, evaluated = self.demo_pools.get(suite, ((), ()))
+        return demos_for(build(configuration), pool, evaluated, k=shots, seed=self.seed)
+
+    def assistant(self, configuration: str, backbone: Backbone, variant: str, repeat: int, suite: str = ""):
         """The (cached) assistant of one cell."""
-        key = (configuration, backbone.name, variant, repeat)
+        key = (configuration, backbone.name, variant, repeat, suite)
         with self._lock:
             if key not in self._cells:
                 from assistant.api import Assistant
@@ -66,7 +84,8 @@ class AssistantSolver:
                         warnings.simplefilter("ignore")
                         resolved = dataclasses.replace(resolved, lm=resolved.lm.copy(rollout_id=repeat))
                 assistant = Assistant(configuration, backbone=resolved, variant=variant,
-                                      max_retries=self.max_retries)
+                                      max_retries=self.max_retries,
+                                      demos=self._demos(configuration, variant, suite))
                 self._cells[key] = assistant
                 self.prompt_hashes[key] = prompt_digest(assistant.program)
             return self._cells[key]
@@ -74,9 +93,10 @@ class AssistantSolver:
     def __call__(self, task: Task) -> CaseOutcome:
         work: CaseWork = task.payload
         key = task.key
-        assistant = self.assistant(key.configuration, work.backbone, key.variant, key.repeat)
+        assistant = self.assistant(key.configuration, work.backbone, key.variant, key.repeat, key.suite)
         result = assistant.run_scenario(work.scenario, repeat=key.repeat)
-        prompt_hash = self.prompt_hashes[(key.configuration, work.backbone.name, key.variant, key.repeat)]
+        prompt_hash = self.prompt_hashes[(key.configuration, work.backbone.name, key.variant, key.repeat,
+                                          key.suite)]
         record = result.record.model_copy(update={"model": key.backbone})
         meta = record.meta
         tokens = (meta.prompt_tokens or 0) + (meta.completion_tokens or 0)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import tomllib
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import Iterator, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -83,6 +83,11 @@ class ExperimentSpec(BaseModel):
     max_calls: int | None = Field(default=None, ge=1)
     max_tokens: int | None = Field(default=None, ge=1)
     limit: int | None = Field(default=None, ge=1, description="At most this many cases per suite.")
+    split: Literal["all", "test"] = Field(
+        default="all",
+        description="'test': evaluate only the held-out test split (by scenario and update-pair "
+                    "cluster, seeded); few-shot demos then come from the other splits.",
+    )
     cases: tuple[str, ...] | None = None
     cells: tuple[tuple[str, str], ...] | None = Field(
         default=None,
