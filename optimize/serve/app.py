@@ -178,7 +178,8 @@ def create_app(assistant_factory: Callable[[str], Any], *, config: str = "b4", c
 
     async def _answer(request: Request, body: AskRequest) -> OutputRecord:
         answer = await service.answer(body, request.scope.setdefault("state", {}))
-        request.scope["state"].update(assistant_ms=round(answer.assistant_ms, 3), queue_ms=round(answer.queue_ms, 3))
+        request.scope["state"].update(assistant_ms=round(answer.assistant_ms, 3), queue_ms=round(answer.queue_ms, 3),
+                                      handoff_ms=round(answer.handoff_ms, 3))
         return answer.record
 
     @app.post("/v1/ask", response_model=None, responses={200: {"model": OutputRecord}, **_ERRORS},

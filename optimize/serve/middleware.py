@@ -21,7 +21,7 @@ __all__ = ["BodyLimit", "REQUEST_ID_HEADER", "RequestContext", "error_body"]
 REQUEST_ID_HEADER = "X-Request-ID"
 _HEADER = REQUEST_ID_HEADER.lower().encode()
 _GOOD_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
-_LOGGED = ("config", "model", "assistant_ms", "queue_ms", "error")
+_LOGGED = ("config", "model", "assistant_ms", "queue_ms", "handoff_ms", "error")
 
 
 def error_body(status: int, kind: str, reason: str, request_id: str, *, field: str | None = None,
@@ -49,7 +49,7 @@ class RequestContext:
     A client's ``X-Request-ID`` (1-128 characters of ``A-Za-z0-9._:-``) is
     kept; otherwise a fresh UUID4 hex is used.  The id is put in
     ``scope["state"]["request_id"]`` for the handlers; they may add ``config``,
-    ``model``, ``assistant_ms``, ``queue_ms`` and ``error`` to the same dict
+    ``model``, ``assistant_ms``, ``queue_ms``, ``handoff_ms`` and ``error`` to the same dict
     for the log line.
     """
 

@@ -19,7 +19,7 @@ import asyncio
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from assistant.errors import AssistantError, BackendError, InputLimitError
@@ -44,11 +44,15 @@ class Answer:
         Time inside :meth:`assistant.api.Assistant.run` (worker thread).
     queue_ms : float
         Time between admission and the start of the call.
+    handoff_ms : float
+        Time between the end of the call (worker thread) and the request's
+        coroutine resuming (event loop), i.e. the thread hand-off back.
     """
 
     record: Any
     assistant_ms: float
     queue_ms: float
+    handoff_ms: float = 0.0
 
 
 def classify_failure(exc: BaseException) -> RequestFailure:
@@ -227,7 +231,7 @@ class Service:
             raise RequestFailure(503, "busy", "the service is stopping") from None
         future.add_done_callback(self._release)
         try:
-            return await asyncio.wait_for(asyncio.wrap_future(future), self.timeout_s)
+            answer = await asyncio.wait_for(asyncio.wrap_future(future), self.timeout_s)
         except asyncio.TimeoutError:
             future.cancel()
             raise RequestFailure(504, "timeout", f"no answer within {self.timeout_s:g} s") from None
@@ -235,6 +239,7 @@ class Service:
             raise
         except Exception as exc:  # noqa: BLE001 - every failure of the call becomes an HTTP status
             raise classify_failure(exc) from None
+        return replace(answer, handoff_ms=(time.perf_counter() - answer.handoff_ms) * 1000.0)
 
     def close(self) -> None:
         """Refuse new calls, drop queued ones; running calls finish in their threads."""
@@ -247,4 +252,4 @@ def _call(assistant, request: AskRequest, admitted: float) -> Answer:
     started = time.perf_counter()
     result = assistant.run(request.query, request.evidence, target=request.target)
     done = time.perf_counter()
-    return Answer(result.record, (done - started) * 1000.0, (started - admitted) * 1000.0)
+    return Answer(result.record, (done - started) * 1000.0, (started - admitted) * 1000.0, handoff_ms=done)
