@@ -65,7 +65,7 @@ class Decoding:
     Examples
     --------
     >>> Decoding().kwargs_for("anthropic")
-    {'temperature': 0.0, 'top_p': 1.0, 'max_tokens': 4096}
+    {'temperature': 0.0, 'max_tokens': 4096}
     >>> Decoding().with_overrides(temperature=0.7).kwargs_for("openai")["temperature"]
     0.7
     """
@@ -96,6 +96,8 @@ class Decoding:
         kw: dict[str, Any] = {"temperature": self.temperature, "top_p": self.top_p, "max_tokens": self.max_tokens}
         if self.seed is not None and provider in _SEED_PROVIDERS:
             kw["seed"] = self.seed
+        if provider == "anthropic" and self.top_p == 1.0:
+            del kw["top_p"]  # a no-op, and newer Claude models refuse temperature and top_p together
         kw.update(dict(self.extra))
         return kw
 
@@ -188,8 +190,10 @@ def resolve(model: str | None = None, *, decoding: Decoding = Decoding(), api_ba
         key = os.environ.get("PARATRACE_API_KEY")
         if key:
             kwargs["api_key"] = key
+    from dspy.utils.exceptions import LMConfigurationError
+
     try:
         lm = dspy.LM(model, cache=cache, **kwargs)
-    except ValueError as exc:
-        raise BackendError(f"model {model!r}: {exc}") from None
+    except (ValueError, LMConfigurationError) as exc:
+        raise BackendError(f"model {model!r}: {' '.join(str(exc).split())}") from None
     return Backbone(model, lm, "remote", json_schema=provider in ("openai", "hosted_vllm") and bool(api_base))

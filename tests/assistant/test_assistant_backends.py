@@ -23,7 +23,8 @@ from assistant_cases import ANSWER, FRAGMENTS, QUERY, TARGET, THEORY
 def test_paper_decoding_defaults_and_seed_support():
     d = Decoding()
     assert d.kwargs_for("openai") == {"temperature": 0.0, "top_p": 1.0, "max_tokens": 4096, "seed": 42}
-    assert "seed" not in d.kwargs_for("anthropic")
+    assert d.kwargs_for("anthropic") == {"temperature": 0.0, "max_tokens": 4096}
+    assert d.with_overrides(top_p=0.9).kwargs_for("anthropic")["top_p"] == 0.9
     assert d.with_overrides(seed=7, max_tokens=512).kwargs_for("ollama_chat")["seed"] == 7
 
 
@@ -41,7 +42,7 @@ def test_env_defaults_do_not_override_the_user(monkeypatch):
     assert os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] == "true"
 
 
-@pytest.mark.parametrize("model", ["gpt-4o", "openai/", "local/llama-70b", "scripted/whatever"])
+@pytest.mark.parametrize("model", ["gpt-4o", "openai/", "local/llama-70b", "scripted/whatever", "openai/o3-mini"])
 def test_bad_model_strings_are_refused(model):
     with pytest.raises(BackendError):
         resolve(model)
