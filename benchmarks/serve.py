@@ -19,6 +19,9 @@ the server's own overhead per request, read from its JSON request log:
 hand-off, serialization, middleware), against ``assistant_ms`` (the
 :meth:`assistant.api.Assistant.run` call).  At concurrency 1 the client-side
 p50 is also compared with a direct in-process call measured in the same run.
+A second server with a stub assistant (a precomputed record, no LM, no
+engine) gives the server's floor: its whole latency per request at
+concurrency 1, the cost of the HTTP path itself.
 """
 
 from __future__ import annotations
@@ -83,13 +86,30 @@ def _assistant(config: str, lm_ms: float):
     return Assistant(config, backbone=Backbone("scripted/null", lm, "scripted", json_schema=True))
 
 
+def _stub(config: str):
+    """An assistant that answers at once with a precomputed record: the server's own cost alone."""
+    from assistant.api import RunResult
+
+    real = _assistant(config, 0.0)
+    record = real.run(REQUEST["query"], REQUEST["evidence"], target=REQUEST["target"]).record
+
+    class Stub:
+        def __init__(self):
+            self.config, self.limits, self.backbone = real.config, real.limits, real.backbone
+
+        def run(self, query, evidence, *, target=None):
+            return RunResult(record, (), 0.0, 0.0)
+
+    return Stub()
+
+
 def child(args) -> None:
     """Serve until SIGTERM (the benchmark's server process)."""
     from optimize.serve.app import create_app
     from optimize.serve.server import run
 
-    app = create_app(lambda c: _assistant(c, args.lm_ms), workers=args.workers, queue=args.queue,
-                     timeout_s=120.0)
+    factory = _stub if args.stub else (lambda c: _assistant(c, args.lm_ms))
+    app = create_app(factory, workers=args.workers, queue=args.queue, timeout_s=120.0)
     run(app, host="127.0.0.1", port=args.port, grace_s=10.0, limit_concurrency=None, log_level="info")
 
 
@@ -158,55 +178,79 @@ def _direct_ms(config: str, lm_ms: float, count: int) -> float:
     return statistics.median(times)
 
 
-def main(args) -> dict:
-    levels = [int(x) for x in args.levels.split(",")]
+def _start(args, queue: int, *, stub: bool):
     port = _free_port()
     log = Path(tempfile.mkdtemp(prefix="paratrace-serve-bench-")) / "server.log"
-    queue = max(levels) if args.queue is None else args.queue
     command = [sys.executable, __file__, "--child", "--port", str(port), "--lm-ms", str(args.lm_ms),
-               "--workers", str(args.workers), "--queue", str(queue)]
+               "--workers", str(args.workers), "--queue", str(queue)] + (["--stub"] if stub else [])
     with open(log, "w", encoding="utf-8") as sink:
         proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=sink, cwd=str(ROOT))
-    try:
-        import httpx
+    import httpx
 
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit(f"the server did not start (see {log})")
-            time.sleep(0.2)
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
+                return proc, port, log
+        except httpx.TransportError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            _stop(proc, log)
+            raise SystemExit(f"the server did not start (see {log})")
+        time.sleep(0.2)
+
+
+def _stop(proc, log: Path) -> str:
+    """SIGTERM, then report whether uvicorn finished its graceful shutdown."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return "killed"
+    return "graceful" if "Finished server process" in log.read_text(encoding="utf-8") else f"exit {proc.returncode}"
+
+
+def _levels(args, queue: int, levels: list[int], *, stub: bool) -> tuple[list[dict], str]:
+    proc, port, log = _start(args, queue, stub=stub)
+    try:
         stop_at = time.monotonic() + args.deadline_s
         results = [asyncio.run(_load(f"http://127.0.0.1:{port}", level, args.requests, stop_at)) for level in levels]
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            code = proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            code = "killed"
+        shutdown = _stop(proc, log)
     served = _server_lines(log)
     for result in results:
-        mine = [v for k, v in served.items() if k.startswith(f"c{result['concurrency']}-") and k != f"c{result['concurrency']}--1"]
+        prefix = f"c{result['concurrency']}-"
+        mine = [v for k, v in served.items() if k.startswith(prefix) and k != prefix + "-1"]
         overhead = [v["latency_ms"] - v["assistant_ms"] - v["queue_ms"] for v in mine]
         assistant_ms = [v["assistant_ms"] for v in mine]
-        result.update(server_overhead_ms_median=round(statistics.median(overhead), 3),
+        result.update(server_latency_ms_median=round(statistics.median(v["latency_ms"] for v in mine), 3),
+                      server_overhead_ms_median=round(statistics.median(overhead), 3),
                       assistant_ms_median=round(statistics.median(assistant_ms), 3),
-                      overhead_share=round(sum(overhead) / sum(assistant_ms), 4),
+                      overhead_share=round(sum(overhead) / sum(assistant_ms), 4) if sum(assistant_ms) else None,
                       queue_ms_median=round(statistics.median(v["queue_ms"] for v in mine), 3),
                       handoff_ms_median=round(statistics.median(v.get("handoff_ms", 0.0) for v in mine), 3))
+    return results, shutdown
+
+
+def main(args) -> dict:
+    levels = [int(x) for x in args.levels.split(",")]
+    if not levels or min(levels) < 1 or max(levels) > 32:
+        raise SystemExit("--levels: concurrency levels between 1 and 32")
+    queue = max(levels) if args.queue is None else args.queue
+    results, shutdown = _levels(args, queue, levels, stub=False)
+    floor, _ = _levels(args, queue, [1], stub=True)
     direct = _direct_ms("b4", args.lm_ms, min(args.requests, 32))
     first = results[0]
+    floor_ms = floor[0]["server_latency_ms_median"]
     return {"benchmark": "serve", "config": "b4", "backbone": f"scripted/null + {args.lm_ms:g} ms",
             "workers": args.workers, "queue": queue, "cpu_cores": os.cpu_count(),
             "levels": results,
             "direct_call_ms_median": round(direct, 3),
             "client_p50_over_direct_at_c1": round(first["p50_ms"] / direct, 4) if first["concurrency"] == 1 else None,
-            "server_exit": code, "total_errors": sum(r["errors"] for r in results)}
+            "server_floor_ms": floor_ms, "server_floor_client_p50_ms": floor[0]["p50_ms"],
+            "server_floor_share_of_direct_call": round(floor_ms / direct, 4),
+            "shutdown": shutdown, "total_errors": sum(r["errors"] for r in results) + floor[0]["errors"]}
 
 
 if __name__ == "__main__":
@@ -219,6 +263,7 @@ if __name__ == "__main__":
     parser.add_argument("--deadline-s", type=float, default=600.0, help="Stop sending after this long.")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--stub", action="store_true", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.child:
         child(arguments)

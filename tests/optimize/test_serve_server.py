@@ -55,3 +55,21 @@ def test_serve_command_refuses_bad_programs_and_options(tmp_path):
     assert broken.exit_code == 2 and "missing field 'model'" in broken.output
     bad_level = runner.invoke(app, ["serve", "--model", "scripted/null", "--log-level", "loud"])
     assert bad_level.exit_code == 2 and "--log-level" in bad_level.output
+
+
+def test_listening_socket_is_tcp_and_a_taken_port_is_a_serve_error():
+    import socket
+
+    import pytest
+
+    from optimize.serve.errors import ServeError
+    from optimize.serve.server import _bind
+
+    sock = _bind("127.0.0.1", 0)
+    try:
+        # asyncio sets TCP_NODELAY on accepted connections only when the socket says TCP
+        assert sock.proto == socket.IPPROTO_TCP
+        with pytest.raises(ServeError, match=f"cannot listen on 127.0.0.1:{sock.getsockname()[1]}"):
+            _bind("127.0.0.1", sock.getsockname()[1])
+    finally:
+        sock.close()
