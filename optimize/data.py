@@ -155,8 +155,12 @@ class Evaluation:
 def evaluate(program, scenarios: Sequence[Scenario], objective: Objective) -> Evaluation:
     """Run ``program`` on every scenario (current DSPy settings) and score it.
 
-    A case whose module raises counts as a hard failure (composite of an empty answer).
+    A case whose output fails validation after the re-asks (or that DSPy cannot
+    parse) counts as a hard failure; any other error propagates.
     """
+    from dspy.utils.exceptions import AdapterParseError
+
+    from assistant.errors import ValidationFailure
     from assistant.evidence import EvidencePackage
 
     scores: dict[str, float] = {}
@@ -165,7 +169,7 @@ def evaluate(program, scenarios: Sequence[Scenario], objective: Objective) -> Ev
     for s in sorted(scenarios, key=lambda s: s.id):
         try:
             pred = program(query=s.query, evidence=EvidencePackage.of(s.evidence), target=s.target)
-        except Exception:  # noqa: BLE001 - any failure of the module is a hard failure of the case
+        except (ValidationFailure, AdapterParseError):
             pred = None
         scored = objective.score(s.id, pred)
         scores[s.id] = scored.score

@@ -177,9 +177,16 @@ class Objective:
                             hard_failure=ctx.hard_failure, metrics=metrics, alignment=ctx.alignment)
         return Scored(self.composite(metrics), result, output)
 
+    @staticmethod
+    def _case_id(example) -> str:
+        case_id = example.get("case_id") if hasattr(example, "get") else getattr(example, "case_id", None)
+        if not case_id:
+            raise OptimizeError("example has no case_id (build examples with optimize.data.to_examples)")
+        return case_id
+
     def metric(self, example, pred, trace=None):
         """DSPy metric: the composite, or (bootstrapping) whether it reaches ``threshold``."""
-        value = self.score(example.case_id, pred).score
+        value = self.score(self._case_id(example), pred).score
         if trace is not None:
             return value >= self.threshold - 1e-9
         return value
@@ -188,5 +195,5 @@ class Objective:
         """GEPA metric: ``dspy.Prediction(score=composite, feedback=alignment feedback)``."""
         import dspy
 
-        scored = self.score(gold.case_id, pred)
+        scored = self.score(self._case_id(gold), pred)
         return dspy.Prediction(score=scored.score, feedback=scored.feedback)

@@ -27,6 +27,8 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar, Sequence
 
+from dspy.teleprompt.teleprompt import Teleprompter
+
 from .errors import OptimizeError
 from .objectives import Objective
 
@@ -45,8 +47,8 @@ __all__ = [
 _LEVELS = ("light", "medium", "heavy")
 
 
-class Optimizer:
-    """Base of the wrappers: metric source, budget, seed and the compile contract.
+class Optimizer(Teleprompter):
+    """Base of the wrappers (a DSPy ``Teleprompter``): metric source, budget, seed and the compile contract.
 
     Parameters
     ----------
@@ -67,11 +69,13 @@ class Optimizer:
     """
 
     name: ClassVar[str] = ""
+    teacher: Any = None
     default_budget: ClassVar[int | str] = 1
     levels: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, objective: Objective, *, budget: int | str | None = None, seed: int = 0,
                  num_threads: int = 1, reflection_lm: Any = None):
+        super().__init__()
         self.objective = objective
         self.budget = self.parse_budget(budget)
         self.seed = int(seed)
@@ -106,17 +110,24 @@ class Optimizer:
         random.Random(self.seed).shuffle(items)
         return items
 
-    def compile(self, student, *, trainset: Sequence, valset: Sequence | None = None):
+    def compile(self, student, *, trainset: Sequence, teacher=None, valset: Sequence | None = None, **kwargs):
         """Optimize a copy of ``student`` on ``trainset`` (selecting on ``valset``) and return it.
+
+        ``teacher`` is passed to the bootstrapping optimizers (``bootstrap``,
+        ``random-search``) and ignored by the others; DSPy's own extra keyword
+        arguments are not accepted (the wrapper fixes them from the budget).
 
         Raises
         ------
         OptimizeError
-            If ``trainset`` is empty.
+            If ``trainset`` is empty or an unknown keyword argument is given.
         """
+        if kwargs:
+            raise OptimizeError(f"optimizer {self.name!r}: unexpected compile argument {sorted(kwargs)[0]!r}")
         if not trainset:
             raise OptimizeError(f"optimizer {self.name!r} needs a non-empty training set")
         valset = list(valset) if valset else None
+        self.teacher = teacher
         return self._compile(student.deepcopy(), list(trainset), valset)
 
     def _compile(self, student, trainset: list, valset: list | None):
@@ -154,7 +165,7 @@ class BootstrapOptimizer(Optimizer):
 
         opt = BootstrapFewShot(metric=self.objective.metric, max_bootstrapped_demos=self.budget,
                                max_labeled_demos=0, max_rounds=1)
-        return opt.compile(student, trainset=self._shuffled(trainset))
+        return opt.compile(student, teacher=self.teacher, trainset=self._shuffled(trainset))
 
 
 class RandomSearchOptimizer(Optimizer):
@@ -169,7 +180,7 @@ class RandomSearchOptimizer(Optimizer):
         opt = BootstrapFewShotWithRandomSearch(metric=self.objective.metric, max_bootstrapped_demos=2,
                                                max_labeled_demos=2, num_candidate_programs=self.budget,
                                                num_threads=self.num_threads)
-        return opt.compile(student, trainset=self._shuffled(trainset), valset=valset)
+        return opt.compile(student, teacher=self.teacher, trainset=self._shuffled(trainset), valset=valset)
 
 
 class MIPROOptimizer(Optimizer):

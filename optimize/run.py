@@ -40,8 +40,9 @@ EVALUATION_FILE = "evaluation.json"
 TUTOR_MODELS = {"scripted/tutor": "both", "scripted/tutor-demos": "demos", "scripted/tutor-hint": "hint"}
 
 
-def resolve_backbone(model: str, scenarios: Sequence[Scenario] = (), *, seed: int = 0):
-    """A backbone for ``model``: a tutor for ``scripted/tutor*``, else :func:`assistant.backends.resolve`.
+def resolve_backbone(model: str, scenarios: Sequence[Scenario] = (), *, seed: int = 0, api_base: str | None = None):
+    """A backbone for ``model``: a tutor for ``scripted/tutor*``, else :func:`assistant.backends.resolve`
+    (with the paper's decoding defaults and the optional OpenAI-compatible ``api_base``).
 
     Examples
     --------
@@ -54,7 +55,7 @@ def resolve_backbone(model: str, scenarios: Sequence[Scenario] = (), *, seed: in
         return tutor_backbone(Tutor(scenarios, seed=seed, learns_from=TUTOR_MODELS[model]), model)
     from assistant.backends import resolve
 
-    return resolve(model)
+    return resolve(model, api_base=api_base)
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,8 @@ class RunSpec:
         Threads for DSPy's evaluations.
     suite : str
         Name or path of the suite (recorded in the manifest for the ledger's transfer matrix).
+    api_base : str or None
+        OpenAI-compatible endpoint of the model (not recorded in the manifest).
     """
 
     config: str = "b4"
@@ -92,6 +95,7 @@ class RunSpec:
     fractions: tuple[float, float, float] = DEFAULT_FRACTIONS
     num_threads: int = 1
     suite: str = ""
+    api_base: str | None = None
 
 
 @dataclass(frozen=True)
@@ -173,7 +177,7 @@ def run_optimization(spec: RunSpec, scenarios: Sequence[Scenario], out_dir: str 
     objective = Objective(scenarios, spec.weights)
     optimizer = make_optimizer(spec.optimizer, objective, budget=spec.budget, seed=spec.seed,
                                num_threads=spec.num_threads, reflection_lm=reflection_lm)
-    backbone = backbone or resolve_backbone(spec.model, scenarios, seed=spec.seed)
+    backbone = backbone or resolve_backbone(spec.model, scenarios, seed=spec.seed, api_base=spec.api_base)
     adapter = InstructorAdapter(constrained=backbone.json_schema)
     started = time.perf_counter()
     with dspy.context(lm=backbone.lm, adapter=adapter):

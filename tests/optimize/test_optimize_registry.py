@@ -33,8 +33,10 @@ def registered(tmp_path_factory):
     os.chdir(root)  # MLflow's default artifact root is relative to the working directory
     try:
         reg = log_program(outcome.directory, tracking_uri=uri)
+        again = log_program(outcome.directory, tracking_uri=uri)
     finally:
         os.chdir(cwd)
+    assert (reg.version, again.version, again.name) == ("1", "2", reg.name)  # one name, a version per run
     yield uri, root, outcome, reg
     mlflow.set_tracking_uri(previous)
 
