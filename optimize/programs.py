@@ -204,13 +204,20 @@ class LoadedProgram:
         Parameters
         ----------
         model : str, optional
-            Backbone; the manifest's model when ``None``.
+            Backbone; the manifest's model when ``None`` (``scripted/tutor*`` resolve to
+            :class:`optimize.tutor.Tutor`, answering minimally on cases it does not know).
         **kwargs
             Further :class:`~assistant.api.Assistant` options (not ``program``).
         """
         from assistant.api import Assistant
 
-        return Assistant(self.config, model or self.manifest.model, program=self.program, **kwargs)
+        model = model or self.manifest.model
+        if "backbone" not in kwargs:
+            from .run import TUTOR_MODELS, resolve_backbone
+
+            if model in TUTOR_MODELS:  # the offline tutor families are optimize's own
+                kwargs["backbone"] = resolve_backbone(model)
+        return Assistant(self.config, model, program=self.program, **kwargs)
 
 
 def _sha256(path: Path) -> str:

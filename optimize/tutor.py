@@ -11,6 +11,8 @@ Instructor path (:class:`~assistant.scripted.ScriptedEngine`):
   ``undecidable``), so status, PHA and TGC suffer on priority cases;
 * sampled at a temperature above 0 (SIMBA's resampling), it answers well with
   probability one half, drawn from its own seeded RNG;
+* asked for a configuration's output on a case it does not know, it gives
+  the smallest valid answer (as ``scripted/null`` does);
 * asked anything else (an optimizer's proposer or reflection prompt), it
   proposes an instruction that contains :data:`HINT`, filling every string
   field of the requested JSON schema (or a fenced block when there is none).
@@ -104,11 +106,15 @@ class Tutor:
             props = (schema or {}).get("properties", {})
             fields = [f for f in _ASSISTANT_FIELDS if f in props]
             last = next((str(m.get("content", "")) for m in reversed(messages) if m.get("role") == "user"), "")
-            scenario = self._scenario(last) if fields else None
-            if scenario is None:
+            if not fields:
                 self.stats.proposer += 1
                 return self._propose(messages, schema)
             self.stats.assistant += 1
+            scenario = self._scenario(last)
+            if scenario is None:  # a case it does not know: the smallest valid answer, like scripted/null
+                from assistant.scripted import minimal_instance
+
+                return json.dumps(minimal_instance(schema), ensure_ascii=False)
             good = self._skilled(messages)
             if not good and self.temperature:
                 good = self._rng.random() < 0.5

@@ -97,3 +97,11 @@ def test_missing_directory_and_mismatched_program(tmp_path):
         load_program(tmp_path / "empty")
     with pytest.raises(ProgramLoadError, match="do not match configuration 'b4'"):
         save_program(build("b1"), tmp_path / "x", Manifest("b4", "scripted/t", "none", 0))
+
+
+def test_loaded_program_runs_as_an_assistant_on_a_tutor_family(tmp_path, penalty_suite):
+    directory = save_program(_compiled(penalty_suite), tmp_path / "p", Manifest("b4", "scripted/tutor", "labeled", 0))
+    assistant = load_program(directory).assistant()
+    record = assistant.ask("Is a penalty due?", [{"id": "E-01", "text": "A penalty is due.", "source": "C"}],
+                           target="Penalty(x)")
+    assert assistant.backbone.model == "scripted/tutor" and record.common.final_status.value == "undecidable"
