@@ -1,11 +1,13 @@
-"""``paratrace serve``: the assistant as an HTTP service.
+"""``paratrace serve``: the assistant as an HTTP service; ``paratrace
+serve-mlflow``: the same assistant as an MLflow model for ``mlflow models serve``.
 
-:func:`register` adds the command to the root app of :mod:`symbolic.cli`;
-FastAPI, uvicorn, DSPy and the program are imported inside the command.
+:func:`register` adds the commands to the root app of :mod:`symbolic.cli`;
+FastAPI, uvicorn, MLflow, DSPy and the program are imported inside the commands.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Callable, List, Optional
 
 import typer
@@ -124,3 +126,43 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"paratrace: serving {', '.join(configs)} on http://{host}:{port} "
                    f"(model {app_.state.service.model}; Ctrl-C to stop)", err=True)
         run(app_, host=host, port=port, grace_s=min(timeout, 30.0) + 1.0, log_level=log_level.lower())
+
+    @app.command("serve-mlflow")
+    def serve_mlflow(
+        program: Optional[str] = typer.Option(None, "--program", "-p",
+                                              help="Saved-program directory or MLflow URI (models:/NAME/VERSION)."),
+        config: str = typer.Option("b4", "--config", "-c", help="Configuration when no program is given."),
+        model: Optional[str] = typer.Option(None, "--model", "-m", help="Backbone (default: the program's model)."),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", file_okay=False,
+                                              help="Write a local MLflow model directory instead of logging."),
+        name: Optional[str] = typer.Option(None, "--name",
+                                           help="Register the logged model under this name (models:/NAME/N)."),
+        tracking_uri: Optional[str] = typer.Option(None, "--tracking-uri", help="MLflow tracking and registry URI."),
+    ) -> None:
+        """Package the assistant as an MLflow pyfunc model answering the service's request and record."""
+        import os
+
+        from .errors import ServeError
+
+        os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
+        if output is not None and output.exists() and any(output.iterdir()):
+            raise ServeError(f"--output {output}: the directory exists and is not empty")
+        if output is not None and name:
+            raise ServeError("--name registers a logged model; it cannot be used with --output")
+        from .pyfunc import log_assistant_model, save_assistant_model
+
+        if output is not None:
+            save_assistant_model(str(output), program, config=config, model=model)
+            uri = str(output)
+        else:
+            import mlflow
+
+            if tracking_uri:
+                mlflow.set_tracking_uri(tracking_uri)
+                mlflow.set_registry_uri(tracking_uri)
+            with mlflow.start_run(run_name="paratrace-serving"):
+                info = log_assistant_model(program, config=config, model=model, registered_model_name=name)
+            uri = info.model_uri
+        typer.echo(uri)
+        typer.echo(f"serve with: mlflow models serve -m {uri} --env-manager local --host 127.0.0.1 --port 5001",
+                   err=True)

@@ -78,3 +78,19 @@ def test_a_program_config_mismatch_is_refused(program_dir):
 
     with pytest.raises(ServeError, match="does not match the program's configuration 'b4'"):
         build_factory(program=str(program_dir), configs=["b1"], model=None)
+
+
+def test_serve_mlflow_command_writes_a_model_that_answers(tmp_path, program_dir):
+    import mlflow.pyfunc
+    from typer.testing import CliRunner
+
+    from symbolic.cli import app
+
+    out = tmp_path / "model"
+    result = CliRunner().invoke(app, ["serve-mlflow", "--program", str(program_dir), "--output", str(out)])
+    assert result.exit_code == 0, result.output
+    assert str(out) in result.output and "mlflow models serve -m" in result.output
+    record = mlflow.pyfunc.load_model(str(out)).predict(REQUEST)
+    assert record["configuration"] == "b4" and record["common"]["final_status"] == "undecidable"
+    again = CliRunner().invoke(app, ["serve-mlflow", "--program", str(program_dir), "--output", str(out)])
+    assert again.exit_code == 2 and "not empty" in again.output
