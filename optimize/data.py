@@ -28,6 +28,16 @@ def to_examples(scenarios: Iterable[Scenario], config: str = "b4") -> list:
     The gold outputs of the configuration's predictors are attached as labels
     (``theory`` for B4, ``result``/``check``/``analysis`` for B1-B3).
 
+    Parameters
+    ----------
+    scenarios : iterable of Scenario
+    config : str, optional
+        The configuration whose predictors' labels are attached.
+
+    Returns
+    -------
+    list of dspy.Example
+
     Examples
     --------
     >>> from scorer.metrics._examples import penalty_scenario
@@ -157,6 +167,24 @@ def evaluate(program, scenarios: Sequence[Scenario], objective: Objective) -> Ev
 
     A case whose output fails validation after the re-asks (or that DSPy cannot
     parse) counts as a hard failure; any other error propagates.
+
+    Parameters
+    ----------
+    program : dspy.Module
+        A configuration module (compiled or not).
+    scenarios : sequence of Scenario
+        The split to evaluate (the held-out test split for reported results).
+    objective : Objective
+        Scores each case.
+
+    Returns
+    -------
+    Evaluation
+
+    Raises
+    ------
+    OptimizeError
+        If ``scenarios`` is empty.
     """
     from dspy.utils.exceptions import AdapterParseError
 

@@ -53,6 +53,14 @@ class SavedRun:
 def collect_runs(root: str | Path) -> list[SavedRun]:
     """Every saved run under ``root`` (``root`` itself or its subdirectories, any depth), sorted by label.
 
+    Parameters
+    ----------
+    root : str or Path
+
+    Returns
+    -------
+    list of SavedRun
+
     Raises
     ------
     OptimizeError
@@ -105,6 +113,14 @@ def ledger_rows(runs: Iterable[SavedRun]) -> list[LedgerRow]:
 
     ``b`` counts held-out cases only the unoptimized program gets right, ``c``
     those only the optimized one does; ``pvalue`` is the exact two-sided McNemar p.
+
+    Parameters
+    ----------
+    runs : iterable of SavedRun
+
+    Returns
+    -------
+    list of LedgerRow
     """
     from scorer.stats import paired_mcnemar
 
