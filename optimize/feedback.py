@@ -111,9 +111,17 @@ def _bullets(title: str, sentences: Iterable[str]) -> list[str]:
     return lines
 
 
-def _edges(edges: Iterable[str], missing: bool) -> list[str]:
+def _edges(edges: Iterable[str], missing: bool, mismatched: frozenset[str] = frozenset()) -> list[str]:
     ordered = sorted(edges, key=lambda e: (_ORDER.get(e.partition(":")[0], 9), e))
-    return [describe_edge(e, missing=missing) for e in ordered]
+    out = []
+    for e in ordered:
+        if e in mismatched and e.startswith("attack:"):
+            kind, source, target = _attack(e)
+            out.append(f"the {kind} of {describe_node(source)} on {describe_node(target)} is in your trace "
+                       "with the wrong state (active instead of defeated, or the reverse)")
+        else:
+            out.append(describe_edge(e, missing=missing))
+    return out
 
 
 def feedback_text(result: CaseResult, output: OutputRecord) -> str:
@@ -153,8 +161,9 @@ def feedback_text(result: CaseResult, output: OutputRecord) -> str:
     align = result.alignment
     if align is not None:
         total = len(align.matched) + len(align.missing)
+        mismatched = frozenset(align.metadata.get("attribute_mismatch", ()))
         lines += _bullets(f"Missing gold trace edges ({len(align.missing)} of {total}):",
-                          _edges(align.missing, True))
+                          _edges(align.missing, True, mismatched))
         lines += _bullets(f"Unsupported edges ({len(align.unsupported)}):", _edges(align.unsupported, False))
     pha = result.metrics.get("PHA")
     if pha is not None and pha.applicable:

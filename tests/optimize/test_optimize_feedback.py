@@ -33,6 +33,8 @@ def test_missing_priority_names_the_priority_and_the_attack_it_defeats():
             + R3_OVER_R2) in text
     assert "required priority rule:GrossNegligence(x)=>Penalty(x) > rule:ForceMajeure(x)=>¬Penalty(x) is missing" \
         in text
+    assert ("the rebut of an argument for ¬Penalty(x) on an argument for Penalty(x) is in your trace with the "
+            "wrong state") in text  # present but still active: an attribute mismatch, not an absent edge
 
 
 def test_inverted_priority_is_called_inverted_and_unsupported():
