@@ -72,6 +72,9 @@ def register(app: typer.Typer) -> None:
                                             help="Model of the family (litellm string, local/..., or the offline "
                                                  "scripted/tutor, scripted/tutor-demos, scripted/tutor-hint)."),
         api_base: Optional[str] = typer.Option(None, "--api-base", help="OpenAI-compatible endpoint of the model."),
+        reflection_model: Optional[str] = typer.Option(None, "--reflection-model",
+                                                       help="Model for GEPA's reflection and MIPROv2's proposals "
+                                                            "(default: --model)."),
         optimizer: str = typer.Option("gepa", "--optimizer", "-o",
                                       help="labeled, bootstrap, random-search, mipro, gepa or simba."),
         budget: Optional[str] = typer.Option(None, "--budget", "-b",
@@ -114,7 +117,8 @@ def register(app: typer.Typer) -> None:
             raise OptimizeError(f"{target}: already holds a saved program; pass --force to replace it or --out")
         scenarios = load_scenarios(suite, file, select)
         spec = RunSpec(config=config.lower(), model=model, optimizer=optimizer.lower(), budget=budget, seed=seed,
-                       weights=parsed, num_threads=threads, suite=str(file) if file else suite, api_base=api_base)
+                       weights=parsed, num_threads=threads, suite=str(file) if file else suite, api_base=api_base,
+                       reflection_model=reflection_model)
         with _quiet(verbose):
             outcome = run_optimization(spec, scenarios, target)
         m = outcome.manifest

@@ -104,6 +104,8 @@ class Manifest:
         LM calls spent by the optimizer's compile.
     suite : str
         The suite the splits were drawn from (a registered name or a file path; empty if unknown).
+    reflection_model : str
+        GEPA's reflection / MIPROv2's proposer model when it is not ``model`` (empty otherwise).
     dspy_version : str
         DSPy version that wrote ``program.json``.
     program_sha256 : str
@@ -130,6 +132,7 @@ class Manifest:
     scores_after: dict[str, float] = field(default_factory=dict)
     lm_calls: int = 0
     suite: str = ""
+    reflection_model: str = ""
     dspy_version: str = ""
     program_sha256: str = ""
     version: int = MANIFEST_VERSION

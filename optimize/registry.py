@@ -113,6 +113,7 @@ def log_program(directory: str | Path, *, tracking_uri: str | None = None, exper
                                             "family": manifest.family, "optimizer": manifest.optimizer,
                                             "budget": manifest.budget, "seed": manifest.seed,
                                             "objective": manifest.objective, "program_sha256": manifest.program_sha256,
+                                            "suite": manifest.suite, "reflection_model": manifest.reflection_model,
                                             **{f"split_{k}": v for k, v in manifest.splits.items()}}).items()}
     try:
         mlflow.set_experiment(experiment)

@@ -84,6 +84,8 @@ class RunSpec:
         Name or path of the suite (recorded in the manifest for the ledger's transfer matrix).
     api_base : str or None
         OpenAI-compatible endpoint of the model (not recorded in the manifest).
+    reflection_model : str or None
+        Model for GEPA's reflection and MIPROv2's proposals (default: ``model`` itself).
     """
 
     config: str = "b4"
@@ -96,6 +98,7 @@ class RunSpec:
     num_threads: int = 1
     suite: str = ""
     api_base: str | None = None
+    reflection_model: str | None = None
 
 
 @dataclass(frozen=True)
@@ -152,7 +155,8 @@ def run_optimization(spec: RunSpec, scenarios: Sequence[Scenario], out_dir: str 
     backbone : Backbone, optional
         Overrides :func:`resolve_backbone` of ``spec.model``.
     reflection_lm : dspy.LM, optional
-        GEPA's reflection LM / MIPROv2's prompt model (default: the backbone's LM).
+        GEPA's reflection LM / MIPROv2's prompt model (default: ``spec.reflection_model``
+        resolved, else the backbone's LM).
 
     Returns
     -------
@@ -175,6 +179,8 @@ def run_optimization(spec: RunSpec, scenarios: Sequence[Scenario], out_dir: str 
         raise OptimizeError(str(exc)) from None
     split = split_scenarios(scenarios, seed=spec.seed, fractions=spec.fractions)
     objective = Objective(scenarios, spec.weights)
+    if reflection_lm is None and spec.reflection_model:
+        reflection_lm = resolve_backbone(spec.reflection_model, scenarios, seed=spec.seed).lm
     optimizer = make_optimizer(spec.optimizer, objective, budget=spec.budget, seed=spec.seed,
                                num_threads=spec.num_threads, reflection_lm=reflection_lm)
     backbone = backbone or resolve_backbone(spec.model, scenarios, seed=spec.seed, api_base=spec.api_base)
@@ -191,7 +197,8 @@ def run_optimization(spec: RunSpec, scenarios: Sequence[Scenario], out_dir: str 
     manifest = Manifest(config=spec.config, model=spec.model, optimizer=optimizer.name, seed=spec.seed,
                         budget=str(optimizer.budget), family=model_family(spec.model), splits=split.digests,
                         objective=dict(objective.weights), scores_before=before.metrics,
-                        scores_after=after.metrics, lm_calls=counter.calls, suite=spec.suite)
+                        scores_after=after.metrics, lm_calls=counter.calls, suite=spec.suite,
+                        reflection_model=spec.reflection_model or "")
     directory = save_program(program, out_dir, manifest)
     (directory / EVALUATION_FILE).write_text(_evaluation_json(before, after, split), encoding="utf-8")
     from .programs import load_program

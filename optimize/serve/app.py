@@ -15,6 +15,7 @@ is also in the ``X-Request-ID`` header of every answer.
 
 from __future__ import annotations
 
+import asyncio
 import platform
 from contextlib import asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
@@ -71,18 +72,28 @@ def _is_json(request: Request) -> bool:
     return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
 
 
+_UNION_TAGS = ("AskRequest", "list[AskRequest]")
+
+
+def _envelope_errors(errors: list[dict], body) -> list[dict]:
+    """The errors of the union branch the client meant: the list one for a list, the single one otherwise."""
+    inputs = body.get("inputs") if isinstance(body, dict) else None
+    wanted = "list[AskRequest]" if isinstance(inputs, list) else "AskRequest"
+    return [e for e in errors if wanted in e.get("loc", ()) or not set(_UNION_TAGS) & set(e.get("loc", ()))] or errors
+
+
 def _validation_failure(request: Request, exc: RequestValidationError) -> RequestFailure:
     errors = exc.errors()
     if not _is_json(request):
         got = request.headers.get("content-type") or "none"
         return RequestFailure(415, "unsupported_media_type", f"send application/json (Content-Type was {got!r})")
+    if request.url.path == "/invocations":
+        errors = _envelope_errors(errors, exc.body)
     first = errors[0] if errors else {"loc": ("body",), "msg": "invalid body", "type": "invalid"}
     if first.get("type") == "json_invalid":
         detail = first.get("ctx", {}).get("error", "JSON decode error")
         return RequestFailure(400, "invalid_json", f"the body is not valid JSON: {detail} at offset {first['loc'][-1]}")
-    loc = [str(p) for p in first.get("loc", ()) if p != "body"]
-    if loc[:1] == ["inputs"] and request.url.path == "/invocations":
-        loc = loc[1:] or loc
+    loc = [str(p) for p in first.get("loc", ()) if p not in ("body",) + _UNION_TAGS]
     value = first.get("input")
     if isinstance(value, (dict, list)):
         value = None  # a whole object is not worth echoing
@@ -177,9 +188,11 @@ def create_app(assistant_factory: Callable[[str], Any], *, config: str = "b4", c
         return _failure_response(request, RequestFailure(500, "internal", f"internal error ({type(exc).__name__})"))
 
     async def _answer(request: Request, body: AskRequest) -> OutputRecord:
-        answer = await service.answer(body, request.scope.setdefault("state", {}))
-        request.scope["state"].update(assistant_ms=round(answer.assistant_ms, 3), queue_ms=round(answer.queue_ms, 3),
-                                      handoff_ms=round(answer.handoff_ms, 3))
+        state = request.scope.setdefault("state", {})
+        answer = await service.answer(body, state)
+        for key, value in (("assistant_ms", answer.assistant_ms), ("queue_ms", answer.queue_ms),
+                           ("handoff_ms", answer.handoff_ms)):  # summed over a batch
+            state[key] = round(state.get(key, 0.0) + value, 3)
         return answer.record
 
     @app.post("/v1/ask", response_model=None, responses={200: {"model": OutputRecord}, **_ERRORS},
@@ -193,9 +206,15 @@ def create_app(assistant_factory: Callable[[str], Any], *, config: str = "b4", c
                                                                **_ERRORS},
               summary="The same, in the MLflow scoring envelope")
     async def invocations(request: Request, body: InvocationsRequest) -> Response:
-        """``{"inputs": <request>}`` -> ``{"predictions": <output record>}``, as ``mlflow models serve`` answers."""
-        record = await _answer(request, body.inputs)
-        return Response(('{"predictions": ' + record.to_json() + "}").encode("utf-8"), media_type="application/json")
+        """``{"inputs": <request>}`` -> ``{"predictions": <output record>}``, as ``mlflow models serve`` answers;
+        a list of requests gives a list of records (each call takes a worker slot; any failure fails the batch)."""
+        if not isinstance(body.inputs, list):
+            record = await _answer(request, body.inputs)
+            return Response(('{"predictions": ' + record.to_json() + "}").encode("utf-8"),
+                            media_type="application/json")
+        records = await asyncio.gather(*(_answer(request, item) for item in body.inputs))
+        text = '{"predictions": [' + ", ".join(r.to_json() for r in records) + "]}"
+        return Response(text.encode("utf-8"), media_type="application/json")
 
     @app.get("/health", response_model=HealthResponse, responses={503: {"model": HealthResponse}})
     async def health() -> JSONResponse:

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from symbolic.model import EvidenceFragment
 
-__all__ = ["AskRequest", "ErrorDetail", "ErrorResponse", "HealthResponse", "InvocationsRequest", "VersionResponse"]
+__all__ = ["AskRequest", "ErrorDetail", "ErrorResponse", "HealthResponse", "InvocationsRequest", "MAX_BATCH",
+           "VersionResponse"]
+
+MAX_BATCH = 32
 
 _STRICT = ConfigDict(frozen=True, extra="forbid")
 
@@ -56,10 +59,18 @@ class AskRequest(BaseModel):
 
 
 class InvocationsRequest(BaseModel):
-    """The MLflow scoring envelope: ``{"inputs": <AskRequest>}``, as ``mlflow models serve`` takes it."""
+    """The MLflow scoring envelope, as ``mlflow models serve`` takes it: ``{"inputs": <AskRequest>}``
+    or ``{"inputs": [<AskRequest>, ...]}`` (at most 32)."""
 
     model_config = _STRICT
-    inputs: AskRequest
+    inputs: AskRequest | list[AskRequest] = Field(union_mode="left_to_right")
+
+    @field_validator("inputs")
+    @classmethod
+    def _bounded(cls, value):
+        if isinstance(value, list) and not 1 <= len(value) <= MAX_BATCH:
+            raise ValueError(f"a batch holds 1 to {MAX_BATCH} requests, got {len(value)}")
+        return value
 
 
 class ErrorDetail(BaseModel):
