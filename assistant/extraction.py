@@ -6,7 +6,7 @@ The LM states facts, rules (an exception to ``rK`` is a rule concluding
 with the fragment ids it rests on and an optional verbatim quote.  Validators
 check that every fragment id exists, every quote lies inside its fragment, ids
 are unique and every rule reference (priorities, attacks, exceptions)
-resolves.  An object that cites no fragment passes: the parser-validator drops
+resolves.  An object that cites no fragment (``"evidence": []``) passes: the parser-validator drops
 it as ungrounded and the output keeps it among the rejected objects.
 """
 
@@ -46,7 +46,7 @@ class RuleOut(Grounded):
     """A rule ``antecedents => consequent``; an exception to rK concludes ¬applicable(rK)."""
 
     id: str = Field(description="r1, r2, ...")
-    antecedents: list[LiteralText] = Field(default_factory=list)
+    antecedents: list[LiteralText] = Field(description="Conditions; empty for an unconditional rule.")
     consequent: LiteralText
     kind: RuleKind = Field(default=RuleKind.DEFEASIBLE, description="strict, defeasible or defeater.")
 
@@ -96,10 +96,10 @@ class Extraction(BaseModel):
     """Facts, rules, attacks and priorities over the evidence (B4)."""
 
     model_config = _LM
-    facts: list[FactOut] = Field(default_factory=list)
-    rules: list[RuleOut] = Field(default_factory=list)
-    attacks: list[AttackOut] = Field(default_factory=list)
-    priorities: list[PriorityOut] = Field(default_factory=list)
+    facts: list[FactOut]
+    rules: list[RuleOut]
+    attacks: list[AttackOut]
+    priorities: list[PriorityOut]
 
     @model_validator(mode="after")
     def _references(self, info: ValidationInfo):
@@ -117,8 +117,8 @@ class StructuredAnswer(BaseModel):
     """Facts and rules with fragment ids, then the answer (B3)."""
 
     model_config = _LM
-    facts: list[FactOut] = Field(default_factory=list)
-    rules: list[RuleOut] = Field(default_factory=list)
+    facts: list[FactOut]
+    rules: list[RuleOut]
     result: CitedAnswer
 
     @model_validator(mode="after")
@@ -135,7 +135,7 @@ def to_analysis(extraction: Extraction | StructuredAnswer) -> Analysis:
     >>> e = Extraction(facts=[{"id": "f1", "literal": "Delay(x)", "evidence": ["E1"]}],
     ...                rules=[{"id": "r1", "antecedents": ["Delay(x)"], "consequent": "Penalty(x)",
     ...                        "evidence": ["E2"]}],
-    ...                priorities=[])
+    ...                attacks=[], priorities=[])
     >>> a = to_analysis(e)
     >>> [f.literal for f in a.facts], a.rules[0].evidence
     (['Delay(x)'], ('E-02',))

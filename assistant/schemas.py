@@ -83,7 +83,7 @@ class Grounded(BaseModel):
     """An object tied to evidence fragments and, optionally, a verbatim quote."""
 
     model_config = _LM
-    evidence: list[FragmentId] = Field(default_factory=list, description="Ids of the fragments that state it.")
+    evidence: list[FragmentId] = Field(description="Ids of the fragments that state it.")
     quote: str | None = Field(default=None, description="Verbatim words from a cited fragment.")
     _span: Span | None = PrivateAttr(default=None)
 

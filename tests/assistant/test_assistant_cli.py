@@ -40,7 +40,8 @@ def _replay(tmp_path, *replies):
 
 
 def test_ask_text_shows_status_trace_and_rejected(app, package, tmp_path):
-    theory = {**THEORY, "rules": THEORY["rules"] + [{"id": "r9", "consequent": "¬Penalty(x)"}]}
+    theory = {**THEORY, "rules": THEORY["rules"] + [{"id": "r9", "antecedents": [], "consequent": "¬Penalty(x)",
+                                                         "evidence": []}]}
     result = CliRunner().invoke(app, ["ask", "--evidence", str(package), "--model",
                                       _replay(tmp_path, {"theory": theory})])
     assert result.exit_code == 0, result.output

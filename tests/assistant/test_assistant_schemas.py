@@ -42,9 +42,11 @@ def test_valid_theory_normalizes_ids_literals_and_locates_quotes():
      "with itself"),
     ({"priorities": [{"stronger": "r3", "weaker": "r2", "basis": "seniority", "evidence": ["E-06"]}]},
      "unknown priority basis"),
-    ({"rules": THEORY["rules"] + [{"id": "r4", "consequent": "¬applicable(r8)", "evidence": ["E-06"]}]},
+    ({"rules": THEORY["rules"] + [{"id": "r4", "antecedents": [], "consequent": "¬applicable(r8)",
+                                   "evidence": ["E-06"]}]},
      "exception to 'r8'"),
-    ({"rules": THEORY["rules"] + [{"id": "f1", "consequent": "X(x)", "evidence": ["E-06"]}]}, "used twice"),
+    ({"rules": THEORY["rules"] + [{"id": "f1", "antecedents": [], "consequent": "X(x)",
+                                   "evidence": ["E-06"]}]}, "used twice"),
     ({"attacks": [{"source": "r5", "target": "r1", "kind": "undercut", "evidence": ["E-06"]}]},
      "not a fact or rule id"),
     ({"facts": [{"id": "f1", "literal": "¬", "evidence": ["E-01"]}]}, "empty literal"),
@@ -62,8 +64,10 @@ def test_without_context_only_the_shape_is_checked():
 
 
 def test_uncited_objects_pass_validation_for_the_parser_validator_to_drop():
-    e = Extraction.model_validate(_theory(facts=[{"id": "f1", "literal": "Delay(x)"}]), context=CTX)
+    e = Extraction.model_validate(_theory(facts=[{"id": "f1", "literal": "Delay(x)", "evidence": []}]), context=CTX)
     assert e.facts[0].evidence == []
+    with pytest.raises(ValidationError, match="evidence"):
+        Extraction.model_validate(_theory(facts=[{"id": "f1", "literal": "Delay(x)"}]), context=CTX)
 
 
 def test_targeted_extraction_and_structured_answer():
