@@ -240,3 +240,17 @@ def test_configured_logs_are_json_lines_without_evidence_or_lm_text():
     assert [line["status"] for line in requests] == [502, 200]
     assert SECRET_TEXT not in stream.getvalue() and QUERY not in stream.getvalue()
     assert logging.getLogger("instructor").level != logging.CRITICAL + 1  # restored
+
+
+def test_mlflow_envelope_takes_a_bounded_list_and_names_the_bad_item():
+    app, _ = make_app([])
+    client = TestClient(app)
+    many = client.post("/invocations", json={"inputs": [REQUEST, {**REQUEST, "target": "¬Penalty(x)"}]})
+    assert many.status_code == 200
+    assert [p["common"]["final_status"] for p in many.json()["predictions"]] == ["undecidable", "undecidable"]
+    body = _error(client.post("/invocations", json={"inputs": [REQUEST, {"query": QUERY}]}), 422, "invalid_request")
+    assert body["field"] == "inputs.1.evidence"
+    body = _error(client.post("/invocations", json={"inputs": {"query": QUERY}}), 422, "invalid_request")
+    assert body["field"] == "inputs.evidence"
+    body = _error(client.post("/invocations", json={"inputs": [REQUEST] * 33}), 422, "invalid_request")
+    assert "1 to 32" in body["reason"]
