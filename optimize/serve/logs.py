@@ -15,7 +15,7 @@ import sys
 import time
 from typing import Any, Callable, TextIO
 
-__all__ = ["LOGGER_NAME", "JsonFormatter", "configure_logging", "log_request"]
+__all__ = ["JsonFormatter", "LOGGER_NAME", "configure_logging", "log_request"]
 
 LOGGER_NAME = "paratrace.serve"
 _LOGGER = logging.getLogger(LOGGER_NAME)
