@@ -79,6 +79,7 @@ def log_program(directory: str | Path, *, tracking_uri: str | None = None, exper
     tracking_uri : str, optional
         MLflow tracking URI (the registry uses the same store); the current one when ``None``.
     experiment : str, optional
+        Experiment of the run (ignored inside an active run, which gets a nested child run).
     name : str, optional
         Registered model name (default :func:`registered_name` of the manifest).
 
@@ -116,8 +117,10 @@ def log_program(directory: str | Path, *, tracking_uri: str | None = None, exper
                                             "suite": manifest.suite, "reflection_model": manifest.reflection_model,
                                             **{f"split_{k}": v for k, v in manifest.splits.items()}}).items()}
     try:
-        mlflow.set_experiment(experiment)
-        with mlflow.start_run(run_name=f"{name}-{manifest.optimizer}-s{manifest.seed}") as run:
+        nested = mlflow.active_run() is not None  # inside a caller's run: a child run of it
+        if not nested:
+            mlflow.set_experiment(experiment)
+        with mlflow.start_run(run_name=f"{name}-{manifest.optimizer}-s{manifest.seed}", nested=nested) as run:
             mlflow.log_params(params)
             mlflow.log_metrics(metrics)
             with dspy.context(lm=None, adapter=None, callbacks=[]):
