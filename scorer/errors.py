@@ -8,7 +8,7 @@ print one line and exit 2.
 
 from __future__ import annotations
 
-from symbolic.errors import ParatraceError
+from symbolic.errors import LocatedError, ParatraceError
 
 __all__ = [
     "OutputFileError",
@@ -23,7 +23,7 @@ class ScorerError(ParatraceError):
     """Root of the errors of :mod:`scorer`."""
 
 
-class OutputFileError(ScorerError, ValueError):
+class OutputFileError(LocatedError, ScorerError, ValueError):
     """An outputs or suite file, or one record in it, is malformed.
 
     Parameters
@@ -45,22 +45,6 @@ class OutputFileError(ScorerError, ValueError):
     ...                     field="common.final_status", value="maybe"))
     "out.jsonl:3, field common.final_status: unknown status 'maybe'"
     """
-
-    def __init__(self, message, *, file=None, line=None, field=None, value=None):
-        self.file, self.line, self.field, self.value = file, line, field, value
-        self.reason = message
-        super().__init__(self._render())
-
-    def _render(self):
-        where = []
-        if self.file is not None:
-            where.append(str(self.file) + (f":{self.line}" if self.line is not None else ""))
-        elif self.line is not None:
-            where.append(f"line {self.line}")
-        if self.field:
-            where.append(f"field {self.field}")
-        prefix = ", ".join(where)
-        return f"{prefix}: {self.reason}" if prefix else self.reason
 
 
 class ScoringError(ScorerError, ValueError):

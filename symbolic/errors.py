@@ -8,6 +8,7 @@ and where it was found (file, line, field path).
 from __future__ import annotations
 
 __all__ = [
+    "LocatedError",
     "GroundingError",
     "ParatraceError",
     "PriorityCycleWarning",
@@ -24,21 +25,23 @@ class SymbolicError(ParatraceError):
     """Root of the errors of :mod:`symbolic`."""
 
 
-class ScenarioError(SymbolicError, ValueError):
-    """A scenario, suite file or object is malformed.
+class LocatedError(ParatraceError):
+    """An error located in an input: file, 1-based line, field path, value.
+
+    Its message reads ``file:line, field path: reason``; subclasses add the
+    package they belong to.
 
     Parameters
     ----------
     message : str
         What is wrong, naming the bad value.
-    file : str, optional
-        The file the object came from.
-    line : int, optional
-        1-based line number in a JSONL file.
-    field : str, optional
-        Dotted field path inside the record (``gold.rules.2.evidence.0``).
-    value : object, optional
-        The offending value.
+    file, line, field, value : optional
+        Where the problem is and the offending value.
+
+    Examples
+    --------
+    >>> str(LocatedError("unknown status 'maybe'", file="s.jsonl", line=2, field="gold.status"))
+    "s.jsonl:2, field gold.status: unknown status 'maybe'"
     """
 
     def __init__(self, message, *, file=None, line=None, field=None, value=None):
@@ -56,6 +59,24 @@ class ScenarioError(SymbolicError, ValueError):
             where.append(f"field {self.field}")
         prefix = ", ".join(where)
         return f"{prefix}: {self.reason}" if prefix else self.reason
+
+
+class ScenarioError(LocatedError, SymbolicError, ValueError):
+    """A scenario, suite file or object is malformed.
+
+    Parameters
+    ----------
+    message : str
+        What is wrong, naming the bad value.
+    file : str, optional
+        The file the object came from.
+    line : int, optional
+        1-based line number in a JSONL file.
+    field : str, optional
+        Dotted field path inside the record (``gold.rules.2.evidence.0``).
+    value : object, optional
+        The offending value.
+    """
 
 
 class GroundingError(SymbolicError, ValueError):
