@@ -123,6 +123,9 @@ def register(app: typer.Typer) -> None:
                                                api_base=api_base, lm_timeout=lm_timeout, tracking_uri=tracking_uri)
         app_ = create_app(factory, config=configs[0], configs=tuple(configs), max_body_bytes=max_body_bytes,
                           timeout_s=timeout, workers=workers, queue=queue, program=info)
+        if host not in ("127.0.0.1", "localhost", "::1"):
+            typer.echo(f"paratrace: warning: listening on {host}: the service has no authentication and every "
+                       "request spends LM calls; put it behind an authenticating proxy", err=True)
         typer.echo(f"paratrace: serving {', '.join(configs)} on http://{host}:{port} "
                    f"(model {app_.state.service.model}; Ctrl-C to stop)", err=True)
         run(app_, host=host, port=port, grace_s=min(timeout, 30.0) + 1.0, log_level=log_level.lower())
