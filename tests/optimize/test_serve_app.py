@@ -21,7 +21,8 @@ def warm():
     """Pay the one-off import cost of the first assistant call before any timed request."""
     from assistant.api import Assistant
 
-    Assistant("b4", "scripted/null").run(QUERY, EVIDENCE, target=TARGET)
+    for config in ("b4", "b1"):
+        Assistant(config, "scripted/null").run(QUERY, EVIDENCE, target=TARGET)
 
 
 @pytest.fixture
