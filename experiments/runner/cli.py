@@ -189,22 +189,22 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
         from rich.table import Table
 
-        from .compare import compare_tables, load_run_table, to_html, to_markdown
+        from .compare import compare_runs, load_run_results, to_html, to_markdown
         from .tracking import setup_mlflow
 
         mlflow = setup_mlflow(workdir, autolog_dspy=False)
         client = mlflow.MlflowClient()
         with tempfile.TemporaryDirectory() as tmp:
-            tables = [load_run_table(client, rid, Path(tmp) / rid) for rid in run_ids]
-        comparisons = compare_tables(tables)
-        table = Table(title="Paired comparison (exact McNemar, BH q-values)")
-        for col in ("metric", "base", "other", "n", "base", "other", "b", "c", "p", "q"):
+            runs = [load_run_results(client, rid, Path(tmp) / rid) for rid in run_ids]
+        rows = compare_runs(runs)
+        table = Table(title="Paired comparison (exact McNemar, Benjamini-Hochberg q-values)")
+        for col in ("metric", "run A", "run B", "n", "rate A", "rate B", "only A", "only B", "p", "q"):
             table.add_column(col)
-        for c in comparisons:
-            table.add_row(c.metric, c.base, c.other, str(c.n), f"{c.base_rate:.3f}", f"{c.other_rate:.3f}",
-                          str(c.b), str(c.c), f"{c.pvalue:.4g}", f"{c.qvalue:.4g}")
-        Console().print(table)
+        for r in rows:
+            table.add_row(r.metric, r.a[0], r.b[0], str(r.n), f"{r.a_rate:.3f}", f"{r.b_rate:.3f}",
+                          str(r.only_a), str(r.only_b), f"{r.pvalue:.4g}", f"{r.qvalue:.4g}")
+        Console(width=None if sys.stdout.isatty() else 160).print(table)
         out.mkdir(parents=True, exist_ok=True)
-        (out / "compare.md").write_text(to_markdown(comparisons), encoding="utf-8")
-        (out / "compare.html").write_text(to_html(comparisons), encoding="utf-8")
+        (out / "compare.md").write_text(to_markdown(rows), encoding="utf-8")
+        (out / "compare.html").write_text(to_html(rows), encoding="utf-8")
         typer.echo(f"wrote {out / 'compare.md'} and {out / 'compare.html'}")

@@ -1,155 +1,102 @@
 """``paratrace compare``: paired comparison of logged runs.
 
-Each nested run logs its per-case table (``cases.json``).  Runs are paired on
-the cases they share; for every metric with per-case 0/1 outcomes the exact
-McNemar test compares each run with the first one, and Benjamini-Hochberg
-controls the false discovery rate across the whole family of tests.
+Each nested run logs its scored cases (``case_results.jsonl``, one
+:class:`~scorer.records.CaseResult` per line).  The runs are relabelled by
+run name, so that any two runs form two configurations, and the scorer's own
+paired table does the rest (:func:`scorer.summary.summarize`: exact McNemar on
+status correctness and every 0/1 metric over the cases both runs share,
+Benjamini-Hochberg q-values across the whole family).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Sequence
 
-from scorer.stats import benjamini_hochberg, paired_mcnemar
+from scorer.records import CaseResult
+from scorer.report_md import md_table
+from scorer.summary import PairedRow, config_label, summarize
 
 from ..errors import ExperimentError
 
-__all__ = ["Comparison", "RunTable", "compare_tables", "load_run_table", "to_html", "to_markdown"]
+__all__ = ["CASE_RESULTS", "case_results_jsonl", "compare_runs", "load_run_results", "to_html",
+           "to_markdown"]
 
-BINARY_METRICS = ("ASA", "CLA", "NER", "PHA", "BRA", "DLA")
-
-
-@dataclass(frozen=True)
-class RunTable:
-    """The per-case outcomes of one run: ``rows[case_id][metric]`` in {0, 1} or None."""
-
-    run_id: str
-    name: str
-    rows: Mapping[str, Mapping[str, float | None]]
+CASE_RESULTS = "case_results.jsonl"
+_HEAD = ("metric", "run A", "run B", "paired cases", "rate A", "rate B", "only A", "only B", "p", "q (BH)")
 
 
-@dataclass(frozen=True)
-class Comparison:
-    """One paired test: ``other`` against ``base`` on ``metric``."""
-
-    metric: str
-    base: str
-    other: str
-    n: int
-    base_rate: float
-    other_rate: float
-    b: int
-    c: int
-    pvalue: float
-    qvalue: float
+def case_results_jsonl(results: Sequence[CaseResult]) -> str:
+    """The text of a ``case_results.jsonl`` artifact (sorted by case id)."""
+    return "".join(json.dumps(r.to_dict(), sort_keys=True) + "\n"
+                   for r in sorted(results, key=lambda r: r.case_id))
 
 
-def load_run_table(client, run_id: str, workdir: str | Path) -> RunTable:
-    """Read a run's ``cases.json`` table from MLflow.
+def load_run_results(client, run_id: str, workdir: str | Path) -> tuple[str, list[CaseResult]]:
+    """A run's name and scored cases, read from MLflow.
 
     Raises
     ------
     ExperimentError
-        If the run does not exist or has no per-case table.
+        If the run does not exist or has no ``case_results.jsonl``.
     """
     try:
         run = client.get_run(run_id)
-        local = client.download_artifacts(run_id, "cases.json", str(workdir))
+        local = client.download_artifacts(run_id, CASE_RESULTS, str(workdir))
     except Exception as exc:  # mlflow raises MlflowException / OSError variants
-        raise ExperimentError(f"run {run_id}: no per-case table cases.json ({exc})") from None
-    table = json.loads(Path(local).read_text(encoding="utf-8"))
-    columns, data = table.get("columns", []), table.get("data", [])
-    if "case_id" not in columns:
-        raise ExperimentError(f"run {run_id}: cases.json has no case_id column")
-    rows = {}
-    for values in data:
-        row = dict(zip(columns, values))
-        rows[str(row["case_id"])] = {m: row.get(m) for m in BINARY_METRICS if m in row}
-    return RunTable(run_id, run.info.run_name or run_id, rows)
+        raise ExperimentError(f"run {run_id}: no {CASE_RESULTS} artifact ({exc})") from None
+    lines = Path(local).read_text(encoding="utf-8").splitlines()
+    return run.info.run_name or run_id, [CaseResult.from_dict(json.loads(x)) for x in lines if x.strip()]
 
 
-def _outcome(value) -> bool | None:
-    if value is None or value != value:  # None or NaN: not applicable
-        return None
-    if float(value) in (0.0, 1.0):
-        return bool(value)
-    return None
-
-
-def compare_tables(tables: Sequence[RunTable]) -> list[Comparison]:
-    """Exact McNemar of every run against the first, per metric, with BH q-values.
+def compare_runs(runs: Sequence[tuple[str, Sequence[CaseResult]]], *, seed: int = 0) -> list[PairedRow]:
+    """Paired tests between every two runs.
 
     Parameters
     ----------
-    tables : sequence of RunTable
-        At least two runs.
+    runs : sequence of (name, case results)
+        At least two runs; names must differ.
 
     Returns
     -------
-    list of Comparison
-        In (metric, run) order; a metric without paired applicable cases is skipped.
+    list of PairedRow
 
     Raises
     ------
     ExperimentError
-        With fewer than two runs or no shared case.
-
-    Examples
-    --------
-    >>> a = RunTable("a", "b1", {"c1": {"ASA": 1}, "c2": {"ASA": 0}, "c3": {"ASA": 0}})
-    >>> b = RunTable("b", "b4", {"c1": {"ASA": 1}, "c2": {"ASA": 1}, "c3": {"ASA": 1}})
-    >>> r = compare_tables([a, b])[0]
-    >>> (r.metric, r.n, r.b, r.c, r.pvalue)
-    ('ASA', 3, 0, 2, 0.5)
+        With fewer than two runs, repeated names, or no shared case.
     """
-    if len(tables) < 2:
+    names = [name for name, _ in runs]
+    if len(runs) < 2:
         raise ExperimentError("compare needs at least two runs")
-    base = tables[0]
-    raw = []
-    for metric in BINARY_METRICS:
-        for other in tables[1:]:
-            pairs = []
-            for case in sorted(set(base.rows) & set(other.rows)):
-                x = _outcome(base.rows[case].get(metric))
-                y = _outcome(other.rows[case].get(metric))
-                if x is not None and y is not None:
-                    pairs.append((x, y))
-            if not pairs:
-                continue
-            test = paired_mcnemar([p[0] for p in pairs], [p[1] for p in pairs])
-            raw.append((metric, other, len(pairs), sum(p[0] for p in pairs) / len(pairs),
-                        sum(p[1] for p in pairs) / len(pairs), test))
-    if not raw:
+    if len(set(names)) != len(names):
+        raise ExperimentError(f"run names repeat ({', '.join(names)}); give distinct runs")
+    relabelled = [dataclasses.replace(r, configuration=name, model="", variant=None, repeat=0)
+                  for name, results in runs for r in results]
+    rows = list(summarize(relabelled, seed=seed, n_resamples=200).paired)
+    if not rows:
         raise ExperimentError("the runs share no case with a paired 0/1 outcome")
-    qvalues = benjamini_hochberg([t.pvalue for *_, t in raw])
-    return [Comparison(metric, base.name, other.name, n, br, orate, t.b, t.c, t.pvalue, q)
-            for (metric, other, n, br, orate, t), q in zip(raw, qvalues)]
+    return rows
 
 
-_HEAD = ("metric", "base", "other", "n", "base rate", "other rate", "b", "c", "p", "q (BH)")
+def _cells(row: PairedRow) -> list[str]:
+    return [row.metric, config_label(row.a), config_label(row.b), str(row.n), f"{row.a_rate:.3f}",
+            f"{row.b_rate:.3f}", str(row.only_a), str(row.only_b), f"{row.pvalue:.4g}", f"{row.qvalue:.4g}"]
 
 
-def _cells(c: Comparison) -> tuple[str, ...]:
-    return (c.metric, c.base, c.other, str(c.n), f"{c.base_rate:.3f}", f"{c.other_rate:.3f}",
-            str(c.b), str(c.c), f"{c.pvalue:.4g}", f"{c.qvalue:.4g}")
+def to_markdown(rows: Sequence[PairedRow]) -> str:
+    """The comparison as Markdown (deterministic)."""
+    return ("# Paired comparison (exact McNemar, Benjamini-Hochberg)\n\n"
+            + md_table(_HEAD, [_cells(r) for r in rows]) + "\n")
 
 
-def to_markdown(comparisons: Sequence[Comparison]) -> str:
-    """A Markdown table of the comparisons (deterministic)."""
-    lines = ["| " + " | ".join(_HEAD) + " |", "|" + "---|" * len(_HEAD)]
-    lines += ["| " + " | ".join(_cells(c)) + " |" for c in comparisons]
-    return "# Paired comparison (exact McNemar, Benjamini-Hochberg)\n\n" + "\n".join(lines) + "\n"
-
-
-def to_html(comparisons: Sequence[Comparison]) -> str:
-    """A standalone HTML page of the comparisons."""
+def to_html(rows: Sequence[PairedRow]) -> str:
+    """The comparison as a standalone HTML page."""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in _HEAD)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(x)}</td>" for x in _cells(c)) + "</tr>"
-                   for c in comparisons)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(x)}</td>" for x in _cells(r)) + "</tr>" for r in rows)
     return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>paratrace compare</title>"
             "<style>td,th{padding:4px 8px;border:1px solid #ccc}table{border-collapse:collapse}"
             "</style></head><body><h1>Paired comparison (exact McNemar, Benjamini-Hochberg)</h1>"

@@ -50,6 +50,7 @@ def load_suites(names: Sequence[str]) -> tuple[dict[str, list[Scenario]], dict[s
 
 def _log_mlflow(spec: ExperimentSpec, scores: Sequence[SuiteScore], man: Mapping, workdir: Path,
                 paths: RunPaths) -> tuple[str, ...]:
+    from .compare import CASE_RESULTS, case_results_jsonl
     from .figures import confusion_figure, metric_bars
     from .tracking import GroupLog, log_group, parent_run, setup_mlflow
 
@@ -70,6 +71,7 @@ def _log_mlflow(spec: ExperimentSpec, scores: Sequence[SuiteScore], man: Mapping
                           if not r.correct and o.trace is not None]
                 texts = {f"traces/{o.case_id}.dot": _dot(o) for o in failed}
                 texts["cases.csv"] = _csv(cell.table())
+                texts[CASE_RESULTS] = case_results_jsonl(cell.results)
                 gold = [r.status_gold for r in cell.results]
                 pred = [r.status_pred for r in cell.results]
                 log_group(mlflow, GroupLog(
