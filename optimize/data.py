@@ -47,16 +47,17 @@ def to_examples(scenarios: Iterable[Scenario], config: str = "b4") -> list:
     """
     import dspy
 
+    from assistant.configs import build
     from assistant.variants import demo_fields
 
+    predictors = dict(build(config).named_predictors())
     out = []
     for s in scenarios:
         fields = demo_fields(s)
         labels: dict = {}
-        for name in ("extract", "answer", "check") if config == "b4" else ("answer", "check", "extract"):
-            labels.update({k: v for k, v in fields[name].items() if k not in _INPUTS and k not in labels})
-        if config != "b4":
-            labels.pop("theory", None)
+        for name, predictor in predictors.items():
+            wanted = set(predictor.signature.fields) - set(_INPUTS)
+            labels.update({k: v for k, v in fields.get(name, {}).items() if k in wanted and k not in labels})
         base = {"query": s.query, "evidence": fields["extract"]["evidence"], "target": s.target}
         out.append(dspy.Example(**base, **labels, case_id=s.id).with_inputs(*_INPUTS))
     return out
