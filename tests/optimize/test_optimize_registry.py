@@ -24,7 +24,7 @@ def registered(tmp_path_factory):
 
     root = tmp_path_factory.mktemp("registry")
     uri = f"sqlite:///{root / 'mlflow.db'}"
-    previous = mlflow.get_tracking_uri()
+    previous, previous_registry = mlflow.get_tracking_uri(), mlflow.get_registry_uri()
     mlflow.set_tracking_uri(uri)
     suite = [s for s in load_suite("normative-en") if s.id.startswith("bank-")]
     outcome = run_optimization(RunSpec(optimizer="gepa", model="scripted/tutor-hint", suite="normative-en"),
@@ -39,6 +39,7 @@ def registered(tmp_path_factory):
     assert (reg.version, again.version, again.name) == ("1", "2", reg.name)  # one name, a version per run
     yield uri, root, outcome, reg
     mlflow.set_tracking_uri(previous)
+    mlflow.set_registry_uri(previous_registry)
 
 
 def test_registry_holds_name_version_and_held_out_metrics(registered):
