@@ -111,17 +111,31 @@ def _bullets(title: str, sentences: Iterable[str]) -> list[str]:
     return lines
 
 
-def _edges(edges: Iterable[str], missing: bool, mismatched: frozenset[str] = frozenset()) -> list[str]:
+_WRONG_STATE = {"active": "is active in your trace but the gold trace defeats it",
+                "defeated": "is defeated in your trace but active in the gold trace"}
+
+
+def _edges(edges: Iterable[str], missing: bool, mismatched: frozenset[str] = frozenset(),
+           states: dict[str, str | None] | None = None) -> list[str]:
     ordered = sorted(edges, key=lambda e: (_ORDER.get(e.partition(":")[0], 9), e))
     out = []
     for e in ordered:
         if e in mismatched and e.startswith("attack:"):
             kind, source, target = _attack(e)
-            out.append(f"the {kind} of {describe_node(source)} on {describe_node(target)} is in your trace "
-                       "with the wrong state (active instead of defeated, or the reverse)")
+            how = _WRONG_STATE.get((states or {}).get(e) or "", "is in your trace with the wrong state or "
+                                                                  "licensing rule")
+            out.append(f"the {kind} of {describe_node(source)} on {describe_node(target)} {how}")
         else:
             out.append(describe_edge(e, missing=missing))
     return out
+
+
+def _states(output: OutputRecord) -> dict[str, str | None]:
+    if output.trace is None:
+        return {}
+    from symbolic.naming import edge_id
+
+    return {edge_id(e): e.state for e in output.trace.edges}
 
 
 def feedback_text(result: CaseResult, output: OutputRecord) -> str:
@@ -163,7 +177,7 @@ def feedback_text(result: CaseResult, output: OutputRecord) -> str:
         total = len(align.matched) + len(align.missing)
         mismatched = frozenset(align.metadata.get("attribute_mismatch", ()))
         lines += _bullets(f"Missing gold trace edges ({len(align.missing)} of {total}):",
-                          _edges(align.missing, True, mismatched))
+                          _edges(align.missing, True, mismatched, _states(output)))
         lines += _bullets(f"Unsupported edges ({len(align.unsupported)}):", _edges(align.unsupported, False))
     pha = result.metrics.get("PHA")
     if pha is not None and pha.applicable:
