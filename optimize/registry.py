@@ -50,6 +50,10 @@ class RegisteredProgram:
     logged_model_uri : str
         ``models:/m-<id>`` of the logged model.
     run_id : str
+    serving_model_uri : str
+        ``models:/m-<id>`` of the serving model logged in the same run (a pyfunc
+        wrapper of the assistant with this program): ``mlflow models serve -m``
+        on it answers the service's request with the output contract.
     """
 
     name: str
@@ -57,6 +61,7 @@ class RegisteredProgram:
     model_uri: str
     logged_model_uri: str
     run_id: str
+    serving_model_uri: str = ""
 
 
 def _metrics(manifest) -> dict[str, float]:
@@ -132,7 +137,11 @@ def log_program(directory: str | Path, *, tracking_uri: str | None = None, exper
             client = MlflowClient()
             client.log_model_artifacts(info.model_id, str(directory), "paratrace")
             mlflow.log_metrics(metrics, model_id=info.model_id)
+            from .serve.pyfunc import log_assistant_model
+
+            serving = log_assistant_model(str(directory), name="serving")
         version = mlflow.register_model(info.model_uri, name, tags={
+            "serving_model_uri": serving.model_uri,
             "config": manifest.config, "model": manifest.model, "optimizer": manifest.optimizer,
             "seed": str(manifest.seed), **{k: f"{v:.6f}" for k, v in metrics.items()}})
         client.update_model_version(name, version.version, description=(
@@ -146,4 +155,4 @@ def log_program(directory: str | Path, *, tracking_uri: str | None = None, exper
         message = " ".join(str(exc).split())[:300]
         raise OptimizeError(f"MLflow could not log {directory}: {type(exc).__name__}: {message}") from None
     return RegisteredProgram(name, str(version.version), f"models:/{name}/{version.version}", info.model_uri,
-                             run.info.run_id)
+                             run.info.run_id, serving.model_uri)

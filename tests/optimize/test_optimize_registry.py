@@ -84,3 +84,21 @@ def test_native_mlflow_dspy_flavor_loads_the_module(registered):
     module = mlflow.dspy.load_model(reg.model_uri)
     assert type(module).__name__ == "B4"
     assert module.extract.signature.instructions == outcome.program.extract.signature.instructions
+
+
+def test_the_serving_model_logged_with_the_program_answers_with_the_output_contract(registered):
+    import mlflow
+    from mlflow import MlflowClient
+
+    from scorer.contract import OutputRecord
+    from symbolic.io import load_suite as load_file
+
+    uri, _, _, reg = registered
+    mv = MlflowClient(tracking_uri=uri, registry_uri=uri).get_model_version(reg.name, reg.version)
+    assert reg.serving_model_uri and mv.tags["serving_model_uri"] == reg.serving_model_uri
+    scenario = load_file(PENALTY_SUITE)[0]
+    request = {"query": scenario.query, "target": scenario.target,
+               "evidence": [f.model_dump(mode="json") for f in scenario.evidence]}
+    model = mlflow.pyfunc.load_model(reg.serving_model_uri)
+    record = OutputRecord.model_validate(model.predict(request))
+    assert record.configuration == "b4" and record.common is not None
