@@ -78,10 +78,12 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool) -
     from .engine import Budget
     from .run import run_experiment
 
-    from .pipeline import check_start
+    from .pipeline import check_spec, check_start
 
     console = Console(width=None if sys.stdout.isatty() else 160)
-    if not dry_run:
+    if dry_run:
+        check_spec(spec)
+    else:
         check_start(spec, workdir, resume=resume)
     if dry_run:
         result = run_experiment(spec, workdir=workdir, resume=resume, dry_run=True)

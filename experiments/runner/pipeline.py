@@ -24,7 +24,21 @@ from .runlog import ResultLog
 from .spec import ExperimentSpec, RunKey
 from .solve import CaseWork
 
-__all__ = ["Estimate", "RunPaths", "calls_per_case", "check_start", "demo_pools", "estimate", "manifest", "plan", "prepare", "results_by_cell", "select_cases", "suite_label"]
+__all__ = [
+    "Estimate",
+    "RunPaths",
+    "calls_per_case",
+    "check_spec",
+    "check_start",
+    "demo_pools",
+    "estimate",
+    "manifest",
+    "plan",
+    "prepare",
+    "results_by_cell",
+    "select_cases",
+    "suite_label",
+]
 
 CALLS_PER_CASE = {"b1": 1, "b2": 2, "b3": 1, "b4": 1}
 PROMPT_OVERHEAD_TOKENS = 900
@@ -71,14 +85,35 @@ def prepare(spec: ExperimentSpec, workdir: str | Path, *, resume: bool) -> RunPa
     return paths
 
 
+def check_spec(spec: ExperimentSpec) -> None:
+    """Every configuration and prompt variant of ``spec`` exists.
+
+    Raises
+    ------
+    assistant.errors.ConfigurationError
+        For an unknown configuration or variant.
+    """
+    from assistant.configs import build
+    from assistant.variants import Variant
+
+    for configuration, variant in spec.pairs():
+        build(configuration)
+        Variant.parse(variant)
+
+
 def check_start(spec: ExperimentSpec, workdir: str | Path, *, resume: bool) -> RunPaths:
-    """The checks of :func:`prepare`, without creating anything.
+    """The checks of :func:`prepare`, without creating anything: the spec is
+    runnable (:func:`check_spec`) and the run directory is new (or, with
+    ``resume``, holds the same spec).
 
     Raises
     ------
     ExperimentError
         As :func:`prepare`.
+    assistant.errors.ConfigurationError
+        For an unknown configuration or variant.
     """
+    check_spec(spec)
     paths = RunPaths(Path(workdir).resolve() / "runs" / spec.name)
     frozen = spec.model_dump(mode="json")
     if paths.spec.exists():

@@ -12,7 +12,7 @@ from symbolic.model import Scenario
 
 from .engine import Budget, RunSummary, run_tasks
 from .limits import RateLimiter
-from .pipeline import Estimate, RunPaths, demo_pools, estimate, manifest, plan, prepare, suite_label
+from .pipeline import Estimate, RunPaths, check_spec, demo_pools, estimate, manifest, plan, prepare, suite_label
 from .runlog import ResultLog
 from .scoring import SuiteScore, score_log
 from .solve import AssistantSolver, hard_failure
@@ -150,6 +150,7 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
         On a bad suite, a frozen-spec mismatch, or an existing run without ``resume``.
     """
     workdir = Path(workdir).resolve()
+    check_spec(spec)
     suites, files = load_suites(spec.suites)
     tasks = plan(spec, suites)
     root = workdir / "runs" / spec.name

@@ -118,8 +118,18 @@ def prompt_digest(program) -> str:
 
 
 def hard_failure(task: Task, exc: BaseException) -> CaseOutcome:
-    """The record of a task that failed for good: scored incorrect, never dropped."""
+    """The record of a task that failed for good: scored incorrect, never dropped.
+
+    A setup problem (an unknown configuration or variant, the local model's
+    extra not installed, a model string without provider) is not a case
+    failure: it is raised again so that the run stops with a clear message and
+    ``--resume`` can continue once it is fixed.
+    """
+    from assistant.errors import ConfigurationError, LocalModelError
     from scorer.contract import OutputRecord
+
+    if isinstance(exc, (ConfigurationError, LocalModelError)):
+        raise exc
 
     key = task.key
     reason = redact({"r": f"{type(exc).__name__}: {exc}"})["r"][:2000] or type(exc).__name__

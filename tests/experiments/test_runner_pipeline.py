@@ -150,3 +150,12 @@ def test_tracked_run_logs_nested_runs_traces_and_compares(tmp_path, monkeypatch)
     rows = compare_runs(runs)
     assert {r.metric for r in rows} >= {"ASA"} and all(0 <= r.qvalue <= 1 for r in rows)
     assert "| ASA |" in to_markdown(rows)
+
+
+def test_a_setup_error_stops_the_run_instead_of_failing_every_case(tmp_path):
+    from assistant.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match="nonesuch"):
+        run_experiment(spec(configurations=["nonesuch"], concurrency=1), workdir=tmp_path, track=False)
+    log = tmp_path / "runs" / "t" / "results.jsonl"
+    assert not log.exists() or log.read_text() == ""
