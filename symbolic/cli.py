@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
+import logging
 import os
 import sys
 import warnings
@@ -296,6 +297,15 @@ def _mount_plugins(root: typer.Typer, modules=PLUGIN_MODULES) -> None:
 _mount_plugins(app)
 
 
+# Libraries that log every failed LM attempt with the full prompt-side validation
+# error; paratrace records those failures itself (re-ask log, raw text, hard
+# failure), so on the console they are noise.
+QUIET_LOGGERS = ("instructor", "LiteLLM", "litellm", "httpx")
+
+
 def main() -> None:
     """Entry point of the ``paratrace`` console script."""
+    if not _debug():
+        for name in QUIET_LOGGERS:
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
     app(prog_name="paratrace")

@@ -289,3 +289,19 @@ def test_check_gold_engine_errors_are_reported_per_case(monkeypatch):
 ])
 def test_usage_errors_are_one_line(args, words):
     assert_input_error(run(*args), *words)
+
+
+def test_main_quiets_the_lm_libraries_loggers(monkeypatch):
+    import logging
+
+    import symbolic.cli as cli
+
+    monkeypatch.delenv("PARATRACE_DEBUG", raising=False)
+    monkeypatch.setattr(cli, "app", lambda prog_name: None)
+    logger = logging.getLogger("instructor")
+    before = logger.level
+    try:
+        cli.main()
+        assert logger.level > logging.CRITICAL
+    finally:
+        logger.setLevel(before)
