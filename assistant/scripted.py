@@ -144,10 +144,14 @@ class Script:
         with self._lock:
             self.requests.append(messages)
             self.schemas.append(schema)
+            reply = None
             if self._next < len(self.replies):
                 reply = self.replies[self._next]
                 self._next += 1
-                return _as_text(reply, messages)
+        if reply is not None:
+            # Outside the lock: a reply callable may take time (a slow LM) and
+            # concurrent requests must not queue behind it.
+            return _as_text(reply, messages)
         if self.fallback == "null" and schema is not None:
             return json.dumps(minimal_instance(schema), ensure_ascii=False)
         raise ScriptExhaustedError(
