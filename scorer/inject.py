@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from symbolic.labels import Status
 from symbolic.literals import atom, complement
-from symbolic.model import Analysis, DefectClass, Fact, Rule, Scenario, TraceEdge, TraceNode
+from symbolic.model import DEFECT_CLASSES, Analysis, DefectClass, Fact, Rule, Scenario, TraceEdge, TraceNode
 from symbolic.naming import EDGE_ARROW, Namer, edge_id
 from symbolic.results import Attack, Evaluation
 from symbolic.errors import PriorityCycleWarning
@@ -61,14 +61,8 @@ __all__ = [
 ]
 
 #: The six injectable defect classes, in the paper's order.
-INJECTABLE = (
-    DefectClass.MISSING_EVIDENCE,
-    DefectClass.INCOMPLETE_COVERAGE,
-    DefectClass.EXTRACTION_ERROR,
-    DefectClass.PRIORITY_INVERSION,
-    DefectClass.ATTACK_DELETION,
-    DefectClass.INVALID_PROOF_NODE,
-)
+INJECTABLE = DEFECT_CLASSES
+
 
 def _emitted(status: Status, target: str) -> tuple[str, ...]:
     if status is Status.ACCEPTED:

@@ -27,6 +27,7 @@ from .literals import excepted_rule, normalize_literal
 __all__ = [
     "Analysis",
     "AttackEdge",
+    "DEFECT_CLASSES",
     "DefectClass",
     "Domain",
     "EvidenceFragment",
@@ -254,6 +255,17 @@ class DefectClass(str, Enum):
     ATTACK_DELETION = "attack_deletion"
     INVALID_PROOF_NODE = "invalid_proof_node"
     NONE = "none"
+
+
+#: The six defect classes of the controlled suite, in the paper's order (Table 6).
+DEFECT_CLASSES = (
+    DefectClass.MISSING_EVIDENCE,
+    DefectClass.INCOMPLETE_COVERAGE,
+    DefectClass.EXTRACTION_ERROR,
+    DefectClass.PRIORITY_INVERSION,
+    DefectClass.ATTACK_DELETION,
+    DefectClass.INVALID_PROOF_NODE,
+)
 
 
 class Metadata(BaseModel):

@@ -42,7 +42,18 @@ from typing import Sequence
 
 from symbolic.labels import AttackKind, RuleKind, Status
 from symbolic.literals import complement
-from symbolic.model import Analysis, AttackEdge, DefectClass, Fact, Gold, Metadata, Priority, Rule, Scenario
+from symbolic.model import (
+    DEFECT_CLASSES,
+    Analysis,
+    AttackEdge,
+    DefectClass,
+    Fact,
+    Gold,
+    Metadata,
+    Priority,
+    Rule,
+    Scenario,
+)
 
 from ..errors import SuiteError
 from .checks import evaluate_gold, gold_trace, has_contradiction
@@ -58,14 +69,7 @@ __all__ = [
 ]
 
 SEED = 140
-DEFECTS = (
-    DefectClass.MISSING_EVIDENCE,
-    DefectClass.INCOMPLETE_COVERAGE,
-    DefectClass.EXTRACTION_ERROR,
-    DefectClass.PRIORITY_INVERSION,
-    DefectClass.ATTACK_DELETION,
-    DefectClass.INVALID_PROOF_NODE,
-)
+DEFECTS = DEFECT_CLASSES
 _DOMAIN_ORDER = ("contracts", "banking_guarantees", "compliance", "internal_policies", "regulatory")
 
 
