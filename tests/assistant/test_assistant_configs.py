@@ -38,7 +38,9 @@ def test_b2_self_check_pass_decides_the_final_status(make):
     rec = assistant.ask(QUERY, _fragments())
     assert rec.common.final_status.value == "accepted"
     assert rec.meta.calls == 2
-    assert '"status": "rejected"' in script.requests[1][-1]["content"] or '"rejected"' in script.prompts[1]
+    second = script.requests[1][-1]["content"]
+    draft_field = second.split("[[ ## draft ## ]]", 1)[1]
+    assert '"status": "rejected"' in draft_field and '"cited": ["E-05"]' in draft_field
 
 
 def test_b3_extracts_facts_and_rules_then_answers(make):

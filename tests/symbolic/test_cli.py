@@ -257,12 +257,12 @@ def test_console_entry_point_in_a_subprocess(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text("[1]\n", encoding="utf-8")
     proc = subprocess.run([sys.executable, "-c", code, "validate", str(bad)], capture_output=True,
-                          text=True, cwd=ROOT, env={"PATH": "/usr/bin:/bin"})
+                          text=True, cwd=ROOT, env={"PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"})
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.strip().splitlines()[-1] == (f"paratrace: error: {bad}:1: expected a JSON object "
                                                     "(one scenario), got array [1]")
     proc = subprocess.run([sys.executable, "-c", code, "validate", str(SUITE)], capture_output=True,
-                          text=True, cwd=ROOT, env={"PATH": "/usr/bin:/bin"})
+                          text=True, cwd=ROOT, env={"PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"})
     assert proc.returncode == 0 and proc.stdout.strip() == f"{SUITE}: 7 scenarios valid"
 
 
