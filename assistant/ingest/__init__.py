@@ -13,6 +13,8 @@ _EXPORTS = {
     "IngestedPackage": "package", "Locator": "package", "SourceDocument": "package", "ingest": "package",
     "ingest_bytes": "package",
     "Selection": "select", "DEFAULT_BUDGET": "select", "select": "select",
+    "DocumentAnswer": "run", "PreparedEvidence": "run", "ask_documents": "run", "prepare": "run",
+    "prepare_package": "run",
 }
 
 

@@ -9,7 +9,8 @@ is the reference).  A document with none of these is cut into paragraphs
 (``para 3``).  A title-only heading (``12. PENALTIES``) is merged into the
 sub-clause that follows it.  Numbers must not run backwards by major number,
 so a wrapped line or a quoted clause number in the body is not taken for a new
-clause.
+clause (nor may they jump ahead by more than 20).  In a numbered document an
+unnumbered heading stays inside the clause before it (or the preamble).
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ __all__ = ["ClauseUnit", "Reference", "Renumbering", "find_references", "find_re
 
 _NUMBERED_CASED = re.compile(r"^(?:(?:Clause|CLAUSE|Section|SECTION|Article|ARTICLE|§)\s*)?"
                              r"(\d{1,3}(?:\.\d{1,3})*)(?:\.|\))?\s+(?:[-–—:]\s*)?(?=[A-Z\"“'‘])")
-_APPENDIX = re.compile(r"^(appendix|annex|schedule|exhibit|attachment)\s+(\d{1,3}|[A-Z]|[IVX]{1,5})\b",
-                       re.IGNORECASE)
+_APPENDIX = re.compile(r"^(Appendix|APPENDIX|Annex|ANNEX|Schedule|SCHEDULE|Exhibit|EXHIBIT|Attachment|ATTACHMENT)"
+                       r"\s+(\d{1,3}|[A-Z]|[IVX]{1,5})\b")
+_HEADING_CHARS = 70
 _TITLE_ONLY = 90
+_MAX_JUMP = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,14 +68,14 @@ def _major(number: str) -> int:
 def _label(block_text: str, block: Block, appendix: str | None, last_major: int | None):
     """(kind, value) for a block that starts a clause, else ``None``."""
     m = _APPENDIX.match(block_text)
-    if m:
+    if m and (block.heading or len(block_text) <= _HEADING_CHARS):
         return "appendix", f"{m.group(1).title()} {m.group(2).upper() if len(m.group(2)) == 1 else m.group(2)}"
     m = _NUMBERED_CASED.match(block_text)
     if m:
         number = m.group(1)
         if appendix is not None:
             return "number", number
-        if last_major is None or last_major <= _major(number) <= last_major + 5:
+        if last_major is None or last_major <= _major(number) <= last_major + _MAX_JUMP:
             return "number", number
     if block.heading:
         return "heading", " ".join(block_text.split())[:80]
@@ -99,6 +102,7 @@ def segment(doc: Extracted) -> tuple[ClauseUnit, ...]:
     appendix: str | None = None
     last_major: int | None = None
     numbered_any = False
+    headings: set[str] = set()
     for i, block in enumerate(doc.blocks):
         found = _label(text[block.start:block.end], block, appendix, last_major)
         if found is None:
@@ -115,8 +119,10 @@ def segment(doc: Extracted) -> tuple[ClauseUnit, ...]:
                 last_major = _major(value)
                 starts.append((i, value))
         else:
-            appendix = None if not _APPENDIX.match(value) else appendix
+            headings.add(value)
             starts.append((i, value))
+    if numbered_any:  # unnumbered headings belong to the numbered clause around them
+        starts = [(i, label) for i, label in starts if label not in headings]
     if not starts or (not numbered_any and len(starts) == 1 and starts[0][0] == 0 and len(doc.blocks) > 2):
         return tuple(ClauseUnit(f"para {b.paragraph}", b.start, b.end, (b,)) for b in doc.blocks)
     units: list[ClauseUnit] = []
@@ -169,10 +175,11 @@ class Reference:
 
 
 _NUM = r"\d{1,3}(?:\.\d{1,3})*"
-_CLAUSE_REF = re.compile(rf"\b(?:clauses?|sections?|articles?|§§?)\s*({_NUM}(?:\s*(?:,|and|or|to)\s*{_NUM})*)",
+_SP = r"[^\S\n]"
+_CLAUSE_REF = re.compile(rf"\b(?:clauses?|sections?|articles?|§§?){_SP}*({_NUM}(?:{_SP}*(?:,|and|or|to){_SP}*{_NUM})*)",
                          re.IGNORECASE)
-_APPX_REF = re.compile(rf"\b(appendix|annex|schedule|exhibit|attachment)\s+(\d{{1,3}}|[A-Z]\b|[IVX]{{1,5}}\b)"
-                       rf"(?:\s*,?\s*(?:para(?:graph)?s?\.?)\s*({_NUM}))?", re.IGNORECASE)
+_APPX_REF = re.compile(rf"\b(appendix|annex|schedule|exhibit|attachment){_SP}+(\d{{1,3}}|[A-Z]\b|[IVX]{{1,5}}\b)"
+                       rf"(?:{_SP}*,?{_SP}*(?:para(?:graph)?s?\.?){_SP}*({_NUM}))?", re.IGNORECASE)
 _EXTERNAL = re.compile(r"^[^.;]{0,40}?\bof\s+the\s+(?:[A-Z][\w-]*\s+){0,3}?(?:Agreement|Contract|Terms|Policy|Deed)\b")
 
 

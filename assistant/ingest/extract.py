@@ -173,7 +173,7 @@ def _docx(name: str, data: bytes) -> Extracted:
 _BLOCK_TAGS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "dt", "dd", "pre", "blockquote", "div", "section",
                "article", "tr", "caption", "figcaption", "address", "title", "br", "table", "ul", "ol", "header",
                "footer", "main"}
-_SKIP_TAGS = {"script", "style", "noscript", "template", "svg", "head"}
+_SKIP_TAGS = {"script", "style", "noscript", "template", "svg", "head", "nav"}
 
 
 class _HTMLBlocks(HTMLParser):

@@ -1,0 +1,191 @@
+"""Evidence selection: the fragments a query needs, within a token budget.
+
+When the fragments fit the budget all are kept.  Otherwise they are ranked by
+BM25 for the query (and target literal) with ``bm25s``
+(:func:`assistant.baselines.retrieval.bm25_rank`) and taken best first; each
+one taken brings the clauses it cross-references (``subject to clause 14``),
+transitively, when they fit too; what budget is left goes to the fragments no
+query word occurs in, in package order.  The result records every fragment
+kept and left out, with its tokens, rank, score and the reason.  Tokens are
+estimated as ``ceil(characters / 4)``, like the scripted backend's counts.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from symbolic.model import EvidenceFragment
+
+from ..errors import ConfigurationError
+from .clauses import find_references
+
+__all__ = ["DEFAULT_BUDGET", "Selection", "cross_references", "fragment_tokens", "select"]
+
+DEFAULT_BUDGET = 2000
+
+
+def fragment_tokens(fragment: EvidenceFragment) -> int:
+    """Estimated prompt tokens of a fragment: ``ceil(len(text) / 4)`` (at least 1)."""
+    return max(1, math.ceil(len(fragment.text) / 4))
+
+
+def _matches(clause: str | None, target: str) -> bool:
+    if not clause:
+        return False
+    clause = clause.removeprefix("cl. ").removeprefix("clause ").removeprefix("Clause ")
+    return clause == target or clause.startswith(target + ".") or clause.startswith(target + ", para")
+
+
+def cross_references(fragments: Iterable[EvidenceFragment]) -> dict[str, tuple[str, ...]]:
+    """Fragment id to the fragments its text cross-references, for fragments without locators.
+
+    A reference resolves to the fragments of the same source whose clause it
+    names (``clause 14`` names ``14``, ``14.2``; ``Appendix 2`` names
+    ``Appendix 2, para 4``), else of any source when the same source has none.
+
+    Examples
+    --------
+    >>> fs = [EvidenceFragment(id="E1", text="Subject to clause 14, 0.5% a day.", source="SA", clause="12.2"),
+    ...       EvidenceFragment(id="E2", text="Force majeure excuses delay.", source="SA", clause="14.1")]
+    >>> cross_references(fs)
+    {'E-01': ('E-02',), 'E-02': ()}
+    """
+    fragments = tuple(fragments)
+    out = {}
+    for frag in fragments:
+        found: list[str] = []
+        for ref in find_references(frag.text):
+            if _matches(frag.clause, ref.target):
+                continue
+            same = [f.id for f in fragments if f.id != frag.id and f.source == frag.source
+                    and _matches(f.clause, ref.target)]
+            found += same or [f.id for f in fragments if f.id != frag.id and _matches(f.clause, ref.target)]
+        out[frag.id] = tuple(dict.fromkeys(found))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """The outcome of :func:`select`.
+
+    Attributes
+    ----------
+    fragments : tuple of EvidenceFragment
+        The kept fragments, in package order.
+    record : dict
+        ``budget_tokens``, ``total_tokens``, ``kept_tokens``, ``retriever``,
+        ``kept`` and ``left_out`` (each a list of ``{id, tokens, rank, score,
+        reason}``).
+    """
+
+    fragments: tuple[EvidenceFragment, ...]
+    record: dict
+
+    @property
+    def kept_ids(self) -> tuple[str, ...]:
+        """Ids of the kept fragments, in package order."""
+        return tuple(f.id for f in self.fragments)
+
+
+def select(query: str, fragments: Iterable[EvidenceFragment], *, budget: int = DEFAULT_BUDGET,
+           target: str | None = None, cross_refs: Mapping[str, Iterable[str]] | None = None) -> Selection:
+    """Select the fragments for ``query`` within ``budget`` tokens (see the module docstring).
+
+    Parameters
+    ----------
+    query : str
+        The question.
+    fragments : iterable of EvidenceFragment
+        The ingested fragments.
+    budget : int, optional
+        Token budget for the evidence (default :data:`DEFAULT_BUDGET`).
+    target : str, optional
+        The target literal; its words join the query.
+    cross_refs : mapping, optional
+        Fragment id to the ids it cross-references (an ingested package's
+        locators); found with :func:`cross_references` when omitted.
+
+    Returns
+    -------
+    Selection
+
+    Raises
+    ------
+    ConfigurationError
+        If ``budget`` is not positive.
+
+    Examples
+    --------
+    >>> fs = [EvidenceFragment(id="E1", text="Subject to clause 14, a penalty of 0.5% a day is due.", source="SA",
+    ...                        clause="12.2"),
+    ...       EvidenceFragment(id="E2", text="Force majeure excuses delay.", source="SA", clause="14.1"),
+    ...       EvidenceFragment(id="E3", text="Prices are net of VAT and exclude freight.", source="SA", clause="7")]
+    >>> sel = select("Is the penalty due?", fs, budget=22)
+    >>> sel.kept_ids, [(x["id"], x["reason"]) for x in sel.record["left_out"]]
+    (('E-01', 'E-02'), [('E-03', 'over budget (no query word)')])
+    """
+    from ..baselines.retrieval import bm25_rank
+
+    if budget <= 0:
+        raise ConfigurationError(f"the evidence budget must be a positive number of tokens, got {budget}")
+    fragments = tuple(fragments)
+    cost = {f.id: fragment_tokens(f) for f in fragments}
+    total = sum(cost.values())
+    record: dict = {"query": query, "budget_tokens": budget, "total_tokens": total,
+                    "retriever": "bm25s (lucene, k1=1.2, b=0.75)", "kept": [], "left_out": []}
+    if total <= budget:
+        record["kept"] = [{"id": f.id, "tokens": cost[f.id], "reason": "all fragments fit the budget"}
+                          for f in fragments]
+        record["kept_tokens"] = total
+        return Selection(fragments, record)
+    refs = {k: tuple(v) for k, v in (cross_refs if cross_refs is not None else cross_references(fragments)).items()}
+    hits = bm25_rank(f"{query} {target or ''}", fragments)
+    rank = {h.fragment.id: (i + 1, h.score) for i, h in enumerate(hits)}
+    kept: dict[str, str] = {}
+    why_not: dict[str, str] = {}
+    used = 0
+
+    def closure(fid: str) -> list[str]:
+        seen, todo = [], [fid]
+        while todo:
+            cur = todo.pop(0)
+            if cur in seen or cur in kept or cur not in cost:
+                continue
+            seen.append(cur)
+            todo += list(refs.get(cur, ()))
+        return seen
+
+    for hit in hits:
+        fid = hit.fragment.id
+        r, score = rank[fid]
+        if fid in kept:
+            continue
+        if hit.score <= 0:
+            if used + cost[fid] <= budget:
+                kept[fid] = "budget left (no query word)"
+                used += cost[fid]
+            else:
+                why_not.setdefault(fid, "over budget (no query word)")
+            continue
+        if used + cost[fid] > budget:
+            why_not.setdefault(fid, f"over budget (BM25 rank {r}, score {score:.3f})")
+            continue
+        kept[fid] = f"BM25 rank {r} (score {score:.3f})"
+        used += cost[fid]
+        for ref in closure(fid)[1:]:
+            if used + cost[ref] <= budget:
+                kept[ref] = f"cross-referenced by {fid}"
+                used += cost[ref]
+            else:
+                why_not[ref] = f"cross-referenced by {fid} but over budget"
+    for f in fragments:
+        r, score = rank[f.id]
+        entry = {"id": f.id, "tokens": cost[f.id], "rank": r, "score": round(score, 6)}
+        if f.id in kept:
+            record["kept"].append({**entry, "reason": kept[f.id]})
+        else:
+            record["left_out"].append({**entry, "reason": why_not.get(f.id, "over budget")})
+    record["kept_tokens"] = used
+    return Selection(tuple(f for f in fragments if f.id in kept), record)
