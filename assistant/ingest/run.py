@@ -50,8 +50,14 @@ class PreparedEvidence:
 def prepare_package(query: str, package: IngestedPackage, *, budget: int = DEFAULT_BUDGET,
                     target: str | None = None) -> PreparedEvidence:
     """Select the fragments of an ingested package for ``query`` within ``budget`` tokens."""
+    amendments = {d.sha256 for d in package.documents if d.role == "amendment"}
+    amended_by: dict[str, list[str]] = {}
+    for fid, loc in package.locators.items():
+        if loc.sha256 in amendments:
+            for cited in loc.cross_refs:
+                amended_by.setdefault(cited, []).append(fid)
     chosen = select(query, package.fragments, budget=budget, target=target,
-                    cross_refs={k: v.cross_refs for k, v in package.locators.items()})
+                    cross_refs={k: v.cross_refs for k, v in package.locators.items()}, amended_by=amended_by)
     package = package.model_copy(update={"selection": chosen.record, "query": query,
                                          "target": target or package.target})
     return PreparedEvidence(package, chosen.fragments, chosen.record)

@@ -5,7 +5,8 @@ BM25 for the query (and target literal) with ``bm25s``
 (:func:`assistant.baselines.retrieval.bm25_rank`) and taken best first; each
 one taken brings the clauses it cross-references (``subject to clause 14``),
 transitively, when they fit too; what budget is left goes to the fragments no
-query word occurs in, in package order.  The result records every fragment
+query word occurs in, in package order.  An amendment's clause that cites a
+kept clause comes along with it.  The result records every fragment
 kept and left out, with its tokens, rank, score and the reason.  Tokens are
 estimated as ``ceil(characters / 4)``, like the scripted backend's counts.
 """
@@ -90,7 +91,8 @@ class Selection:
 
 
 def select(query: str, fragments: Iterable[EvidenceFragment], *, budget: int = DEFAULT_BUDGET,
-           target: str | None = None, cross_refs: Mapping[str, Iterable[str]] | None = None) -> Selection:
+           target: str | None = None, cross_refs: Mapping[str, Iterable[str]] | None = None,
+           amended_by: Mapping[str, Iterable[str]] | None = None, depth: int = 1) -> Selection:
     """Select the fragments for ``query`` within ``budget`` tokens (see the module docstring).
 
     Parameters
@@ -106,6 +108,12 @@ def select(query: str, fragments: Iterable[EvidenceFragment], *, budget: int = D
     cross_refs : mapping, optional
         Fragment id to the ids it cross-references (an ingested package's
         locators); found with :func:`cross_references` when omitted.
+    amended_by : mapping, optional
+        Fragment id to the amendment fragments that cite it; they come along
+        with it like its cross-references.
+    depth : int, optional
+        How many cross-reference hops a kept fragment brings along (default 1:
+        the clauses it cites, not the clauses those cite).
 
     Returns
     -------
@@ -147,14 +155,18 @@ def select(query: str, fragments: Iterable[EvidenceFragment], *, budget: int = D
     why_not: dict[str, str] = {}
     used = 0
 
-    def closure(fid: str) -> list[str]:
-        seen, todo = [], [fid]
+    amends = {k: tuple(v) for k, v in (amended_by or {}).items()}
+
+    def closure(fid: str) -> list[tuple[str, str]]:
+        seen, todo = [], [(fid, 0, "")]
         while todo:
-            cur = todo.pop(0)
-            if cur in seen or cur in kept or cur not in cost:
+            cur, hops, why = todo.pop(0)
+            if cur in (s for s, _ in seen) or cur in kept or cur not in cost:
                 continue
-            seen.append(cur)
-            todo += list(refs.get(cur, ()))
+            seen.append((cur, why))
+            todo += [(a, hops, f"amends {cur}") for a in amends.get(cur, ())]
+            if hops < depth:
+                todo += [(r, hops + 1, f"cross-referenced by {cur}") for r in refs.get(cur, ())]
         return seen
 
     for hit in hits:
@@ -172,14 +184,15 @@ def select(query: str, fragments: Iterable[EvidenceFragment], *, budget: int = D
         if used + cost[fid] > budget:
             why_not.setdefault(fid, f"over budget (BM25 rank {r}, score {score:.3f})")
             continue
+        group = closure(fid)
         kept[fid] = f"BM25 rank {r} (score {score:.3f})"
         used += cost[fid]
-        for ref in closure(fid)[1:]:
+        for ref, why in group[1:]:
             if used + cost[ref] <= budget:
-                kept[ref] = f"cross-referenced by {fid}"
+                kept[ref] = why
                 used += cost[ref]
             else:
-                why_not[ref] = f"cross-referenced by {fid} but over budget"
+                why_not[ref] = f"{why} but over budget"
     for f in fragments:
         r, score = rank[f.id]
         entry = {"id": f.id, "tokens": cost[f.id], "rank": r, "score": round(score, 6)}

@@ -10,6 +10,7 @@ Module name kept unique because the test directories have no ``__init__.py``.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -135,7 +136,76 @@ def amendment_docx() -> bytes:
         document.add_paragraph(text, style=style)
     out = io.BytesIO()
     document.save(out)
-    return out.getvalue()
+    return _fixed_zip_times(out.getvalue())
+
+
+def _fixed_zip_times(data: bytes) -> bytes:
+    """The same zip with every entry dated 1980-01-01, so the file's hash is reproducible."""
+    import io
+    import zipfile
+
+    source, target = zipfile.ZipFile(io.BytesIO(data)), io.BytesIO()
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as out:
+        for info in source.infolist():
+            out.writestr(zipfile.ZipInfo(info.filename, (1980, 1, 1, 0, 0, 0)), source.read(info.filename),
+                         compress_type=zipfile.ZIP_DEFLATED)
+    return target.getvalue()
+
+
+QUERY = "Is the Supplier liable for the late-delivery penalty on Shipment A?"
+TARGET = "Penalty(shipment_a)"
+
+
+def fragment_id(package, document: str, clause: str) -> str:
+    """The id of the fragment of ``document`` with ``clause`` in an ingested package."""
+    for frag in package.fragments:
+        if frag.source == document and frag.clause == clause:
+            return frag.id
+    raise KeyError(f"{document} has no clause {clause!r}")
+
+
+def walkthrough_replies(package) -> list[dict]:
+    """Two B4 extraction replies over the fixture set for :data:`QUERY`.
+
+    The first cites the amendment's new number ``Appendix 4`` as a fragment of
+    the contract (it does not exist: the validator re-asks); the second is the
+    corrected reply, which cites the ingested fragments by id and quotes them,
+    and keeps one fact without a source (rejected as ungrounded).
+    """
+    def fid(doc, clause):
+        return fragment_id(package, doc, clause)
+
+    contract, amendment, email = "supply-contract.pdf", "amendment-1.docx", "notice-email.txt"
+    first = _theory(fid, contract, amendment, email)
+    second = json.loads(json.dumps(first))
+    second["theory"]["facts"][3]["evidence"] = []
+    return [first, second]
+
+
+def _theory(fid, contract, amendment, email) -> dict:
+    late = fid(email, "para 4")
+    closed = fid(email, "para 3")
+    return {"theory": {
+        "facts": [
+            {"id": "f1", "literal": "LateDelivery(shipment_a)", "evidence": [late, fid(contract, "Appendix 2, para 1")],
+             "quote": "seven days after its Delivery Date"},
+            {"id": "f2", "literal": "PortClosed(shipment_a)", "evidence": [closed],
+             "quote": "closed by the port authority"},
+            {"id": "f3", "literal": "NoticeInTime(shipment_a)", "evidence": [fid(email, "para 1"), closed,
+                                                                           fid(amendment, "1")]},
+            {"id": "f4", "literal": "AddressesChanged(shipment_a)",
+             "evidence": [fid(contract, "12.1").rsplit("-", 1)[0] + "-appendix-4-p1"]},
+        ],
+        "rules": [
+            {"id": "r1", "antecedents": ["LateDelivery(shipment_a)"], "consequent": "Penalty(shipment_a)",
+             "evidence": [fid(contract, "12.1")]},
+            {"id": "r2", "antecedents": ["PortClosed(shipment_a)", "NoticeInTime(shipment_a)"],
+             "consequent": "¬Penalty(shipment_a)", "evidence": [fid(contract, "14.1"), fid(contract, "14.2")]},
+        ],
+        "attacks": [],
+        "priorities": [{"stronger": "r2", "weaker": "r1", "basis": "exception",
+                        "evidence": [fid(contract, "12.2")], "note": "clause 12.2: subject to clause 14"}],
+    }}
 
 
 def write_all(directory: Path) -> dict[str, Path]:
