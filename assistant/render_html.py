@@ -17,7 +17,7 @@ from .render_svg import argument_svg
 
 __all__ = ["render_html"]
 
-_CONTEXT = 220
+_CONTEXT = 180
 _CSS = """
 body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px auto;max-width:1100px;color:#1d1d1f;
 line-height:1.45;padding:0 16px}
@@ -42,12 +42,15 @@ def _fragments_by_id(fragments) -> dict:
 def _quote(fid: str, frag, prepared) -> str:
     if frag is None:
         return f'<p class="note">{escape(fid)}: not in the evidence package.</p>'
-    where = escape(frag.source) + (f", clause {escape(frag.clause)}" if frag.clause else "")
+    label = frag.clause if not frag.clause or frag.clause.startswith(("para ", "preamble", "Appendix", "Annex",
+                                                                          "Schedule")) else f"clause {frag.clause}"
+    where = escape(frag.source) + (f", {escape(label)}" if label else "")
     body = f"<mark>{escape(frag.text)}</mark>"
     if prepared is not None and fid in prepared.package.locators:
         loc = prepared.package.locators[fid]
         doc = next((d for d in prepared.package.documents if d.sha256 == loc.sha256), None)
-        where += f", page {loc.page}" if loc.page else f", paragraph {loc.paragraph}"
+        where += f", page {loc.page}" if loc.page else ("" if label.startswith("para ") else
+                                                        f", paragraph {loc.paragraph}")
         where += f", characters {loc.start}-{loc.end}"
         if doc is not None:
             before = doc.text[max(0, loc.start - _CONTEXT):loc.start]
