@@ -7,9 +7,10 @@ annex or schedule heading (``Appendix 2``; its numbered paragraphs become
 ``Appendix 2, para 4``), or at a heading block that carries no number (its text
 is the reference).  A document with none of these is cut into paragraphs
 (``para 3``).  A title-only heading (``12. PENALTIES``) is merged into the
-sub-clause that follows it.  Numbers must not run backwards by major number,
-so a wrapped line or a quoted clause number in the body is not taken for a new
-clause (nor may they jump ahead by more than 20).  In a numbered document an
+sub-clause that follows it.  So that a wrapped line, a list or a quoted clause
+number in the body is not taken for a new clause, a clause number must come after the one before it (``12`` after
+``5.2``, ``12.1`` after ``12``; a list ``1.`` ``2.`` inside clause 2 stays in
+it) and not jump ahead by more than 20.  In a numbered document an
 unnumbered heading stays inside the clause before it (or the preamble).
 """
 
@@ -61,22 +62,20 @@ class ClauseUnit:
         return self.blocks[0].paragraph
 
 
-def _major(number: str) -> int:
-    return int(number.split(".", 1)[0])
+def _key(number: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in number.split("."))
 
 
-def _label(block_text: str, block: Block, appendix: str | None, last_major: int | None):
+def _label(block_text: str, block: Block, last: tuple[int, ...] | None):
     """(kind, value) for a block that starts a clause, else ``None``."""
     m = _APPENDIX.match(block_text)
     if m and (block.heading or len(block_text) <= _HEADING_CHARS):
         return "appendix", f"{m.group(1).title()} {m.group(2).upper() if len(m.group(2)) == 1 else m.group(2)}"
     m = _NUMBERED_CASED.match(block_text)
     if m:
-        number = m.group(1)
-        if appendix is not None:
-            return "number", number
-        if last_major is None or last_major <= _major(number) <= last_major + _MAX_JUMP:
-            return "number", number
+        key = _key(m.group(1))
+        if last is None or (key > last and key[0] <= last[0] + _MAX_JUMP):
+            return "number", m.group(1)
     if block.heading:
         return "heading", " ".join(block_text.split())[:80]
     return None
@@ -100,24 +99,21 @@ def segment(doc: Extracted) -> tuple[ClauseUnit, ...]:
     text = doc.text
     starts: list[tuple[int, str]] = []  # (block index, clause label)
     appendix: str | None = None
-    last_major: int | None = None
+    last: tuple[int, ...] | None = None
     numbered_any = False
     headings: set[str] = set()
     for i, block in enumerate(doc.blocks):
-        found = _label(text[block.start:block.end], block, appendix, last_major)
+        found = _label(text[block.start:block.end], block, last)
         if found is None:
             continue
         kind, value = found
         if kind == "appendix":
-            appendix = value
+            appendix, last = value, None  # an appendix numbers its paragraphs afresh
             starts.append((i, value))
         elif kind == "number":
             numbered_any = True
-            if appendix is not None:
-                starts.append((i, f"{appendix}, para {value}"))
-            else:
-                last_major = _major(value)
-                starts.append((i, value))
+            last = _key(value)
+            starts.append((i, f"{appendix}, para {value}" if appendix is not None else value))
         else:
             headings.add(value)
             starts.append((i, value))
