@@ -2,10 +2,12 @@
 
 When the fragments fit the budget all are kept.  Otherwise they are ranked by
 BM25 for the query (and target literal) with ``bm25s``
-(:func:`assistant.baselines.retrieval.bm25_rank`) and taken best first; each
+(:func:`assistant.baselines.retrieval.bm25_rank`), re-scored with
+pseudo-relevance feedback from the three best hits (so a log entry that names
+the alert a ranked review names comes next), and taken best first; each
 one taken brings the clauses it cross-references (``subject to clause 14``),
-transitively, when they fit too; what budget is left goes to the fragments no
-query word occurs in, in package order.  An amendment's clause that cites a
+transitively, when they fit too; what budget is left goes to the fragments that
+score nothing, in package order.  An amendment's clause that cites a
 kept clause comes along with it.  The result records every fragment
 kept and left out, with its tokens, rank, score and the reason.  Tokens are
 estimated as ``ceil(characters / 4)``, like the scripted backend's counts.
@@ -25,6 +27,32 @@ from .clauses import find_references
 __all__ = ["DEFAULT_BUDGET", "Selection", "cross_references", "fragment_tokens", "select"]
 
 DEFAULT_BUDGET = 2000
+FEEDBACK = 3
+FEEDBACK_WEIGHT = 0.5
+
+
+def _ranked(query: str, fragments: tuple[EvidenceFragment, ...], feedback: int, weight: float):
+    """BM25 hits for ``query``, re-scored with pseudo-relevance feedback from the ``feedback`` best,
+    and the plain BM25 score of each fragment.
+
+    The second query is the source and text of the best hits; its scores,
+    scaled to the first query's best score, are added with ``weight``
+    (Rocchio-style feedback, Manning et al., *Introduction to Information
+    Retrieval*, 2008, ch. 9).
+    """
+    from ..baselines.retrieval import Hit, bm25_rank
+
+    hits = bm25_rank(query, fragments)
+    direct = {h.fragment.id: h.score for h in hits}
+    top = [h for h in hits[:feedback] if h.score > 0]
+    if not top or weight <= 0:
+        return hits, direct
+    second = {h.fragment.id: h.score for h in bm25_rank(" ".join(f"{h.fragment.source} {h.fragment.text}"
+                                                                for h in top), fragments)}
+    scale = top[0].score / max(max(second.values()), 1e-12)
+    order = {f.id: i for i, f in enumerate(fragments)}
+    rescored = [Hit(h.fragment, h.score + weight * scale * second[h.fragment.id]) for h in hits]
+    return tuple(sorted(rescored, key=lambda h: (-h.score, order[h.fragment.id]))), direct
 
 
 def fragment_tokens(fragment: EvidenceFragment) -> int:
@@ -92,7 +120,8 @@ class Selection:
 
 def select(query: str, fragments: Iterable[EvidenceFragment], *, budget: int = DEFAULT_BUDGET,
            target: str | None = None, cross_refs: Mapping[str, Iterable[str]] | None = None,
-           amended_by: Mapping[str, Iterable[str]] | None = None, depth: int = 1) -> Selection:
+           amended_by: Mapping[str, Iterable[str]] | None = None, depth: int = 1, feedback: int = FEEDBACK,
+           weight: float = FEEDBACK_WEIGHT) -> Selection:
     """Select the fragments for ``query`` within ``budget`` tokens (see the module docstring).
 
     Parameters
@@ -114,6 +143,10 @@ def select(query: str, fragments: Iterable[EvidenceFragment], *, budget: int = D
     depth : int, optional
         How many cross-reference hops a kept fragment brings along (default 1:
         the clauses it cites, not the clauses those cite).
+    feedback : int, optional
+        How many best hits feed the second, feedback query (0: none).
+    weight : float, optional
+        Weight of the feedback scores.
 
     Returns
     -------
@@ -132,10 +165,8 @@ def select(query: str, fragments: Iterable[EvidenceFragment], *, budget: int = D
     ...       EvidenceFragment(id="E3", text="Prices are net of VAT and exclude freight.", source="SA", clause="7")]
     >>> sel = select("Is the penalty due?", fs, budget=22)
     >>> sel.kept_ids, [(x["id"], x["reason"]) for x in sel.record["left_out"]]
-    (('E-01', 'E-02'), [('E-03', 'over budget (no query word)')])
+    (('E-01', 'E-02'), [('E-03', 'over budget (rank 3 by feedback from the best hits, score 0.009)')])
     """
-    from ..baselines.retrieval import bm25_rank
-
     if budget <= 0:
         raise ConfigurationError(f"the evidence budget must be a positive number of tokens, got {budget}")
     fragments = tuple(fragments)
@@ -149,7 +180,7 @@ def select(query: str, fragments: Iterable[EvidenceFragment], *, budget: int = D
         record["kept_tokens"] = total
         return Selection(fragments, record)
     refs = {k: tuple(v) for k, v in (cross_refs if cross_refs is not None else cross_references(fragments)).items()}
-    hits = bm25_rank(f"{query} {target or ''}", fragments)
+    hits, direct = _ranked(f"{query} {target or ''}", fragments, feedback, weight)
     rank = {h.fragment.id: (i + 1, h.score) for i, h in enumerate(hits)}
     kept: dict[str, str] = {}
     why_not: dict[str, str] = {}
@@ -181,11 +212,12 @@ def select(query: str, fragments: Iterable[EvidenceFragment], *, budget: int = D
             else:
                 why_not.setdefault(fid, "over budget (no query word)")
             continue
+        how = f"BM25 rank {r}" if direct[fid] > 0 else f"rank {r} by feedback from the best hits"
         if used + cost[fid] > budget:
-            why_not.setdefault(fid, f"over budget (BM25 rank {r}, score {score:.3f})")
+            why_not.setdefault(fid, f"over budget ({how}, score {score:.3f})")
             continue
         group = closure(fid)
-        kept[fid] = f"BM25 rank {r} (score {score:.3f})"
+        kept[fid] = f"{how} (score {score:.3f})"
         used += cost[fid]
         for ref, why in group[1:]:
             if used + cost[ref] <= budget:
