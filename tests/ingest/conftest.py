@@ -11,8 +11,7 @@ os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
 import pytest  # noqa: E402
 
 import ingest_fixtures  # noqa: E402
-
-DOCUMENTS = ("contract", "amendment", "policy", "notice")
+from ingest_fixtures import DOCUMENTS  # noqa: E402
 
 
 @pytest.fixture(scope="session")

@@ -152,6 +152,7 @@ def _fixed_zip_times(data: bytes) -> bytes:
     return target.getvalue()
 
 
+DOCUMENTS = ("contract", "amendment", "policy", "notice")
 QUERY = "Is the Supplier liable for the late-delivery penalty on Shipment A?"
 TARGET = "Penalty(shipment_a)"
 

@@ -12,7 +12,7 @@ import pytest
 
 from assistant.ingest import IngestedPackage
 
-from conftest import DOCUMENTS
+from ingest_fixtures import DOCUMENTS
 from ingest_fixtures import QUERY, TARGET, walkthrough_replies
 
 PARATRACE = [sys.executable, "-c", "from symbolic.cli import main; main()"]

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from conftest import DOCUMENTS
+from ingest_fixtures import DOCUMENTS
 from ingest_fixtures import QUERY, TARGET, walkthrough_replies
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

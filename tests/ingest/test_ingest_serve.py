@@ -10,7 +10,7 @@ import json
 import httpx
 import pytest
 
-from conftest import DOCUMENTS
+from ingest_fixtures import DOCUMENTS
 from ingest_fixtures import QUERY, TARGET, walkthrough_replies
 
 
