@@ -36,7 +36,10 @@ code{font-size:12px}
 
 
 def _fragments_by_id(fragments) -> dict:
-    return {f.id: f for f in fragments or ()}
+    from symbolic.model import EvidenceFragment
+
+    frags = (f if isinstance(f, EvidenceFragment) else EvidenceFragment.model_validate(f) for f in fragments or ())
+    return {f.id: f for f in frags}
 
 
 def _quote(fid: str, frag, prepared) -> str:

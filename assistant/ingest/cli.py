@@ -37,6 +37,10 @@ def register(app: typer.Typer) -> None:
         from .run import prepare_package
         from .select import DEFAULT_BUDGET
 
+        if budget is not None and not query:
+            from ..errors import ConfigurationError
+
+            raise ConfigurationError("--budget selects fragments for a question: pass --query too")
         package = ingest(documents, target=target)
         if query:
             prepared = prepare_package(query, package, budget=budget or DEFAULT_BUDGET, target=target)

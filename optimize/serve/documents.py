@@ -13,7 +13,7 @@ from .errors import RequestFailure
 __all__ = ["answer_html", "answer_json", "prepare_documents", "wants_html"]
 
 
-def prepare_documents(request, limits):
+def prepare_documents(request):
     """Ingest ``request.documents`` and select fragments for its query.
 
     Returns

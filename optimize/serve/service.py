@@ -259,7 +259,7 @@ def _call(assistant, request: AskRequest, admitted: float) -> Answer:
     from .documents import prepare_documents
 
     started = time.perf_counter()
-    prepared = prepare_documents(request, assistant.limits)
+    prepared = prepare_documents(request)
     evidence = prepared.fragments if prepared is not None else request.evidence
     result = assistant.run(request.query, evidence, target=request.target)
     done = time.perf_counter()

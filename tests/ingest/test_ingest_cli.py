@@ -79,6 +79,7 @@ def test_ask_doc_with_a_budget_reports_what_was_left_out(fixture_files):
     (("ingest", "{xlsx}"), "sheet.xlsx: unsupported document format"),
     (("ask", "-q", "Is a penalty due?", "--model", "scripted/null"), "pass either --evidence"),
     (("ingest", "{contract}", "-q", "x", "--budget", "0"), "--budget"),
+    (("ingest", "{contract}", "--budget", "100"), "--budget selects fragments for a question: pass --query too"),
 ])
 def test_bad_documents_exit_2_with_one_line(fixture_files, tmp_path, args, message):
     xlsx = tmp_path / "sheet.xlsx"

@@ -74,3 +74,27 @@ def test_chromium_screenshot_shows_a_drawn_page(page, tmp_path):
     red = ((abs(rgb[..., 0] - 0xB2 / 255) < 0.03) & (abs(rgb[..., 1] - 0x3B / 255) < 0.03)
            & (abs(rgb[..., 2] - 0x3B / 255) < 0.03)).sum()
     assert red > 500  # the red "rejected" badge and the active attack are drawn
+
+
+def test_page_of_a_configuration_without_graph_and_of_a_hard_failure():
+    from assistant.api import Assistant
+    from assistant.backends import Backbone
+    from assistant.render_html import render_html
+    from assistant.scripted import Script, scripted_lm
+    from symbolic.model import EvidenceFragment
+
+    fragments = [EvidenceFragment(id="E-01", text="Late delivery incurs a <penalty>.", source="Supply Agreement",
+                                  clause="7.2")]
+    answer = {"result": {"answer": "A penalty is due.", "cited": ["E-01"], "conflict": False,
+                         "priority_applied": False, "status": "accepted"}}
+
+    def run(config, replies):
+        backbone = Backbone("scripted/t", scripted_lm("scripted/t", Script(replies)), "scripted", True)
+        return Assistant(config, backbone=backbone, max_retries=0).run("Is a penalty due?", fragments)
+
+    page = render_html(run("b1", [answer]), None, fragments, query="Is a penalty due?")
+    assert '<div class="status accepted" id="status">accepted</div>' in page
+    assert "Supply Agreement, clause 7.2" in page and "<mark>Late delivery incurs a &lt;penalty&gt;.</mark>" in page
+    assert "Configuration b1 gives no argument graph." in page and "<svg" not in page
+    failed = render_html(run("b1", ["{not json"]), None, fragments)
+    assert '<div class="status failure" id="status">hard failure</div>' in failed and "{not json" in failed
