@@ -49,15 +49,28 @@ class PreparedEvidence:
 
 def prepare_package(query: str, package: IngestedPackage, *, budget: int = DEFAULT_BUDGET,
                     target: str | None = None) -> PreparedEvidence:
-    """Select the fragments of an ingested package for ``query`` within ``budget`` tokens."""
+    """Select the fragments of an ingested package for ``query`` within ``budget`` tokens.
+
+    Clauses of other documents that cite a kept clause (an amendment amending
+    it, a notice given under it) and its document's preamble (or an email's
+    header: sender, date, subject) come along with it.
+    """
     amendments = {d.sha256 for d in package.documents if d.role == "amendment"}
-    amended_by: dict[str, list[str]] = {}
+    companions: dict[str, list[tuple[str, str]]] = {}
+    opening: dict[str, str] = {}
+    for frag in package.fragments:
+        loc = package.locators[frag.id]
+        if loc.sha256 not in opening and (frag.clause == "preamble" or frag.text.startswith("From:")):
+            opening[loc.sha256] = frag.id
     for fid, loc in package.locators.items():
-        if loc.sha256 in amendments:
-            for cited in loc.cross_refs:
-                amended_by.setdefault(cited, []).append(fid)
+        for cited in loc.cross_refs:
+            if package.locators[cited].sha256 != loc.sha256:
+                companions.setdefault(cited, []).append((fid, "amends" if loc.sha256 in amendments else "cites"))
+        head = opening.get(loc.sha256)
+        if head is not None and head != fid:
+            companions.setdefault(fid, []).append((head, "opens the document of"))
     chosen = select(query, package.fragments, budget=budget, target=target,
-                    cross_refs={k: v.cross_refs for k, v in package.locators.items()}, amended_by=amended_by)
+                    cross_refs={k: v.cross_refs for k, v in package.locators.items()}, companions=companions)
     package = package.model_copy(update={"selection": chosen.record, "query": query,
                                          "target": target or package.target})
     return PreparedEvidence(package, chosen.fragments, chosen.record)

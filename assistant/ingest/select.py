@@ -8,7 +8,9 @@ the alert a ranked review names comes next), and taken best first; each
 one taken brings the clauses it cross-references (``subject to clause 14``),
 transitively, when they fit too; what budget is left goes to the fragments that
 score nothing, in package order.  An amendment's clause that cites a
-kept clause comes along with it.  The result records every fragment
+kept clause comes along with it, and so does a clause of another document
+that cites it (a notice given under it) and the preamble of its document
+(parties, dates; an email's header).  The result records every fragment
 kept and left out, with its tokens, rank, score and the reason.  Tokens are
 estimated as ``ceil(characters / 4)``, like the scripted backend's counts.
 """
@@ -120,7 +122,7 @@ class Selection:
 
 def select(query: str, fragments: Iterable[EvidenceFragment], *, budget: int = DEFAULT_BUDGET,
            target: str | None = None, cross_refs: Mapping[str, Iterable[str]] | None = None,
-           amended_by: Mapping[str, Iterable[str]] | None = None, depth: int = 1, feedback: int = FEEDBACK,
+           companions: Mapping[str, Iterable[tuple[str, str]]] | None = None, depth: int = 1, feedback: int = FEEDBACK,
            weight: float = FEEDBACK_WEIGHT) -> Selection:
     """Select the fragments for ``query`` within ``budget`` tokens (see the module docstring).
 
@@ -137,9 +139,12 @@ def select(query: str, fragments: Iterable[EvidenceFragment], *, budget: int = D
     cross_refs : mapping, optional
         Fragment id to the ids it cross-references (an ingested package's
         locators); found with :func:`cross_references` when omitted.
-    amended_by : mapping, optional
-        Fragment id to the amendment fragments that cite it; they come along
-        with it like its cross-references.
+    companions : mapping, optional
+        Fragment id to ``(fragment, relation)`` pairs of fragments that come
+        along with it like its cross-references (for ingested documents:
+        clauses of other documents citing it, ``"amends"`` or ``"cites"``,
+        and its document's preamble or email header, ``"opens the document
+        of"``).
     depth : int, optional
         How many cross-reference hops a kept fragment brings along (default 1:
         the clauses it cites, not the clauses those cite).
@@ -186,7 +191,7 @@ def select(query: str, fragments: Iterable[EvidenceFragment], *, budget: int = D
     why_not: dict[str, str] = {}
     used = 0
 
-    amends = {k: tuple(v) for k, v in (amended_by or {}).items()}
+    citers = {k: tuple(v) for k, v in (companions or {}).items()}
 
     def closure(fid: str) -> list[tuple[str, str]]:
         seen, todo = [], [(fid, 0, "")]
@@ -195,7 +200,7 @@ def select(query: str, fragments: Iterable[EvidenceFragment], *, budget: int = D
             if cur in (s for s, _ in seen) or cur in kept or cur not in cost:
                 continue
             seen.append((cur, why))
-            todo += [(a, hops, f"amends {cur}") for a in amends.get(cur, ())]
+            todo += [(a, hops, f"{relation} {cur}") for a, relation in citers.get(cur, ())]
             if hops < depth:
                 todo += [(r, hops + 1, f"cross-referenced by {cur}") for r in refs.get(cur, ())]
         return seen

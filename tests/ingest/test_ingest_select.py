@@ -22,7 +22,7 @@ def test_everything_is_kept_when_it_fits(package):
 
 
 def test_a_tight_budget_keeps_ranked_clauses_their_references_and_amendments(package):
-    prepared = prepare_package(QUERY, package, budget=300, target=TARGET)
+    prepared = prepare_package(QUERY, package, budget=400, target=TARGET)
     sel = prepared.selection
     kept = {x["id"]: x["reason"] for x in sel["kept"]}
     out = {x["id"]: x["reason"] for x in sel["left_out"]}
@@ -33,9 +33,13 @@ def test_a_tight_budget_keeps_ranked_clauses_their_references_and_amendments(pac
         assert kept[fragment_id(package, contract, clause)] == f"cross-referenced by {subject_to}"
     amending = fragment_id(package, "amendment-1.docx", "1")
     assert kept[amending] == f"amends {fragment_id(package, contract, '14.2')}"
-    assert sel["kept_tokens"] <= 300 < sel["total_tokens"] and len(kept) + len(out) == len(package.fragments)
+    notice = fragment_id(package, "notice-email.txt", "para 3")  # the notice given under clause 14
+    assert kept[notice] == f"cites {fragment_id(package, contract, '14.1')}"
+    assert kept[fragment_id(package, "notice-email.txt", "para 1")] == f"opens the document of {notice}"
+    assert kept[fragment_id(package, contract, "preamble")] == f"opens the document of {penalty}"
+    assert sel["kept_tokens"] <= 400 < sel["total_tokens"] and len(kept) + len(out) == len(package.fragments)
     assert sum(fragment_tokens(f) for f in prepared.fragments) == sel["kept_tokens"]
-    assert all(r.startswith(("over budget", "cross-referenced by", "amends")) for r in out.values())
+    assert all(r.startswith(("over budget", "cross-referenced by", "amends", "cites", "opens")) for r in out.values())
     # package order is kept, and the package records the selection
     order = [f.id for f in package.fragments]
     assert [f.id for f in prepared.fragments] == [i for i in order if i in kept]
