@@ -178,7 +178,9 @@ def select(query: str, fragments: Iterable[EvidenceFragment], *, budget: int = D
     cost = {f.id: fragment_tokens(f) for f in fragments}
     total = sum(cost.values())
     record: dict = {"query": query, "budget_tokens": budget, "total_tokens": total,
-                    "retriever": "bm25s (lucene, k1=1.2, b=0.75)", "kept": [], "left_out": []}
+                    "retriever": "bm25s (lucene, k1=1.2, b=0.75)"
+                                 + (f", feedback from the {feedback} best hits (weight {weight:g})" if feedback else ""),
+                    "kept": [], "left_out": []}
     if total <= budget:
         record["kept"] = [{"id": f.id, "tokens": cost[f.id], "reason": "all fragments fit the budget"}
                           for f in fragments]
