@@ -24,6 +24,7 @@ class OutputFormat(str, Enum):
     TEXT = "text"
     JSON = "json"
     DOT = "dot"
+    HTML = "html"
 
 
 def load_package(path: Path) -> dict:
@@ -56,8 +57,13 @@ def register(app: typer.Typer) -> None:
 
     @app.command("ask")
     def ask_command(
-        evidence: Path = typer.Option(..., "--evidence", "-e", exists=True, dir_okay=False,
-                                      help="Evidence package JSON (fragments: id, text, source, clause)."),
+        evidence: Optional[Path] = typer.Option(None, "--evidence", "-e", exists=True, dir_okay=False,
+                                                help="Evidence package JSON (fragments: id, text, source, clause)."),
+        docs: Optional[list[Path]] = typer.Option(None, "--doc", exists=True, dir_okay=False,
+                                                  help="A document to ingest (PDF, DOCX, HTML, Markdown, text); "
+                                                       "repeat for several."),
+        budget: Optional[int] = typer.Option(None, "--budget", min=1,
+                                             help="Evidence token budget for ingested documents (default 2000)."),
         query: Optional[str] = typer.Option(None, "--query", "-q", help="The question (or 'query' in the file)."),
         target: Optional[str] = typer.Option(None, "--target", help="The proposition asked about, as a literal."),
         config: str = typer.Option("b4", "--config", "-c", help="b1, b2, b3 or b4."),
@@ -66,7 +72,7 @@ def register(app: typer.Typer) -> None:
                                                  "local/gemma-3-270m."),
         variant: str = typer.Option("standard", "--variant", help="standard, compact, zero-shot[+common-v1]."),
         api_base: Optional[str] = typer.Option(None, "--api-base", help="OpenAI-compatible endpoint."),
-        fmt: OutputFormat = typer.Option(OutputFormat.TEXT, "--format", "-f", help="text, json or dot."),
+        fmt: OutputFormat = typer.Option(OutputFormat.TEXT, "--format", "-f", help="text, json, dot or html."),
         temperature: Optional[float] = typer.Option(None, "--temperature"),
         max_tokens: Optional[int] = typer.Option(None, "--max-tokens"),
         seed: Optional[int] = typer.Option(None, "--seed"),
@@ -80,16 +86,25 @@ def register(app: typer.Typer) -> None:
         from .backends import Decoding
         from .render import render_dot, render_text
 
-        package = load_package(evidence)
+        from .ingest.cli_ask import documents_evidence, emit_documents_answer
+
+        if (evidence is None) == (not docs):
+            raise ConfigurationError("pass either --evidence PACKAGE.json or one or more --doc DOCUMENT")
+        package = load_package(evidence) if evidence is not None else {}
         query = query or package.get("query")
         if not query:
             raise ConfigurationError("no query: pass --query or put 'query' in the package file")
+        prepared = documents_evidence(query, evidence, docs, budget, target or package.get("target"))
+        if prepared is not None:
+            package = {"evidence": prepared.fragments, "target": package.get("target")}
         overrides = {k: v for k, v in (("temperature", temperature), ("max_tokens", max_tokens), ("seed", seed))
                      if v is not None}
         assistant = Assistant(config, model, variant=variant, api_base=api_base, max_retries=max_retries,
                               decoding=Decoding().with_overrides(**overrides))
         result = assistant.run(query, package["evidence"], target=target or package.get("target"))
-        if fmt is OutputFormat.JSON:
+        if fmt is OutputFormat.HTML or prepared is not None:
+            emit_documents_answer(result, prepared, fmt.value, package["evidence"], query)
+        elif fmt is OutputFormat.JSON:
             typer.echo(result.record.to_json())
         elif fmt is OutputFormat.DOT:
             typer.echo(render_dot(result), nl=False)

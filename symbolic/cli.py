@@ -31,8 +31,8 @@ from .errors import ParatraceError, PriorityCycleWarning, ScenarioError
 
 __all__ = ["PLUGIN_MODULES", "app", "main"]
 
-PLUGIN_MODULES = ("scorer.cli", "assistant.cli", "experiments.cli", "experiments.runner.cli", "optimize.cli",
-                  "optimize.serve.cli")
+PLUGIN_MODULES = ("scorer.cli", "assistant.cli", "assistant.ingest.cli", "experiments.cli", "experiments.runner.cli",
+                  "optimize.cli", "optimize.serve.cli")
 
 
 def _one_line(text: str) -> str:

@@ -187,20 +187,29 @@ def create_app(assistant_factory: Callable[[str], Any], *, config: str = "b4", c
     async def _on_crash(request: Request, exc: Exception):
         return _failure_response(request, RequestFailure(500, "internal", f"internal error ({type(exc).__name__})"))
 
-    async def _answer(request: Request, body: AskRequest) -> OutputRecord:
+    async def _full_answer(request: Request, body: AskRequest):
         state = request.scope.setdefault("state", {})
         answer = await service.answer(body, state)
         for key, value in (("assistant_ms", answer.assistant_ms), ("queue_ms", answer.queue_ms),
                            ("handoff_ms", answer.handoff_ms)):  # summed over a batch
             state[key] = round(state.get(key, 0.0) + value, 3)
-        return answer.record
+        return answer
+
+    async def _answer(request: Request, body: AskRequest) -> OutputRecord:
+        return (await _full_answer(request, body)).record
 
     @app.post("/v1/ask", response_model=None, responses={200: {"model": OutputRecord}, **_ERRORS},
               summary="Answer a question over an evidence package")
     async def ask(request: Request, body: AskRequest) -> Response:
-        """The output record (``output-record-v1``) of the configuration asked for."""
-        record = await _answer(request, body)
-        return Response(record.to_json().encode("utf-8"), media_type="application/json")
+        """The output record (``output-record-v1``) of the configuration asked for; with ``documents``,
+        ``{"record": ..., "evidence": {documents, fragments, selection}}``; with ``Accept: text/html``,
+        the reviewer's page."""
+        from .documents import answer_html, answer_json, wants_html
+
+        answer = await _full_answer(request, body)
+        if wants_html(request.headers.get("accept")):
+            return Response(answer_html(answer.result, answer.prepared, body), media_type="text/html")
+        return Response(answer_json(answer.record, answer.prepared), media_type="application/json")
 
     @app.post("/invocations", response_model=None, responses={200: {"description": '{"predictions": <OutputRecord>}'},
                                                                **_ERRORS},

@@ -1,7 +1,7 @@
 """The service's request and response bodies (they make its OpenAPI document).
 
-A request is the paper's: a query, an evidence package, and optionally the
-target literal and the configuration; the answer is the output contract
+A request is the paper's: a query, an evidence package (or documents to
+ingest into one), and optionally the target literal and the configuration; the answer is the output contract
 (:class:`scorer.contract.OutputRecord`).  Errors share one body,
 :class:`ErrorResponse`, that always carries the request id.
 """
@@ -10,16 +10,41 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from symbolic.model import EvidenceFragment
 
-__all__ = ["AskRequest", "ErrorDetail", "ErrorResponse", "HealthResponse", "InvocationsRequest", "MAX_BATCH",
+__all__ = ["AskRequest", "DocumentUpload", "ErrorDetail", "ErrorResponse", "HealthResponse", "InvocationsRequest", "MAX_BATCH",
            "VersionResponse"]
 
 MAX_BATCH = 32
 
 _STRICT = ConfigDict(frozen=True, extra="forbid")
+
+
+class DocumentUpload(BaseModel):
+    """A document to ingest instead of (or besides) hand-made evidence fragments.
+
+    Attributes
+    ----------
+    name : str
+        File name; its suffix gives the format (``.pdf``, ``.docx``, ``.html``, ``.md``, ``.txt``, ``.eml``).
+    content_base64 : str, optional
+        The file's bytes, base64-encoded (PDF, DOCX, any format).
+    text : str, optional
+        The file's text (HTML, Markdown, plain text); exactly one of the two.
+    """
+
+    model_config = _STRICT
+    name: str = Field(min_length=1, max_length=255, description="File name (its suffix gives the format).")
+    content_base64: str | None = Field(default=None, description="The file's bytes, base64-encoded.")
+    text: str | None = Field(default=None, description="The file's text (HTML, Markdown, plain text).")
+
+    @model_validator(mode="after")
+    def _one_content(self):
+        if (self.content_base64 is None) == (self.text is None):
+            raise ValueError("give exactly one of 'content_base64' and 'text'")
+        return self
 
 
 class AskRequest(BaseModel):
@@ -51,11 +76,30 @@ class AskRequest(BaseModel):
                       "source": "Supply Agreement 2024", "clause": "s. 7.2"}],
         "target": "Penalty(supplier)", "config": "b4"}]})
     query: str = Field(min_length=1, description="The question.")
-    evidence: list[EvidenceFragment] = Field(min_length=1, description="The evidence package.")
+    documents: list[DocumentUpload] = Field(default=[], max_length=32,
+                                            description="Documents to ingest into clause-level fragments "
+                                                        "(then 'evidence' may be omitted or empty).")
+    budget: int | None = Field(default=None, ge=1, le=200_000,
+                               description="Token budget for the fragments of 'documents' (default 2000).")
+    evidence: list[EvidenceFragment] = Field(description="The evidence package.")
     target: str | None = Field(default=None, min_length=1, max_length=500,
                                description="The proposition asked about, as a literal.")
     config: str | None = Field(default=None, min_length=1, max_length=32,
                                description="Configuration b1..b4 (the service's default when absent).")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _documents_stand_for_evidence(cls, data):
+        if isinstance(data, dict) and data.get("documents") and "evidence" not in data:
+            return {**data, "evidence": []}
+        return data
+
+    @field_validator("evidence")
+    @classmethod
+    def _some_evidence(cls, value, info: ValidationInfo):
+        if not value and not info.data.get("documents"):
+            raise ValueError("give at least one evidence fragment, or documents")
+        return value
 
 
 class InvocationsRequest(BaseModel):

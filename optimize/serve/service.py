@@ -47,12 +47,18 @@ class Answer:
     handoff_ms : float
         Time between the end of the call (worker thread) and the request's
         coroutine resuming (event loop), i.e. the thread hand-off back.
+    result : assistant.api.RunResult, optional
+        The whole run (for the HTML page).
+    prepared : assistant.ingest.run.PreparedEvidence, optional
+        The ingested documents and selection, when the request sent documents.
     """
 
     record: Any
     assistant_ms: float
     queue_ms: float
     handoff_ms: float = 0.0
+    result: Any = None
+    prepared: Any = None
 
 
 def classify_failure(exc: BaseException) -> RequestFailure:
@@ -197,7 +203,8 @@ class Service:
             raise RequestFailure(400, "unknown_config", f"this service answers with {', '.join(self.configs)}",
                                  field="config", value=request.config)
         try:
-            check_inputs(request.query, request.evidence, assistant.limits)
+            if not request.documents:  # ingested fragments are checked once they exist
+                check_inputs(request.query, request.evidence, assistant.limits)
         except InputLimitError as exc:
             raise classify_failure(exc) from None
         return config, assistant
@@ -249,7 +256,12 @@ class Service:
 
 
 def _call(assistant, request: AskRequest, admitted: float) -> Answer:
+    from .documents import prepare_documents
+
     started = time.perf_counter()
-    result = assistant.run(request.query, request.evidence, target=request.target)
+    prepared = prepare_documents(request)
+    evidence = prepared.fragments if prepared is not None else request.evidence
+    result = assistant.run(request.query, evidence, target=request.target)
     done = time.perf_counter()
-    return Answer(result.record, (done - started) * 1000.0, (started - admitted) * 1000.0, handoff_ms=done)
+    return Answer(result.record, (done - started) * 1000.0, (started - admitted) * 1000.0, handoff_ms=done,
+                  result=result, prepared=prepared)

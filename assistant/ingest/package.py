@@ -1,0 +1,292 @@
+"""Ingestion: documents to an evidence package of clause-level fragments.
+
+:func:`ingest` extracts each document (:mod:`.extract`), cuts it into clauses
+(:mod:`.clauses`) and returns an :class:`IngestedPackage`: the
+:class:`~symbolic.model.EvidenceFragment` s the assistant reads (``ask
+--evidence`` accepts the file as it is), one :class:`Locator` per fragment and
+one :class:`SourceDocument` per file, whose extracted text makes every
+fragment's offsets checkable (:meth:`IngestedPackage.verify`).
+
+A fragment's id is stable: ``<file stem>-<first 6 hex of the file's SHA-256>-
+<clause>`` (``supply-contract-3fa2c1-12.3``), so the same document gives the
+same ids whatever it is ingested with, and an edited document gives new ones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+from typing import Iterable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from symbolic.model import EvidenceFragment, Span
+
+from .clauses import find_references, find_renumberings, segment
+from .errors import DocumentError
+from .extract import extract_bytes
+
+__all__ = ["FORMAT", "IngestedPackage", "Locator", "RenumberingRecord", "SourceDocument", "ingest",
+           "ingest_bytes"]
+
+FORMAT = "paratrace-evidence-v1"
+_FROZEN = ConfigDict(frozen=True, extra="forbid")
+_AMENDMENT = re.compile(r"\b(amendment|addendum|variation|supplement(?:al)? agreement|side letter)\b", re.IGNORECASE)
+
+
+class RenumberingRecord(BaseModel):
+    """A renumbering stated in a document: ``old`` is now ``new``.
+
+    Attributes
+    ----------
+    old, new : str
+        Clause references before and after.
+    stated_in : str
+        The fragment that states it.
+    """
+
+    model_config = _FROZEN
+    old: str
+    new: str
+    stated_in: str
+
+
+class SourceDocument(BaseModel):
+    """One ingested file.
+
+    Attributes
+    ----------
+    name : str
+        File name (the fragments' ``source``).
+    sha256 : str
+        SHA-256 of the file's bytes.
+    format : str
+        ``pdf``, ``docx``, ``html``, ``markdown``, ``text`` or ``email``.
+    role : str
+        ``amendment`` when the document says it amends another (amendment,
+        addendum, variation, side letter), else ``document``.
+    pages : int or None
+        Pages (PDF).
+    text : str
+        The extracted text the fragments' offsets point into.
+    renumbering : tuple of RenumberingRecord
+        Renumberings the document states.
+    """
+
+    model_config = _FROZEN
+    name: str
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    format: str
+    role: str = "document"
+    pages: int | None = None
+    text: str
+    renumbering: tuple[RenumberingRecord, ...] = ()
+
+
+class Locator(BaseModel):
+    """Where a fragment comes from.
+
+    Attributes
+    ----------
+    document : str
+        Source file name.
+    sha256 : str
+        Its content hash.
+    clause : str
+        The clause reference as the document numbers it.
+    page : int or None
+        PDF page the clause starts on.
+    paragraph : int
+        1-based block (line of a PDF, paragraph of other formats) it starts at.
+    start, end : int
+        Offsets into the document's extracted text.
+    references : tuple of str
+        Cross-references as written (``"14"``, ``"Appendix 2, para 4"``).
+    cross_refs : tuple of str
+        The fragments those references resolve to.
+    """
+
+    model_config = _FROZEN
+    document: str
+    sha256: str
+    clause: str
+    page: int | None = None
+    paragraph: int
+    start: int
+    end: int
+    references: tuple[str, ...] = ()
+    cross_refs: tuple[str, ...] = ()
+
+
+class IngestedPackage(BaseModel):
+    """An evidence package built from documents (the ``ingest -o`` file).
+
+    Attributes
+    ----------
+    format : str
+        ``paratrace-evidence-v1``.
+    query, target : str or None
+        Optional question and target literal (``ask`` reads them).
+    fragments : tuple of EvidenceFragment
+        What the assistant reads: id, text, source (file name), clause and
+        span (offsets into the source's extracted text).
+    locators : dict
+        Fragment id to :class:`Locator`.
+    documents : tuple of SourceDocument
+    selection : dict or None
+        What :func:`~assistant.ingest.select.select` kept and left out, and why.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    format: str = FORMAT
+    query: str | None = None
+    target: str | None = None
+    fragments: tuple[EvidenceFragment, ...]
+    locators: dict[str, Locator]
+    documents: tuple[SourceDocument, ...]
+    selection: dict | None = None
+
+    def verify(self) -> None:
+        """Check that every fragment is the slice of its document's text its offsets name.
+
+        Raises
+        ------
+        DocumentError
+            Naming the first fragment whose text and offsets disagree.
+        """
+        texts = {d.sha256: d.text for d in self.documents}
+        for frag in self.fragments:
+            loc = self.locators.get(frag.id)
+            if loc is None or loc.sha256 not in texts:
+                raise DocumentError(f"fragment {frag.id}: no locator or source document in the package")
+            if texts[loc.sha256][loc.start:loc.end] != frag.text or frag.span != Span(start=loc.start, end=loc.end):
+                raise DocumentError(f"fragment {frag.id}: text differs from {loc.document}[{loc.start}:{loc.end}]")
+
+    def to_json(self) -> str:
+        """The package as indented JSON."""
+        return self.model_dump_json(indent=2, exclude_none=True)
+
+
+def _slug(text: str) -> str:
+    slug = re.sub(r"[^a-z0-9.]+", "-", text.lower()).strip("-.")
+    return slug or "x"
+
+
+def _document(name: str, data: bytes, fmt: str | None):
+    sha = hashlib.sha256(data).hexdigest()
+    extracted = extract_bytes(name, data, fmt)
+    units = segment(extracted)
+    prefix = f"{_slug(Path(name).stem)}-{sha[:6]}"
+    fragments, locators, renumbering = [], {}, []
+    for unit in units:
+        fid = f"{prefix}-{_slug(unit.clause.replace(', para ', '-p'))}"
+        text = extracted.text[unit.start:unit.end]
+        fragments.append(EvidenceFragment(id=fid, text=text, source=name, clause=unit.clause,
+                                          span=Span(start=unit.start, end=unit.end)))
+        locators[fid] = dict(document=name, sha256=sha, clause=unit.clause, page=unit.page,
+                             paragraph=unit.paragraph, start=unit.start, end=unit.end,
+                             references=tuple(dict.fromkeys(r.target for r in find_references(text)
+                                                            if not _matches(unit.clause, r.target))),
+                             external=tuple(r.target for r in find_references(text) if r.external))
+        renumbering += [RenumberingRecord(old=r.old, new=r.new, stated_in=fid) for r in find_renumberings(text)]
+    head = extracted.text[extracted.blocks[0].start:extracted.blocks[min(2, len(extracted.blocks) - 1)].end]
+    role = "amendment" if _AMENDMENT.search(head) else "document"
+    doc = SourceDocument(name=name, sha256=sha, format=extracted.format, role=role, pages=extracted.pages,
+                         text=extracted.text, renumbering=tuple(renumbering))
+    return doc, fragments, locators
+
+
+def _matches(clause: str, target: str) -> bool:
+    return clause == target or clause.startswith(target + ".") or clause.startswith(target + ", para")
+
+
+def _resolve(fid: str, loc: dict, by_doc: dict[str, list[EvidenceFragment]], renamed: dict[str, str]):
+    own = by_doc[loc["sha256"]]
+    others = [f for sha, frags in by_doc.items() if sha != loc["sha256"] for f in frags]
+    appendix = loc["clause"].split(", para")[0] if ", para" in loc["clause"] else None
+    found: list[str] = []
+    for target in loc["references"]:
+        external = target in loc["external"]
+        wanted = [target, renamed[target]] if target in renamed else [target]
+        if appendix and target.isdigit() is False and not target.startswith(("Appendix", "Annex", "Schedule")):
+            wanted.append(f"{appendix}, para {target}")
+        pools = (others, own) if external else (own, others)
+        for pool in pools:
+            hits = [f.id for f in pool if f.id != fid and any(_matches(f.clause or "", w) for w in wanted)]
+            if hits:
+                found += hits
+                break
+    return tuple(dict.fromkeys(found))
+
+
+def ingest_bytes(files: Iterable[tuple[str, bytes]], *, query: str | None = None, target: str | None = None,
+                 formats: dict[str, str] | None = None) -> IngestedPackage:
+    """Ingest documents given as ``(file name, bytes)`` pairs.
+
+    Cross-references resolve within the citing document first, or first in
+    the other documents when the reference names another one (``clause 14 of
+    the Agreement``); a stated renumbering (``Appendix 3 becomes Appendix
+    4``) lets a reference to the new number find the clause under its old one.
+
+    Parameters
+    ----------
+    files : iterable of (str, bytes)
+    query, target : str, optional
+        Stored in the package for ``ask``.
+    formats : dict, optional
+        File name to format, overriding detection.
+
+    Returns
+    -------
+    IngestedPackage
+
+    Raises
+    ------
+    DocumentError
+        Naming the file that cannot be read, parsed, or holds no text, and
+        when two files have the same content.
+    """
+    documents, fragments, locators, seen = [], [], {}, {}
+    for name, data in files:
+        doc, frags, locs = _document(name, data, (formats or {}).get(name))
+        if doc.sha256 in seen:
+            raise DocumentError(f"{name}: same content as {seen[doc.sha256]} (sha256 {doc.sha256[:12]})")
+        seen[doc.sha256] = name
+        documents.append(doc)
+        fragments += frags
+        locators.update(locs)
+    if not documents:
+        raise DocumentError("no documents to ingest")
+    by_doc: dict[str, list[EvidenceFragment]] = {}
+    for frag in fragments:
+        by_doc.setdefault(locators[frag.id]["sha256"], []).append(frag)
+    renamed = {r.new: r.old for d in documents for r in d.renumbering}
+    final = {}
+    for fid, loc in locators.items():
+        cross = _resolve(fid, loc, by_doc, renamed)
+        final[fid] = Locator(**{k: v for k, v in loc.items() if k != "external"}, cross_refs=cross)
+    package = IngestedPackage(query=query, target=target, fragments=tuple(fragments), locators=final,
+                              documents=tuple(documents))
+    package.verify()
+    return package
+
+
+def ingest(paths: Iterable[str | Path], *, query: str | None = None, target: str | None = None) -> IngestedPackage:
+    """Ingest the documents at ``paths`` (see :func:`ingest_bytes`).
+
+    Raises
+    ------
+    DocumentError
+        As :func:`ingest_bytes`; ``OSError`` for a file that cannot be read.
+
+    Examples
+    --------
+    >>> pkg = ingest_bytes([("terms.txt", b"1. Delivery\\n\\n1.1 Delivery is due on 1 May.\\n\\n"
+    ...                                   b"1.2 Subject to clause 1.1, a penalty applies.\\n")])
+    >>> [(f.id, f.clause) for f in pkg.fragments]
+    [('terms-cb0fb8-1.1', '1.1'), ('terms-cb0fb8-1.2', '1.2')]
+    >>> pkg.locators["terms-cb0fb8-1.2"].cross_refs
+    ('terms-cb0fb8-1.1',)
+    """
+    return ingest_bytes([(Path(p).name, Path(p).read_bytes()) for p in paths], query=query, target=target)
