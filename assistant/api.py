@@ -107,7 +107,7 @@ class Assistant:
             If the query or evidence exceed the limits.
         """
         fragments = _fragments(evidence)
-        check_inputs(query, fragments, self.limits)
+        check_inputs(query, fragments, self.limits, target=target)
         package = EvidencePackage(fragments=fragments)
         started = time.perf_counter()
         cell = dict(case_id=case_id, configuration=self.config, model=self.backbone.model,

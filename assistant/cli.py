@@ -6,7 +6,6 @@ DSPy and the assistant happen inside the commands, so the root CLI stays fast.
 
 from __future__ import annotations
 
-import json
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -38,10 +37,14 @@ def load_package(path: Path) -> dict:
     InputLimitError
         If the file is not such a package (naming the file).
     """
+    from symbolic._jsonread import parse_json
+    from symbolic.errors import ScenarioError
+    from symbolic.fsio import read_bytes
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise InputLimitError(f"{path}: not valid JSON ({exc})") from None
+        data = parse_json(read_bytes(path, max_bytes=64 * 1024 * 1024, error=ScenarioError), file=str(path))
+    except ScenarioError as exc:
+        raise InputLimitError(f"evidence package {exc}") from None
     if isinstance(data, list):
         return {"evidence": data}
     if isinstance(data, dict):
@@ -56,7 +59,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("ask")
     def ask_command(
-        evidence: Path = typer.Option(..., "--evidence", "-e", exists=True, dir_okay=False,
+        evidence: Path = typer.Option(..., "--evidence", "-e",
                                       help="Evidence package JSON (fragments: id, text, source, clause)."),
         query: Optional[str] = typer.Option(None, "--query", "-q", help="The question (or 'query' in the file)."),
         target: Optional[str] = typer.Option(None, "--target", help="The proposition asked about, as a literal."),

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import BinaryIO, Iterator
 
 from .errors import ScenarioError
+from .fsio import input_problem
 
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",
@@ -113,7 +114,7 @@ def parse_json(text, *, file=None, line=None):
     try:
         return json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant)
     except json.JSONDecodeError as exc:
-        raise error(f"{exc.msg} at column {exc.colno}", exc.lineno, _snippet(text, exc.pos)) from None
+        raise error(f"{exc.msg.removesuffix(' at')} at column {exc.colno}", exc.lineno, _snippet(text, exc.pos)) from None
     except _DuplicateKey as exc:
         raise error(f"duplicate key {exc.key!r} in an object", value=exc.key) from None
     except _BadConstant as exc:
@@ -126,25 +127,30 @@ def parse_json(text, *, file=None, line=None):
 
 def _open(path, max_file_bytes: int) -> tuple[BinaryIO, os.stat_result]:
     file = str(path)
+    reason = input_problem(path)  # a pipe or a device is refused before open() could block on it
+    if reason is not None:
+        raise ScenarioError(reason, file=file)
+    size = os.stat(path).st_size
+    if size > max_file_bytes:
+        raise ScenarioError(f"file is {size} bytes, over the limit of {max_file_bytes} bytes",
+                            file=file, value=size)
     try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        raise ScenarioError("no such file", file=file) from None
-    except NotADirectoryError:
-        raise ScenarioError("no such file (a parent is not a directory)", file=file) from None
-    except PermissionError:
-        raise ScenarioError("permission denied", file=file) from None
-    if stat.S_ISDIR(info.st_mode):
-        raise ScenarioError("is a directory, expected a file", file=file)
-    if stat.S_ISREG(info.st_mode) and info.st_size > max_file_bytes:
-        raise ScenarioError(f"file is {info.st_size} bytes, over the limit of {max_file_bytes} bytes",
-                            file=file, value=info.st_size)
-    try:
-        return open(path, "rb"), info
+        handle = open(path, "rb")
     except PermissionError:
         raise ScenarioError("permission denied", file=file) from None
     except IsADirectoryError:
         raise ScenarioError("is a directory, expected a file", file=file) from None
+    except OSError as exc:
+        raise ScenarioError(exc.strerror or str(exc), file=file) from None
+    info = os.fstat(handle.fileno())
+    if not stat.S_ISREG(info.st_mode):
+        handle.close()
+        raise ScenarioError("is not a regular file (it changed while being opened)", file=file)
+    if info.st_size > max_file_bytes:
+        handle.close()
+        raise ScenarioError(f"file is {info.st_size} bytes, over the limit of {max_file_bytes} bytes",
+                            file=file, value=info.st_size)
+    return handle, info
 
 
 def _document(handle: BinaryIO, file: str, max_file_bytes: int) -> Iterator[tuple[int, object]]:
@@ -179,8 +185,8 @@ def scan_json_records(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     max_line_bytes : int
         A longer line is refused without being read whole.
     max_file_bytes : int
-        A larger file is refused from its size; non-regular files (pipes) are
-        counted as they are read.
+        A larger file is refused from its size.  Only regular files are read: a
+        named pipe, a device or a socket is refused before it is opened.
     keep_going : bool, default False
         Yield a line's :class:`ScenarioError` as its value instead of raising
         it, and go on with the next line.  File-level errors always raise.

@@ -145,13 +145,14 @@ def load_spec(path: str | Path) -> ExperimentSpec:
         Naming the file, the field and the value when the file is missing,
         is not TOML, or does not match the schema.
     """
+    from symbolic.fsio import input_problem, read_text
+
     path = Path(path)
+    problem = input_problem(path)
+    if problem == "no such file":
+        raise ExperimentError(f"{path}: no such experiment spec")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ExperimentError(f"{path}: no such experiment spec") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ExperimentError(f"{path}: cannot read the spec ({exc})") from None
+        data = tomllib.loads(read_text(path, max_bytes=8 * 1024 * 1024, error=ExperimentError))
     except tomllib.TOMLDecodeError as exc:
         raise ExperimentError(f"{path}: not valid TOML ({exc})") from None
     data.setdefault("name", path.stem)

@@ -197,7 +197,7 @@ class Service:
             raise RequestFailure(400, "unknown_config", f"this service answers with {', '.join(self.configs)}",
                                  field="config", value=request.config)
         try:
-            check_inputs(request.query, request.evidence, assistant.limits)
+            check_inputs(request.query, request.evidence, assistant.limits, target=request.target)
         except InputLimitError as exc:
             raise classify_failure(exc) from None
         return config, assistant
