@@ -43,7 +43,7 @@ def _spec(config: Optional[Path], suite: Optional[str], configuration: Optional[
     model = model or default_model()
     auto = safe_name(f"{Path(suite).stem}-{configuration}-{model.replace('/', '_')}")
     try:
-        return ExperimentSpec(name=name or auto, suites=(suite,), configurations=(configuration,),
+        return ExperimentSpec(name=auto if name is None else name, suites=(suite,), configurations=(configuration,),
                               backbones=({"model": model},), limit=limit)
     except ValidationError as exc:
         raise spec_error(exc, "paratrace run") from None

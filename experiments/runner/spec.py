@@ -58,8 +58,10 @@ def _suite_label(name: str) -> str:
 def spec_error(exc: ValidationError, where: str = "spec") -> ExperimentError:
     """One :class:`ExperimentError` naming the field and the value of a spec's first validation error."""
     err = exc.errors()[0]
-    field = ".".join(str(p) for p in err["loc"]) or "<root>"
+    field = ".".join(str(p) for p in err["loc"])
     msg = err["msg"].removeprefix("Value error, ")
+    if not field:
+        return ExperimentError(f"{where}: {msg}")
     value = err.get("input")
     shown = "" if isinstance(value, dict) else f" (value {value!r})"
     return ExperimentError(f"{where}: field {field}: {msg}{shown}")
