@@ -91,16 +91,18 @@ def register(app: typer.Typer) -> None:
                      if v is not None}
         assistant = Assistant(config, model, variant=variant, api_base=api_base, max_retries=max_retries,
                               decoding=Decoding().with_overrides(**overrides))
+        from symbolic.redact import redact_text
+
         result = assistant.run(query, package["evidence"], target=target or package.get("target"))
         if fmt is OutputFormat.JSON:
-            typer.echo(result.record.to_json())
+            typer.echo(redact_text(result.record.to_json()))
         elif fmt is OutputFormat.DOT:
-            typer.echo(render_dot(result), nl=False)
+            typer.echo(redact_text(render_dot(result)), nl=False)
         else:
-            typer.echo(render_text(result), nl=False)
+            typer.echo(redact_text(render_text(result)), nl=False)
         if result.record.meta.hard_failure:
-            typer.echo(f"paratrace: the model's output failed validation: {result.record.meta.failure_reason}",
-                       err=True)
+            reason = redact_text(str(result.record.meta.failure_reason))
+            typer.echo(f"paratrace: the model's output failed validation: {reason}", err=True)
             raise typer.Exit(1)
 
     local = typer.Typer(help="Manage the embedded llama.cpp server (local/gemma-3-270m).", no_args_is_help=True)

@@ -39,6 +39,13 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+def _clean(text) -> str:
+    """One line, secrets masked (:func:`symbolic.redact.redact_text`)."""
+    from .redact import redact_text
+
+    return redact_text(_one_line(text))
+
+
 def _debug() -> bool:
     return os.environ.get("PARATRACE_DEBUG", "") not in ("", "0")
 
@@ -54,20 +61,20 @@ class _GuardedGroup(TyperGroup):
                 raise
             # A usage error of a subcommand (bad option value, missing argument): one line.
             where = getattr(getattr(exc, "ctx", None), "command_path", "paratrace")
-            typer.echo(f"paratrace: error: {_one_line(exc.format_message())} (see '{where} --help')", err=True)
+            typer.echo(f"paratrace: error: {_clean(exc.format_message())} (see '{where} --help')", err=True)
             raise typer.Exit(2) from None
         except (typer.Exit, typer.Abort, BrokenPipeError):
             raise
         except (ParatraceError, OSError) as exc:
             if _debug():
                 raise
-            reason = _one_line(exc) if isinstance(exc, ParatraceError) else _os_reason(exc)
+            reason = _clean(exc) if isinstance(exc, ParatraceError) else _clean(_os_reason(exc))
             typer.echo(f"paratrace: error: {reason}", err=True)
             raise typer.Exit(2) from None
         except Exception as exc:  # noqa: BLE001 - the last line of defence of the CLI
             if _debug():
                 raise
-            typer.echo(f"paratrace: internal error: {type(exc).__name__}: {_one_line(exc)[:300]}"
+            typer.echo(f"paratrace: internal error: {type(exc).__name__}: {_clean(exc)[:300]}"
                        " (set PARATRACE_DEBUG=1 for a traceback)", err=True)
             raise typer.Exit(1) from None
 
@@ -305,6 +312,9 @@ QUIET_LOGGERS = ("instructor", "LiteLLM", "litellm", "httpx")
 
 def main() -> None:
     """Entry point of the ``paratrace`` console script."""
+    from .redact import install_log_redaction
+
+    install_log_redaction()  # every log line of every library, secrets masked
     if not _debug():
         for name in QUIET_LOGGERS:
             logging.getLogger(name).setLevel(logging.CRITICAL + 1)
