@@ -54,10 +54,40 @@ def _constant(name):
     raise _BadConstant(name)
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise _BadConstant(text[:40], overflow=True)
+    return value
+
+
 class _BadConstant(Exception):
-    def __init__(self, name):
+    def __init__(self, name, overflow=False):
         super().__init__(name)
-        self.name = name
+        self.name, self.overflow = name, overflow
+
+
+class _LoneSurrogate(Exception):
+    def __init__(self, text: str, char: str):
+        super().__init__(char)
+        self.text, self.char = text, char
+
+
+def _no_lone_surrogate(value) -> None:
+    """Raise :class:`_LoneSurrogate` for a string (or key) holding a ``\\ud800``-``\\udfff`` escape."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise _LoneSurrogate(item[:40], item[exc.start]) from None
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def _decode(data: bytes, *, file, line) -> str:
@@ -89,7 +119,8 @@ def parse_json(text, *, file=None, line=None):
     ------
     ScenarioError
         On malformed JSON, duplicate object keys, ``NaN``/``Infinity``, overly
-        deep nesting, integers too long to convert, or non-UTF-8 bytes.
+        deep nesting, integers too long to convert, non-UTF-8 bytes, or a
+        string escape of a lone surrogate (``"\\ud800"``).
 
     Examples
     --------
@@ -112,13 +143,20 @@ def parse_json(text, *, file=None, line=None):
     if not text.strip():
         raise error("empty text, expected a JSON object")
     try:
-        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant)
+        value = json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant, parse_float=_finite)
+        if "\\u" in text:
+            _no_lone_surrogate(value)
+        return value
+    except _LoneSurrogate as exc:
+        raise error(f"a string holds the lone surrogate \\u{ord(exc.char):04x}, which is not a Unicode "
+                    "character (UTF-8 cannot encode it)", value=exc.text) from None
     except json.JSONDecodeError as exc:
         raise error(f"{exc.msg.removesuffix(' at')} at column {exc.colno}", exc.lineno, _snippet(text, exc.pos)) from None
     except _DuplicateKey as exc:
         raise error(f"duplicate key {exc.key!r} in an object", value=exc.key) from None
     except _BadConstant as exc:
-        raise error(f"{exc.name} is not a JSON number", value=exc.name) from None
+        reason = f"the number {exc.name} overflows to infinity" if exc.overflow else f"{exc.name} is not a JSON number"
+        raise error(reason, value=exc.name) from None
     except RecursionError:
         raise error("nested too deeply") from None
     except ValueError as exc:  # e.g. an integer literal beyond sys.get_int_max_str_digits()

@@ -193,18 +193,46 @@ def _gold_problems(scenario, line: int, file: str) -> list[str]:
     return problems
 
 
+UNGROUNDED_TAG = "ungrounded-gold"
+
+
+def _citation_problems(scenario, line: int, file: str) -> list[str]:
+    """Gold objects citing a fragment that is not in the package: an authoring error unless the case
+    declares, with the metadata tag ``ungrounded-gold``, that it exercises the grounding rule
+    (docs/semantics.md section 2: such objects are dropped)."""
+    if UNGROUNDED_TAG in scenario.metadata.tags:
+        return []
+    known = scenario.evidence_ids()
+    problems = []
+    for kind in ("facts", "rules", "priorities", "attacks"):
+        for i, obj in enumerate(getattr(scenario.gold, kind, ()) or ()):
+            for j, cited in enumerate(obj.evidence):
+                if cited not in known:
+                    problems.append(f"{file}:{line}: case {scenario.id!r}, field gold.{kind}.{i}.evidence.{j}: "
+                                    f"cites fragment {cited!r}, which is not in the evidence package (the "
+                                    f"engine drops the object as ungrounded; tag the case {UNGROUNDED_TAG!r} "
+                                    "if that is intended)")
+    return problems
+
+
 @app.command()
 def validate(
     files: list[Path] = typer.Argument(..., help="JSONL suites or .json scenario files."),
     check_gold: bool = typer.Option(False, "--check-gold", help="Recompute every status (and trace) and compare with gold."),
 ) -> None:
-    """Check suites: exit 0 when all are valid, 2 otherwise, one line per problem on stderr."""
+    """Check suites: exit 0 when all are valid, 2 otherwise, one line per problem on stderr.
+
+    Besides the schema, every gold object must cite fragments of its own
+    evidence package (unless the case is tagged ``ungrounded-gold``).
+    """
     from .io import check_suite
 
     failed = False
     for file in files:
         check = check_suite(file)
         problems = [_one_line(err) for err in check.errors]
+        for line, scenario in check.scenarios:
+            problems += _citation_problems(scenario, line, str(file))
         if check_gold:
             for line, scenario in check.scenarios:
                 try:
