@@ -200,3 +200,13 @@ def test_duplicate_grid_entries_are_refused_before_the_run_directory_exists(tmp_
     assert f"{field} lists" in result.stderr and "twice" in result.stderr
     assert not (tmp_path / "runs").exists()
     assert runner.invoke(cli.app, ["run", str(toml), "--workdir", str(tmp_path), "--no-track"]).exit_code == 2
+
+
+def test_run_reports_share_one_file_mode(finished):
+    workdir, _ = finished
+    umask = os.umask(0)
+    os.umask(umask)
+    files = [p for p in (workdir / "runs" / "t").rglob("*") if p.is_file() and p.name != ".lock"]
+    modes = {p.name: p.stat().st_mode & 0o777 for p in files}
+    assert "operations.md" in modes and "cases.csv" in modes
+    assert set(modes.values()) == {0o666 & ~umask}, modes

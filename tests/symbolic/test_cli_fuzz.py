@@ -195,3 +195,31 @@ def test_a_gold_object_citing_a_missing_fragment_fails_validate(tmp_path):
     status = runner.invoke(cli.app, ["status", str(path)])
     assert "dropped as ungrounded" in status.output
     assert runner.invoke(cli.app, ["validate", str(SUITE)]).exit_code == 0  # its ungrounded case is tagged
+
+
+def test_ask_refuses_duplicate_fragment_ids_and_a_junk_target(world):
+    _, _, valid, _ = world
+    dup = runner.invoke(cli.app, ["ask", "-e", str(valid["dup_package"]), "--model", "scripted/null"])
+    assert dup.exit_code == 2 and "duplicate fragment id 'E-01'" in dup.stderr and "evidence.1.id" in dup.stderr
+    junk = runner.invoke(cli.app, ["ask", "-e", str(valid["package"]), "--model", "scripted/null",
+                                   "--target", "Not a literal((("])
+    assert junk.exit_code == 2 and "field target" in junk.stderr and "is not a literal" in junk.stderr
+
+
+def test_score_refuses_a_lone_surrogate_and_writes_reports_with_one_mode(world):
+    tmp_path, _, valid, _ = world
+    outputs = tmp_path / "surrogate-outputs.jsonl"
+    lines = valid["outputs"].read_text(encoding="utf-8").splitlines()
+    lines[0] = lines[0].replace('"model": "m"', '"model": "m\\udc80"')
+    outputs.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    bad = runner.invoke(cli.app, ["score", "--suite", str(SUITE), "--outputs", str(outputs), "--report",
+                                  str(tmp_path / "r1"), "--resamples", "20"])
+    assert bad.exit_code == 2 and "surrogate-outputs.jsonl:1" in bad.stderr and "lone surrogate" in bad.stderr
+    report = tmp_path / "r2"
+    good = runner.invoke(cli.app, ["score", "--suite", str(SUITE), "--outputs", str(valid["outputs"]), "--report",
+                                   str(report), "--resamples", "20"])
+    assert good.exit_code == 0, good.output
+    umask = os.umask(0)
+    os.umask(umask)
+    modes = {p.name: p.stat().st_mode & 0o777 for p in report.iterdir()}
+    assert set(modes.values()) == {0o666 & ~umask}, modes
