@@ -223,6 +223,10 @@ def load_spec(path: str | Path) -> ExperimentSpec:
         data = tomllib.loads(read_text(path, max_bytes=8 * 1024 * 1024, error=ExperimentError))
     except tomllib.TOMLDecodeError as exc:
         raise ExperimentError(f"{path}: not valid TOML ({exc})") from None
+    except RecursionError:
+        raise ExperimentError(f"{path}: not a usable spec (nested too deeply)") from None
+    except ValueError as exc:  # e.g. an integer beyond sys.get_int_max_str_digits()
+        raise ExperimentError(f"{path}: not a usable spec ({str(exc).split(';')[0]})") from None
     data.setdefault("name", safe_name(path.stem))
     try:
         return ExperimentSpec.model_validate(data)

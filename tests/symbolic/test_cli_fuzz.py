@@ -148,6 +148,16 @@ def test_every_command_gives_exit_0_or_2_on_hostile_paths(world):
     fuzz("run", valid["spec"], "--workdir", tmp_path, "--no-track")  # exists: refused
     fuzz("run", valid["spec"], "--workdir", tmp_path, "--no-track", "--resume")
     fuzz("status", SUITE, "--case", "no-such-case")
+    for name, text in (("misspelled", '{"query": "Q?", "evidence": [{"id": "E-01", "txet": "t", "source": "s"}]}'),
+                       ("extra", '{"query": "Q?", "evidence": [{"id": "E-01", "text": "t", "source": "s", "x": 1}]}'),
+                       ("not-list", '{"query": "Q?", "evidence": [7]}')):
+        package = tmp_path / f"{name}.json"
+        package.write_text(text, encoding="utf-8")
+        fuzz("ask", "-e", package, "--model", "scripted/null")
+    for name, text in (("deep", "a = " + "[" * 5000 + "]" * 5000 + "\n"), ("long-int", "seed = " + "9" * 5000 + "\n")):
+        spec = tmp_path / f"{name}.toml"
+        spec.write_text(text, encoding="utf-8")
+        fuzz("run", spec, "--workdir", tmp_path, "--dry-run")
     print("\nCLI fuzz outcomes per command:", json.dumps(fuzz.table(), sort_keys=True))
     assert fuzz.failures == []
     seen = fuzz.table()
