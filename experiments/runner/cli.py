@@ -93,7 +93,11 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, r
     if dry_run:
         check_spec(spec)
     else:
-        check_start(spec, workdir, resume=resume)
+        paths = check_start(spec, workdir, resume=resume)
+        if resume and not repair:  # damaged records stop the run here, before the progress display
+            from .state import check_results
+
+            check_results(paths.results, read_only=True)
     if dry_run:
         result = run_experiment(spec, workdir=workdir, resume=resume, dry_run=True)
         est = result.estimate
