@@ -54,6 +54,8 @@ def load_suites(names: Sequence[str]) -> tuple[dict[str, list[Scenario]], dict[s
 
 def _log_mlflow(spec: ExperimentSpec, scores: Sequence[SuiteScore], man: Mapping, workdir: Path,
                 paths: RunPaths) -> tuple[str, ...]:
+    from symbolic.redact import redact_text
+
     from .compare import CASE_RESULTS, case_results_jsonl
     from .figures import confusion_figure, metric_bars
     from .tracking import GroupLog, log_group, parent_run, setup_mlflow
@@ -66,7 +68,7 @@ def _log_mlflow(spec: ExperimentSpec, scores: Sequence[SuiteScore], man: Mapping
             for name in sorted(suite.files):
                 path = Path(name)
                 if path.suffix in (".md", ".csv"):
-                    mlflow.log_text(path.read_text(encoding="utf-8"), f"report/{path.name}")
+                    mlflow.log_text(redact_text(path.read_text(encoding="utf-8")), f"report/{path.name}")
             for cell in suite.cells:
                 metrics = cell.metrics()
                 extra = {k: (v, None, None, len(cell.outputs)) for k, v in cell.operational_metrics().items()}
