@@ -44,7 +44,7 @@ SECRET_NAME = re.compile(r"(api[_-]?key|secret|password|passwd|authorization|bea
 _DROP_KEY = re.compile(r"(api[_-]?key|secret|password|passwd|authorization|bearer|access[_-]?token)", re.I)
 _KEY_SHAPES = re.compile(
     r"(?<![A-Za-z0-9])(?:"
-    r"sk-[A-Za-z0-9_\-]{8,}"            # OpenAI, Anthropic (sk-ant-...), OpenRouter (sk-or-...)
+    r"sk-[A-Za-z0-9_\-]{20,}"           # OpenAI, Anthropic (sk-ant-...), OpenRouter (sk-or-...)
     r"|AKIA[0-9A-Z]{16}"                # AWS access key id
     r"|gh[pousr]_[A-Za-z0-9]{20,}"      # GitHub
     r"|github_pat_[A-Za-z0-9_]{20,}"
@@ -85,7 +85,7 @@ def redact_text(text: str, environ: Mapping[str, str] | None = None) -> str:
 
     Examples
     --------
-    >>> redact_text("Incorrect API key provided: sk-proj-abcdefgh1234", {})
+    >>> redact_text("Incorrect API key provided: sk-proj-abcdefgh12345678", {})
     'Incorrect API key provided: ***'
     >>> redact_text("key=hunter2hunter2", {"MY_PASSWORD": "hunter2hunter2"})
     'key=***'
@@ -107,7 +107,7 @@ def redact(value: Any, environ: Mapping[str, str] | None = None, *, drop_secret_
     Mapping entries whose key names a credential (``api_key``, ``OPENAI_API_KEY``,
     ``password``; not ``max_tokens``) are dropped when ``drop_secret_keys``.
 
-    >>> redact({"model": "openai/x", "api_key": "sk-1", "note": ["sk-abcdefghijkl"]}, {})
+    >>> redact({"model": "openai/x", "api_key": "sk-1", "note": ["sk-abcdefghijkl0123456789"]}, {})
     {'model': 'openai/x', 'note': ['***']}
     """
     if isinstance(value, Mapping):

@@ -109,7 +109,8 @@ def test_a_tracked_run_stores_no_key_in_results_reports_or_mlflow(tmp_path, prov
 def test_redaction_masks_configured_values_and_key_shapes(monkeypatch):
     monkeypatch.setenv("ACME_LLM_TOKEN", "acme-secret-value-42")
     assert redact_text("x acme-secret-value-42 y") == "x *** y"
-    for shaped in ("sk-abcdefghijkl", "AKIAABCDEFGHIJKLMNOP", "ghp_" + "a" * 36, "hf_" + "b" * 30,
+    assert redact_text("uses sk-learn-style names") == "uses sk-learn-style names"
+    for shaped in ("sk-abcdefghijkl0123456789", "AKIAABCDEFGHIJKLMNOP", "ghp_" + "a" * 36, "hf_" + "b" * 30,
                    "AIza" + "c" * 35, "xoxb-1234567890-abc", "gsk_" + "d" * 40):
         assert redact_text(f"key {shaped} end") == "key *** end", shaped
     assert redact_text("Authorization: Bearer abcdef123456") == "Authorization: Bearer ***"
