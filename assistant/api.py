@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 import dspy
+from pydantic import ValidationError
 
 from symbolic.model import Analysis, EvidenceFragment, Scenario
 from scorer.contract import OutputRecord, RunMeta
@@ -22,7 +23,7 @@ from scorer.contract import OutputRecord, RunMeta
 from .adapter import CallRecord, InstructorAdapter, recording
 from .backends import Backbone, Decoding, resolve
 from .configs import build
-from .errors import ValidationFailure
+from .errors import InputLimitError, ValidationFailure
 from .evidence import EvidencePackage, Limits, check_inputs
 from .variants import Variant, apply_variant
 
@@ -54,9 +55,24 @@ class RunResult:
 
 
 def _fragments(evidence) -> tuple[EvidenceFragment, ...]:
+    """The fragments of ``evidence``; a malformed one is an :class:`InputLimitError` naming its field."""
     if isinstance(evidence, EvidencePackage):
         return evidence.fragments
-    return tuple(f if isinstance(f, EvidenceFragment) else EvidenceFragment.model_validate(f) for f in evidence)
+    fragments = []
+    for i, f in enumerate(evidence):
+        if isinstance(f, EvidenceFragment):
+            fragments.append(f)
+            continue
+        try:
+            fragments.append(EvidenceFragment.model_validate(f))
+        except ValidationError as exc:
+            err = exc.errors(include_url=False)[0]
+            where = ".".join(str(p) for p in err["loc"])
+            msg = "missing required field" if err["type"] == "missing" else (
+                f"unknown field {str(err['loc'][-1])!r}" if err["type"] == "extra_forbidden" else err["msg"])
+            raise InputLimitError(f"fragment {i}: {msg.removeprefix('Value error, ')}",
+                                  field=f"evidence.{i}" + (f".{where}" if where else "")) from None
+    return tuple(fragments)
 
 
 class Assistant:
@@ -107,7 +123,7 @@ class Assistant:
             If the query or evidence exceed the limits.
         """
         fragments = _fragments(evidence)
-        check_inputs(query, fragments, self.limits)
+        check_inputs(query, fragments, self.limits, target=target)
         package = EvidencePackage(fragments=fragments)
         started = time.perf_counter()
         cell = dict(case_id=case_id, configuration=self.config, model=self.backbone.model,

@@ -6,7 +6,6 @@ DSPy and the assistant happen inside the commands, so the root CLI stays fast.
 
 from __future__ import annotations
 
-import json
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -39,10 +38,14 @@ def load_package(path: Path) -> dict:
     InputLimitError
         If the file is not such a package (naming the file).
     """
+    from symbolic._jsonread import parse_json
+    from symbolic.errors import ScenarioError
+    from symbolic.fsio import read_bytes
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise InputLimitError(f"{path}: not valid JSON ({exc})") from None
+        data = parse_json(read_bytes(path, max_bytes=64 * 1024 * 1024, error=ScenarioError), file=str(path))
+    except ScenarioError as exc:
+        raise InputLimitError(f"evidence package {exc}") from None
     if isinstance(data, list):
         return {"evidence": data}
     if isinstance(data, dict):
@@ -57,7 +60,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("ask")
     def ask_command(
-        evidence: Optional[Path] = typer.Option(None, "--evidence", "-e", exists=True, dir_okay=False,
+        evidence: Optional[Path] = typer.Option(None, "--evidence", "-e",
                                                 help="Evidence package JSON (fragments: id, text, source, clause)."),
         docs: Optional[list[Path]] = typer.Option(None, "--doc", exists=True, dir_okay=False,
                                                   help="A document to ingest (PDF, DOCX, HTML, Markdown, text); "
@@ -101,18 +104,20 @@ def register(app: typer.Typer) -> None:
                      if v is not None}
         assistant = Assistant(config, model, variant=variant, api_base=api_base, max_retries=max_retries,
                               decoding=Decoding().with_overrides(**overrides))
+        from symbolic.redact import redact_text
+
         result = assistant.run(query, package["evidence"], target=target or package.get("target"))
         if fmt is OutputFormat.HTML or prepared is not None:
             emit_documents_answer(result, prepared, fmt.value, package["evidence"], query)
         elif fmt is OutputFormat.JSON:
-            typer.echo(result.record.to_json())
+            typer.echo(redact_text(result.record.to_json()))
         elif fmt is OutputFormat.DOT:
-            typer.echo(render_dot(result), nl=False)
+            typer.echo(redact_text(render_dot(result)), nl=False)
         else:
-            typer.echo(render_text(result), nl=False)
+            typer.echo(redact_text(render_text(result)), nl=False)
         if result.record.meta.hard_failure:
-            typer.echo(f"paratrace: the model's output failed validation: {result.record.meta.failure_reason}",
-                       err=True)
+            reason = redact_text(str(result.record.meta.failure_reason))
+            typer.echo(f"paratrace: the model's output failed validation: {reason}", err=True)
             raise typer.Exit(1)
 
     local = typer.Typer(help="Manage the embedded llama.cpp server (local/gemma-3-270m).", no_args_is_help=True)

@@ -30,6 +30,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
+from symbolic.fsio import write_atomic
 from symbolic.labels import Status, normalize_status
 from symbolic.model import (
     Analysis,
@@ -377,6 +378,6 @@ def write_schemas(directory) -> list[str]:
     paths = []
     for name in sorted(json_schemas()):
         path = out / f"{name}.schema.json"
-        path.write_text(schema_text(name), encoding="utf-8")
+        write_atomic(path, schema_text(name))
         paths.append(str(path))
     return paths

@@ -6,8 +6,6 @@ Re-exported by :mod:`scorer.repair`.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -15,6 +13,7 @@ from pydantic import ValidationError
 
 from symbolic._jsonread import scan_json_records as scan_records
 from symbolic.errors import ScenarioError
+from symbolic.fsio import write_atomic
 
 from .contract import OutputRecord
 from .errors import OutputFileError
@@ -159,13 +158,5 @@ def dump_outputs(records: Iterable[OutputRecord], path) -> str:
     path = Path(path)
     data = "".join(r.to_json() + "\n" for r in records).encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_atomic(path, data, error=OutputFileError)
     return str(path)

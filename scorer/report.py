@@ -30,11 +30,10 @@ import csv
 import hashlib
 import io
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from symbolic.fsio import write_atomic
 from symbolic.io import scenario_line
 from symbolic.model import Scenario
 
@@ -198,15 +197,7 @@ def audit_markdown(rows: Sequence[AuditRow]) -> str:
 
 
 def _atomic_write(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_atomic(path, text, error=ReportError)
 
 
 def write_report(directory, *, summary: Summary, scenarios: Sequence[Scenario],

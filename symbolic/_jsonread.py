@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import BinaryIO, Iterator
 
 from .errors import ScenarioError
+from .fsio import input_problem
 
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",
@@ -53,10 +54,40 @@ def _constant(name):
     raise _BadConstant(name)
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise _BadConstant(text[:40], overflow=True)
+    return value
+
+
 class _BadConstant(Exception):
-    def __init__(self, name):
+    def __init__(self, name, overflow=False):
         super().__init__(name)
-        self.name = name
+        self.name, self.overflow = name, overflow
+
+
+class _LoneSurrogate(Exception):
+    def __init__(self, text: str, char: str):
+        super().__init__(char)
+        self.text, self.char = text, char
+
+
+def _no_lone_surrogate(value) -> None:
+    """Raise :class:`_LoneSurrogate` for a string (or key) holding a ``\\ud800``-``\\udfff`` escape."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise _LoneSurrogate(item[:40], item[exc.start]) from None
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def _decode(data: bytes, *, file, line) -> str:
@@ -88,7 +119,8 @@ def parse_json(text, *, file=None, line=None):
     ------
     ScenarioError
         On malformed JSON, duplicate object keys, ``NaN``/``Infinity``, overly
-        deep nesting, integers too long to convert, or non-UTF-8 bytes.
+        deep nesting, integers too long to convert, non-UTF-8 bytes, or a
+        string escape of a lone surrogate (``"\\ud800"``).
 
     Examples
     --------
@@ -111,13 +143,20 @@ def parse_json(text, *, file=None, line=None):
     if not text.strip():
         raise error("empty text, expected a JSON object")
     try:
-        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant)
+        value = json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant, parse_float=_finite)
+        if "\\u" in text:
+            _no_lone_surrogate(value)
+        return value
+    except _LoneSurrogate as exc:
+        raise error(f"a string holds the lone surrogate \\u{ord(exc.char):04x}, which is not a Unicode "
+                    "character (UTF-8 cannot encode it)", value=exc.text) from None
     except json.JSONDecodeError as exc:
-        raise error(f"{exc.msg} at column {exc.colno}", exc.lineno, _snippet(text, exc.pos)) from None
+        raise error(f"{exc.msg.removesuffix(' at')} at column {exc.colno}", exc.lineno, _snippet(text, exc.pos)) from None
     except _DuplicateKey as exc:
         raise error(f"duplicate key {exc.key!r} in an object", value=exc.key) from None
     except _BadConstant as exc:
-        raise error(f"{exc.name} is not a JSON number", value=exc.name) from None
+        reason = f"the number {exc.name} overflows to infinity" if exc.overflow else f"{exc.name} is not a JSON number"
+        raise error(reason, value=exc.name) from None
     except RecursionError:
         raise error("nested too deeply") from None
     except ValueError as exc:  # e.g. an integer literal beyond sys.get_int_max_str_digits()
@@ -126,25 +165,30 @@ def parse_json(text, *, file=None, line=None):
 
 def _open(path, max_file_bytes: int) -> tuple[BinaryIO, os.stat_result]:
     file = str(path)
+    reason = input_problem(path)  # a pipe or a device is refused before open() could block on it
+    if reason is not None:
+        raise ScenarioError(reason, file=file)
+    size = os.stat(path).st_size
+    if size > max_file_bytes:
+        raise ScenarioError(f"file is {size} bytes, over the limit of {max_file_bytes} bytes",
+                            file=file, value=size)
     try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        raise ScenarioError("no such file", file=file) from None
-    except NotADirectoryError:
-        raise ScenarioError("no such file (a parent is not a directory)", file=file) from None
-    except PermissionError:
-        raise ScenarioError("permission denied", file=file) from None
-    if stat.S_ISDIR(info.st_mode):
-        raise ScenarioError("is a directory, expected a file", file=file)
-    if stat.S_ISREG(info.st_mode) and info.st_size > max_file_bytes:
-        raise ScenarioError(f"file is {info.st_size} bytes, over the limit of {max_file_bytes} bytes",
-                            file=file, value=info.st_size)
-    try:
-        return open(path, "rb"), info
+        handle = open(path, "rb")
     except PermissionError:
         raise ScenarioError("permission denied", file=file) from None
     except IsADirectoryError:
         raise ScenarioError("is a directory, expected a file", file=file) from None
+    except OSError as exc:
+        raise ScenarioError(exc.strerror or str(exc), file=file) from None
+    info = os.fstat(handle.fileno())
+    if not stat.S_ISREG(info.st_mode):
+        handle.close()
+        raise ScenarioError("is not a regular file (it changed while being opened)", file=file)
+    if info.st_size > max_file_bytes:
+        handle.close()
+        raise ScenarioError(f"file is {info.st_size} bytes, over the limit of {max_file_bytes} bytes",
+                            file=file, value=info.st_size)
+    return handle, info
 
 
 def _document(handle: BinaryIO, file: str, max_file_bytes: int) -> Iterator[tuple[int, object]]:
@@ -179,8 +223,8 @@ def scan_json_records(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     max_line_bytes : int
         A longer line is refused without being read whole.
     max_file_bytes : int
-        A larger file is refused from its size; non-regular files (pipes) are
-        counted as they are read.
+        A larger file is refused from its size.  Only regular files are read: a
+        named pipe, a device or a socket is refused before it is opened.
     keep_going : bool, default False
         Yield a line's :class:`ScenarioError` as its value instead of raising
         it, and go on with the next line.  File-level errors always raise.

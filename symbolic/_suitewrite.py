@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Iterable
 
 from .errors import ScenarioError
+from .fsio import write_atomic as _write
 from .model import Scenario
 
 __all__ = ["dump_suite", "scenario_line", "write_atomic"]
@@ -88,28 +87,15 @@ def write_atomic(path, data: bytes) -> None:
 
     A reader sees the old file or the new one, never a mix; on failure the
     temporary file is removed and any previous file is untouched.  The new
-    file gets the usual permissions (``0o666`` minus the umask).
+    file gets the usual permissions (``0o666`` minus the umask).  A symbolic
+    link is followed (its target is written); a directory, device, pipe or
+    socket at ``path`` is refused (:func:`symbolic.fsio.write_atomic`).
 
     Raises
     ------
+    ScenarioError
+        If ``path`` is not a regular file or a new path.
     OSError
         If the directory is missing or not writable.
     """
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    _write(path, data, error=ScenarioError)

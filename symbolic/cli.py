@@ -39,6 +39,13 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+def _clean(text) -> str:
+    """One line, secrets masked (:func:`symbolic.redact.redact_text`)."""
+    from .redact import redact_text
+
+    return redact_text(_one_line(text))
+
+
 def _debug() -> bool:
     return os.environ.get("PARATRACE_DEBUG", "") not in ("", "0")
 
@@ -54,20 +61,20 @@ class _GuardedGroup(TyperGroup):
                 raise
             # A usage error of a subcommand (bad option value, missing argument): one line.
             where = getattr(getattr(exc, "ctx", None), "command_path", "paratrace")
-            typer.echo(f"paratrace: error: {_one_line(exc.format_message())} (see '{where} --help')", err=True)
+            typer.echo(f"paratrace: error: {_clean(exc.format_message())} (see '{where} --help')", err=True)
             raise typer.Exit(2) from None
         except (typer.Exit, typer.Abort, BrokenPipeError):
             raise
         except (ParatraceError, OSError) as exc:
             if _debug():
                 raise
-            reason = _one_line(exc) if isinstance(exc, ParatraceError) else _os_reason(exc)
+            reason = _clean(exc) if isinstance(exc, ParatraceError) else _clean(_os_reason(exc))
             typer.echo(f"paratrace: error: {reason}", err=True)
             raise typer.Exit(2) from None
         except Exception as exc:  # noqa: BLE001 - the last line of defence of the CLI
             if _debug():
                 raise
-            typer.echo(f"paratrace: internal error: {type(exc).__name__}: {_one_line(exc)[:300]}"
+            typer.echo(f"paratrace: internal error: {type(exc).__name__}: {_clean(exc)[:300]}"
                        " (set PARATRACE_DEBUG=1 for a traceback)", err=True)
             raise typer.Exit(1) from None
 
@@ -186,18 +193,46 @@ def _gold_problems(scenario, line: int, file: str) -> list[str]:
     return problems
 
 
+UNGROUNDED_TAG = "ungrounded-gold"
+
+
+def _citation_problems(scenario, line: int, file: str) -> list[str]:
+    """Gold objects citing a fragment that is not in the package: an authoring error unless the case
+    declares, with the metadata tag ``ungrounded-gold``, that it exercises the grounding rule
+    (docs/semantics.md section 2: such objects are dropped)."""
+    if UNGROUNDED_TAG in scenario.metadata.tags:
+        return []
+    known = scenario.evidence_ids()
+    problems = []
+    for kind in ("facts", "rules", "priorities", "attacks"):
+        for i, obj in enumerate(getattr(scenario.gold, kind, ()) or ()):
+            for j, cited in enumerate(obj.evidence):
+                if cited not in known:
+                    problems.append(f"{file}:{line}: case {scenario.id!r}, field gold.{kind}.{i}.evidence.{j}: "
+                                    f"cites fragment {cited!r}, which is not in the evidence package (the "
+                                    f"engine drops the object as ungrounded; tag the case {UNGROUNDED_TAG!r} "
+                                    "if that is intended)")
+    return problems
+
+
 @app.command()
 def validate(
     files: list[Path] = typer.Argument(..., help="JSONL suites or .json scenario files."),
     check_gold: bool = typer.Option(False, "--check-gold", help="Recompute every status (and trace) and compare with gold."),
 ) -> None:
-    """Check suites: exit 0 when all are valid, 2 otherwise, one line per problem on stderr."""
+    """Check suites: exit 0 when all are valid, 2 otherwise, one line per problem on stderr.
+
+    Besides the schema, every gold object must cite fragments of its own
+    evidence package (unless the case is tagged ``ungrounded-gold``).
+    """
     from .io import check_suite
 
     failed = False
     for file in files:
         check = check_suite(file)
         problems = [_one_line(err) for err in check.errors]
+        for line, scenario in check.scenarios:
+            problems += _citation_problems(scenario, line, str(file))
         if check_gold:
             for line, scenario in check.scenarios:
                 try:
@@ -305,6 +340,9 @@ QUIET_LOGGERS = ("instructor", "LiteLLM", "litellm", "httpx")
 
 def main() -> None:
     """Entry point of the ``paratrace`` console script."""
+    from .redact import install_log_redaction
+
+    install_log_redaction()  # every log line of every library, secrets masked
     if not _debug():
         for name in QUIET_LOGGERS:
             logging.getLogger(name).setLevel(logging.CRITICAL + 1)

@@ -113,6 +113,10 @@ def evaluation_renderable(scenario: Scenario, evaluation: Evaluation, *, analysi
     if analysis == "gold":
         header.append(" (agrees)" if gold is status else " (DISAGREES)",
                       style="green" if gold is status else "bold red")
+        if evaluation.theory.dropped:
+            n = len(evaluation.theory.dropped)
+            header.append(f"; {n} gold object{'s' if n > 1 else ''} dropped as ungrounded (see below)",
+                          style="yellow")
     header.append(f"\nquery: {scenario.query}\n")
     parts = [header, _priorities_text(evaluation)]
     parts.append(_arguments_table(evaluation) if evaluation.arguments else Text("No arguments.\n"))

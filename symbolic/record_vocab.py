@@ -186,7 +186,7 @@ def text_record(text: str) -> dict:
         try:
             value = json.loads(stripped)
         except json.JSONDecodeError as exc:
-            raise ValueError(f"record is not valid JSON ({exc.msg} at column {exc.colno})") from None
+            raise ValueError(f"record is not valid JSON ({exc.msg.removesuffix(' at')} at column {exc.colno})") from None
         if not isinstance(value, dict):
             raise ValueError("a JSON record must be an object")
         return value

@@ -188,7 +188,7 @@ def trace_from_json(text: str) -> Trace:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise TraceFormatError(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise TraceFormatError(f"not valid JSON: {exc.msg.removesuffix(' at')} at line {exc.lineno} column {exc.colno}") from None
     if not isinstance(data, dict):
         raise TraceFormatError(f"a trace must be a JSON object, got {type(data).__name__}")
     version = data.pop("schema_version", SCHEMA_VERSION)

@@ -28,7 +28,7 @@ from symbolic.labels import normalize_evidence_id
 from symbolic.model import Analysis
 
 from ..errors import AssistantError, ConfigurationError
-from ..evidence import EvidencePackage
+from ..evidence import EvidencePackage, fragment_line, neutralize
 from .base import Baseline
 from .retrieval import bm25_rank
 from .schemas import FragmentIndex
@@ -49,7 +49,7 @@ def _package() -> EvidencePackage:
 
 def list_fragments() -> str:
     """List the evidence fragments: id, source and clause of each, one per line."""
-    return "\n".join(f"{f.id} ({f.source}{', ' + f.clause if f.clause else ''})" for f in _package().fragments)
+    return "\n".join(fragment_line(f, text=False)[1:].replace("]", "", 1) for f in _package().fragments)
 
 
 def read_fragment(fragment_id: str) -> str:
@@ -61,7 +61,7 @@ def read_fragment(fragment_id: str) -> str:
         wanted = fragment_id
     for f in package.fragments:
         if f.id == wanted:
-            return f"[{f.id}] ({f.source}{', ' + f.clause if f.clause else ''}) {' '.join(f.text.split())}"
+            return fragment_line(f)
     return f"No fragment {fragment_id!r}; the ids are: " + ", ".join(f.id for f in package.fragments)
 
 
@@ -70,7 +70,7 @@ def search(words: str) -> str:
     hits = [h for h in bm25_rank(words, _package().fragments, 3) if h.score > 0]
     if not hits:
         return "No fragment matches these words."
-    return "\n".join(f"[{h.fragment.id}] {' '.join(h.fragment.text.split())}" for h in hits)
+    return "\n".join(f"[{h.fragment.id}] {neutralize(h.fragment.text)}" for h in hits)
 
 
 TOOLS = (list_fragments, read_fragment, search)

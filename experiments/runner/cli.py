@@ -20,7 +20,10 @@ TABLE_METRICS = ("ASA", "TGC", "CLA", "NER", "PHA", "BRA", "NCR", "DLA")
 
 def _spec(config: Optional[Path], suite: Optional[str], configuration: Optional[str],
           model: Optional[str], name: Optional[str], limit: Optional[int]):
-    from .spec import ExperimentSpec, load_spec
+    """The spec of ``paratrace run``: validated whole (name, duplicates) before anything is created."""
+    from pydantic import ValidationError
+
+    from .spec import ExperimentSpec, load_spec, safe_name, spec_error
 
     if config is not None:
         if suite or configuration:
@@ -29,15 +32,21 @@ def _spec(config: Optional[Path], suite: Optional[str], configuration: Optional[
         updates = {k: v for k, v in (("name", name), ("limit", limit)) if v is not None}
         if model:
             updates["backbones"] = ({"model": model},)
-        return spec.model_validate({**spec.model_dump(), **updates}) if updates else spec
+        try:
+            return spec.model_validate({**spec.model_dump(), **updates}) if updates else spec
+        except ValidationError as exc:
+            raise spec_error(exc, f"{config} with the command-line options") from None
     if not (suite and configuration):
         raise ExperimentError("give a spec file, or --suite and --config (and optionally --model)")
     from assistant.backends import default_model
 
     model = model or default_model()
-    auto = f"{Path(suite).stem}-{configuration}-{model.replace('/', '_')}"
-    return ExperimentSpec(name=name or auto, suites=(suite,), configurations=(configuration,),
-                          backbones=({"model": model},), limit=limit)
+    auto = safe_name(f"{Path(suite).stem}-{configuration}-{model.replace('/', '_')}")
+    try:
+        return ExperimentSpec(name=auto if name is None else name, suites=(suite,), configurations=(configuration,),
+                              backbones=({"model": model},), limit=limit)
+    except ValidationError as exc:
+        raise spec_error(exc, "paratrace run") from None
 
 
 def _progress(console):
@@ -72,7 +81,7 @@ def _print_summary(console, result) -> None:
         console.print(f"report: {suite.report_dir}")
 
 
-def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool) -> None:
+def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, repair: bool = False) -> None:
     from rich.console import Console
 
     from .engine import Budget
@@ -84,7 +93,11 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool) -
     if dry_run:
         check_spec(spec)
     else:
-        check_start(spec, workdir, resume=resume)
+        paths = check_start(spec, workdir, resume=resume)
+        if resume and not repair:  # damaged records stop the run here, before the progress display
+            from .state import check_results
+
+            check_results(paths.results, read_only=True)
     if dry_run:
         result = run_experiment(spec, workdir=workdir, resume=resume, dry_run=True)
         est = result.estimate
@@ -100,7 +113,8 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool) -
                        tokens=summary.tokens)
 
         started = time.monotonic()
-        result = run_experiment(spec, workdir=workdir, resume=resume, track=track, on_progress=update)
+        result = run_experiment(spec, workdir=workdir, resume=resume, track=track, repair=repair,
+                                on_progress=update)
     s = result.summary
     console.print(f"{spec.name}: {s.done} run, {s.skipped} already done, {s.scored} scored, "
                   f"{s.parse_failures} parse failures, {s.infra_errors} infrastructure errors, "
@@ -131,10 +145,14 @@ def register(app: typer.Typer) -> None:
         resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run."),
         dry_run: bool = typer.Option(False, "--dry-run", help="Estimate calls and tokens only."),
         track: bool = typer.Option(True, "--track/--no-track", help="Log to MLflow."),
+        repair: bool = typer.Option(False, "--repair", help="With --resume: move damaged, duplicate or "
+                                    "conflicting result lines to results.quarantine.jsonl and run their cases again."),
     ):
         """Run an experiment: every case exactly once, scored, reported and tracked."""
         spec = _spec(config, suite, configuration, model, name, limit)
-        _execute(spec, workdir=workdir, resume=resume, dry_run=dry_run, track=track)
+        if repair and not resume:
+            raise ExperimentError("--repair repairs the result log of an existing run; give it with --resume")
+        _execute(spec, workdir=workdir, resume=resume, dry_run=dry_run, track=track, repair=repair)
 
     @app.command("demo")
     def demo_command(
@@ -143,17 +161,20 @@ def register(app: typer.Typer) -> None:
         workdir: Path = typer.Option(Path("."), "--workdir"),
     ):
         """B1 and B4 on a slice of the authored corpus with the embedded model; scored and logged."""
-        from .spec import load_spec
+        from .spec import load_spec, safe_name
+        from .state import read_state_json
 
         spec = load_spec(DEMO_SPEC)
         updates = {"limit": limit}
         if model:
             updates["backbones"] = ({"model": model},)
-            updates["name"] = f"demo-{model.replace('/', '_')}"
+            updates["name"] = safe_name(f"demo-{model.replace('/', '_')}")
         spec = spec.model_validate({**spec.model_dump(), **updates})
-        resume = (workdir.resolve() / "runs" / spec.name / "spec.json").exists()
+        stored_spec = workdir.resolve() / "runs" / spec.name / "spec.json"
+        resume = stored_spec.exists()
         if resume:
-            stored = json.loads((workdir.resolve() / "runs" / spec.name / "spec.json").read_text())
+            stored = read_state_json(stored_spec, "the frozen spec of the demo run",
+                                     f"move {stored_spec.parent} away, or use another --workdir")
             if stored != spec.model_dump(mode="json"):
                 raise ExperimentError(f"a demo run with other settings exists in {workdir}/runs/{spec.name}; "
                                       "use another --workdir")
@@ -206,7 +227,12 @@ def register(app: typer.Typer) -> None:
             table.add_row(r.metric, r.a[0], r.b[0], str(r.n), f"{r.a_rate:.3f}", f"{r.b_rate:.3f}",
                           str(r.only_a), str(r.only_b), f"{r.pvalue:.4g}", f"{r.qvalue:.4g}")
         Console(width=None if sys.stdout.isatty() else 160).print(table)
+        from symbolic.fsio import write_atomic
+
+        if out.exists() and not out.is_dir():
+            raise ExperimentError(f"{out}: exists and is not a directory (-o names the directory for "
+                                  "compare.md and compare.html)")
         out.mkdir(parents=True, exist_ok=True)
-        (out / "compare.md").write_text(to_markdown(rows), encoding="utf-8")
-        (out / "compare.html").write_text(to_html(rows), encoding="utf-8")
+        write_atomic(out / "compare.md", to_markdown(rows), error=ExperimentError)
+        write_atomic(out / "compare.html", to_html(rows), error=ExperimentError)
         typer.echo(f"wrote {out / 'compare.md'} and {out / 'compare.html'}")

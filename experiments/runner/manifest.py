@@ -11,8 +11,6 @@ import datetime as _dt
 import hashlib
 import importlib.metadata as _md
 import json
-import os
-import re
 import subprocess
 from pathlib import Path
 from typing import Any, Mapping
@@ -20,7 +18,6 @@ from typing import Any, Mapping
 __all__ = ["PACKAGES", "digest_file", "digest_json", "git_revision", "package_versions", "redact"]
 
 PACKAGES = ("paratrace", "dspy", "litellm", "instructor", "mlflow", "pydantic", "networkx", "statsmodels")
-_SECRET_KEY = re.compile(r"(api[_-]?key|secret|password|passwd|authorization|bearer|access[_-]?token)", re.I)
 
 
 def digest_file(path: str | Path) -> str:
@@ -69,7 +66,7 @@ def today() -> str:
 
 
 def redact(mapping: Mapping[str, Any], environ: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """Drop credential-like keys and mask any value equal to a secret from the environment.
+    """Drop credential-like keys and mask secrets (:func:`symbolic.redact.redact`).
 
     Parameters
     ----------
@@ -77,7 +74,8 @@ def redact(mapping: Mapping[str, Any], environ: Mapping[str, str] | None = None)
         Params, tags or manifest entries (nested mappings are handled).
     environ : Mapping, optional
         Defaults to ``os.environ``; values of variables whose name looks like a
-        credential are masked wherever they occur.
+        credential are masked wherever they occur, and so are key-shaped
+        strings (``sk-...``).
 
     Examples
     --------
@@ -86,18 +84,6 @@ def redact(mapping: Mapping[str, Any], environ: Mapping[str, str] | None = None)
     >>> redact({"note": "key sk-live-123 here"}, {"OPENAI_API_KEY": "sk-live-123"})
     {'note': 'key *** here'}
     """
-    environ = os.environ if environ is None else environ
-    secrets = [v for k, v in environ.items() if _SECRET_KEY.search(k) or k.endswith("_KEY")]
-    secrets = sorted({s for s in secrets if len(s) >= 6}, key=len, reverse=True)
+    from symbolic.redact import redact as _redact
 
-    def clean(value):
-        if isinstance(value, Mapping):
-            return {k: clean(v) for k, v in value.items() if not _SECRET_KEY.search(str(k))}
-        if isinstance(value, (list, tuple)):
-            return [clean(v) for v in value]
-        if isinstance(value, str):
-            for secret in secrets:
-                value = value.replace(secret, "***")
-        return value
-
-    return clean(dict(mapping))
+    return _redact(dict(mapping), environ)

@@ -77,11 +77,13 @@ def prepare(spec: ExperimentSpec, workdir: str | Path, *, resume: bool) -> RunPa
         If the run exists and ``resume`` is false (nothing is overwritten), or
         ``resume`` is asked with a spec that differs from the frozen one.
     """
+    from symbolic.fsio import write_atomic
+
     paths = check_start(spec, workdir, resume=resume)
     frozen = spec.model_dump(mode="json")
     paths.root.mkdir(parents=True, exist_ok=True)
     if not paths.spec.exists():
-        paths.spec.write_text(json.dumps(frozen, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        write_atomic(paths.spec, json.dumps(frozen, indent=2, sort_keys=True) + "\n", error=ExperimentError)
     return paths
 
 
@@ -113,14 +115,19 @@ def check_start(spec: ExperimentSpec, workdir: str | Path, *, resume: bool) -> R
     assistant.errors.ConfigurationError
         For an unknown configuration or variant.
     """
+    from .state import read_state_json
+
     check_spec(spec)
     paths = RunPaths(Path(workdir).resolve() / "runs" / spec.name)
     frozen = spec.model_dump(mode="json")
-    if paths.spec.exists():
+    if paths.root.exists() and not paths.root.is_dir():
+        raise ExperimentError(f"run {paths.root} exists and is not a directory")
+    if paths.spec.exists() or paths.spec.is_symlink():
         if not resume:
             raise ExperimentError(f"run {paths.root} exists; pass --resume to continue it "
                                   "or give the spec another name")
-        stored = json.loads(paths.spec.read_text(encoding="utf-8"))
+        stored = read_state_json(paths.spec, "the frozen spec of the run",
+                                 f"restore it, or move {paths.root} away to start the run afresh")
         if stored != frozen:
             changed = sorted(k for k in set(stored) | set(frozen) if stored.get(k) != frozen.get(k))
             raise ExperimentError(f"run {paths.root} was started with another spec "

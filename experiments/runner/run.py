@@ -10,13 +10,17 @@ from typing import Callable, Mapping, Sequence
 
 from symbolic.model import Scenario
 
+from ..errors import ExperimentError
 from .engine import Budget, RunSummary, run_tasks
 from .limits import RateLimiter
-from .pipeline import Estimate, RunPaths, check_spec, demo_pools, estimate, manifest, plan, prepare, suite_label
+from .lock import RunLock
+from .pipeline import (Estimate, RunPaths, check_spec, check_start, demo_pools, estimate, manifest, plan, prepare,
+                       suite_label)
 from .runlog import ResultLog
 from .scoring import SuiteScore, score_log
 from .solve import AssistantSolver, hard_failure
 from .spec import ExperimentSpec
+from .state import check_results, read_state_json
 
 __all__ = ["ExperimentRun", "load_suites", "run_experiment"]
 
@@ -50,6 +54,8 @@ def load_suites(names: Sequence[str]) -> tuple[dict[str, list[Scenario]], dict[s
 
 def _log_mlflow(spec: ExperimentSpec, scores: Sequence[SuiteScore], man: Mapping, workdir: Path,
                 paths: RunPaths) -> tuple[str, ...]:
+    from symbolic.redact import redact_text
+
     from .compare import CASE_RESULTS, case_results_jsonl
     from .figures import confusion_figure, metric_bars
     from .tracking import GroupLog, log_group, parent_run, setup_mlflow
@@ -62,7 +68,7 @@ def _log_mlflow(spec: ExperimentSpec, scores: Sequence[SuiteScore], man: Mapping
             for name in sorted(suite.files):
                 path = Path(name)
                 if path.suffix in (".md", ".csv"):
-                    mlflow.log_text(path.read_text(encoding="utf-8"), f"report/{path.name}")
+                    mlflow.log_text(redact_text(path.read_text(encoding="utf-8")), f"report/{path.name}")
             for cell in suite.cells:
                 metrics = cell.metrics()
                 extra = {k: (v, None, None, len(cell.outputs)) for k, v in cell.operational_metrics().items()}
@@ -123,7 +129,7 @@ def _csv(rows: Sequence[Mapping]) -> str:
 
 
 def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: bool = False,
-                   dry_run: bool = False, track: bool = True,
+                   dry_run: bool = False, track: bool = True, repair: bool = False,
                    solver: Callable | None = None,
                    on_progress: Callable[[RunSummary, int], None] | None = None) -> ExperimentRun:
     """Run ``spec``: every case of the grid exactly once, then score and track.
@@ -139,6 +145,10 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
         Only estimate calls and tokens; make no call and write nothing.
     track : bool
         Log to MLflow.
+    repair : bool
+        Move damaged, duplicate or conflicting lines of ``results.jsonl`` to
+        ``results.quarantine.jsonl`` and run their cases again
+        (:func:`~experiments.runner.state.check_results`).
     solver : callable, optional
         Replaces the assistant (tests, custom systems): ``solver(task) -> CaseOutcome``.
     on_progress : callable, optional
@@ -147,37 +157,53 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
     Raises
     ------
     ExperimentError
-        On a bad suite, a frozen-spec mismatch, or an existing run without ``resume``.
+        On a bad suite, a frozen-spec mismatch, an existing run without
+        ``resume``, damaged run state (without ``repair``), or a run directory
+        in use by another process (:class:`~experiments.runner.lock.RunLock`).
     """
     workdir = Path(workdir).resolve()
     check_spec(spec)
     suites, files = load_suites(spec.suites)
     tasks = plan(spec, suites)
     root = workdir / "runs" / spec.name
-    done = ResultLog(root / "results.jsonl").completed() if (resume and root.exists()) else set()
-    est = estimate(tasks, done)
+    planned = {t.key for t in tasks}
     if dry_run:
-        return ExperimentRun(None, est, None)
-    paths = prepare(spec, workdir, resume=resume)
-    man = manifest(spec, files)
-    if not paths.manifest.exists():
-        paths.manifest.write_text(json.dumps(man, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    else:
-        man = json.loads(paths.manifest.read_text(encoding="utf-8"))
-    import dspy
+        check_start(spec, workdir, resume=resume)
+        done = check_results(root / "results.jsonl", planned, read_only=True).keys if resume else set()
+        return ExperimentRun(None, estimate(tasks, done), None)
+    with RunLock(root):
+        # Everything below is validated under the lock and before the first model call.
+        paths = prepare(spec, workdir, resume=resume)
+        done = check_results(paths.results, planned, repair=repair).keys
+        est = estimate(tasks, done)
+        man = _manifest(spec, files, paths)
+        import dspy
 
-    dspy.configure_cache(enable_disk_cache=True, disk_cache_dir=str(workdir / ".paratrace-cache"))
-    if track:
-        _trace_dspy(workdir, next(iter(suites)))
-    log = ResultLog(paths.results)
-    limiters = {b.name: RateLimiter(b.rate_per_minute) for b in spec.backbones}
-    todo = len(tasks) - len(done)
-    summary = run_tasks(
-        tasks, solver or AssistantSolver(demo_pools=demo_pools(spec, suites), seed=spec.seed), hard_failure, log, concurrency=spec.concurrency,
-        limiters=limiters, max_retries=spec.max_retries, seed=spec.seed, backoff_s=spec.backoff_s,
-        budget=Budget(spec.max_calls, spec.max_tokens),
-        on_progress=(lambda s: on_progress(s, todo)) if on_progress else None,
-    )
-    scores = tuple(score_log(log, suites, paths.reports, seed=spec.seed))
-    ids = _log_mlflow(spec, scores, man, workdir, paths) if track and scores else ()
+        dspy.configure_cache(enable_disk_cache=True, disk_cache_dir=str(workdir / ".paratrace-cache"))
+        if track:
+            _trace_dspy(workdir, next(iter(suites)))
+        log = ResultLog(paths.results)
+        limiters = {b.name: RateLimiter(b.rate_per_minute) for b in spec.backbones}
+        todo = len(tasks) - len(done)
+        summary = run_tasks(
+            tasks, solver or AssistantSolver(demo_pools=demo_pools(spec, suites), seed=spec.seed), hard_failure, log,
+            concurrency=spec.concurrency, limiters=limiters, max_retries=spec.max_retries, seed=spec.seed,
+            backoff_s=spec.backoff_s, budget=Budget(spec.max_calls, spec.max_tokens),
+            on_progress=(lambda s: on_progress(s, todo)) if on_progress else None,
+        )
+        scores = tuple(score_log(log, suites, paths.reports, seed=spec.seed))
+        ids = _log_mlflow(spec, scores, man, workdir, paths) if track and scores else ()
     return ExperimentRun(paths, est, summary, scores, ids)
+
+
+def _manifest(spec: ExperimentSpec, files, paths: RunPaths) -> dict:
+    """The run's manifest: written on the first start, read back (strictly) on a resume."""
+    from symbolic.fsio import write_atomic
+
+    if paths.manifest.exists() or paths.manifest.is_symlink():
+        return read_state_json(paths.manifest, "the manifest of the run",
+                               f"delete {paths.manifest} to have it written again (its date and git revision "
+                               "then become today's)")
+    man = manifest(spec, files)
+    write_atomic(paths.manifest, json.dumps(man, indent=2, sort_keys=True) + "\n", error=ExperimentError)
+    return man

@@ -2,8 +2,10 @@
 
 One JSON object per line, flushed and fsynced per record, keyed by
 :class:`~experiments.runner.spec.RunKey`.  A run killed at any moment leaves at
-most one partial last line; :class:`ResultLog` cuts it off when it reopens the
-file, so ``--resume`` re-runs exactly the cases without a complete record.
+most one partial last line; :func:`~experiments.runner.state.check_results`
+moves it aside (reported) before a resume, so ``--resume`` re-runs exactly the
+cases without a complete record.  Only one process writes a log at a time
+(:class:`~experiments.runner.lock.RunLock`).
 """
 
 from __future__ import annotations
@@ -45,14 +47,22 @@ class ResultLog:
         self._repair_tail()
 
     def _repair_tail(self) -> None:
+        """Move a torn last line (no newline) aside, reported (:func:`~experiments.runner.state.check_results`)."""
         if not self.path.exists():
             return
-        with open(self.path, "rb+") as fh:
-            data = fh.read()
-            if not data or data.endswith(b"\n"):
+        with open(self.path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            if fh.tell() == 0:
                 return
-            cut = data.rfind(b"\n") + 1
-            fh.truncate(cut)
+            fh.seek(-1, os.SEEK_END)
+            if fh.read(1) == b"\n":
+                return
+        from .state import check_results
+
+        try:
+            check_results(self.path)
+        except ExperimentError:
+            pass  # the torn line is gone; other problems are reported by records() and the resume check
 
     def records(self) -> Iterator[dict]:
         """Every complete record, in append order.
@@ -60,22 +70,32 @@ class ResultLog:
         Raises
         ------
         ExperimentError
-            If a complete line is not a JSON object with a ``key``.
+            If a complete line is not a valid result record
+            (its key; :func:`~experiments.runner.state.record_problem`), naming
+            the line.  Outputs are checked before a run starts
+            (:func:`~experiments.runner.state.check_results`).
         """
+        from symbolic._jsonread import parse_json
+        from symbolic.errors import ScenarioError
+
+        from .state import record_problem
+
         if not self.path.exists():
             return
-        with open(self.path, encoding="utf-8") as fh:
+        with open(self.path, "rb") as fh:
             for number, line in enumerate(fh, 1):
                 if not line.strip():
                     continue
                 try:
-                    record = json.loads(line)
-                    RunKey(**record["key"])
-                except (json.JSONDecodeError, KeyError, TypeError) as exc:
+                    record = parse_json(line, line=number)
+                    problem = record_problem(record, output=False)
+                except ScenarioError as exc:
+                    problem = exc.reason
+                if problem is not None:
                     raise ExperimentError(
-                        f"{self.path}:{number}: not a result record ({exc}); "
-                        "move the file away to start a fresh run"
-                    ) from None
+                        f"{self.path}:{number}: not a result record ({problem}); resume with --repair to move "
+                        "the line aside and run its case again"
+                    )
                 yield record
 
     def completed(self) -> set[RunKey]:

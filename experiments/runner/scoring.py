@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from symbolic.errors import PriorityCycleWarning
+from symbolic.fsio import write_atomic
 from symbolic.model import Scenario
 
 from .runlog import ResultLog
@@ -127,6 +128,6 @@ def _score_log(log, suites, report_root, *, seed):
                              results=all_results, suite_name=suite,
                              output_names=("results.jsonl",))
         ops = directory / "operations.md"
-        ops.write_text(operations_markdown([(c.name, c.operations) for c in cells]), encoding="utf-8")
+        write_atomic(ops, operations_markdown([(c.name, c.operations) for c in cells]))
         scores.append(SuiteScore(suite, tuple(cells), directory, tuple(sorted([*files, str(ops)]))))
     return scores

@@ -8,6 +8,7 @@ quick form (``paratrace run --suite S --config b4 --model M``).
 from __future__ import annotations
 
 import itertools
+import re
 import tomllib
 from pathlib import Path
 from typing import Iterator, Literal, NamedTuple
@@ -16,9 +17,54 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ..errors import ExperimentError
 
-__all__ = ["Backbone", "ExperimentSpec", "RunKey", "load_spec"]
+__all__ = ["Backbone", "ExperimentSpec", "RunKey", "load_spec", "name_problem", "safe_name", "spec_error"]
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,127}")
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a run directory (``runs/<name>/``), or ``None``.
+
+    A run name is one safe path component: 1-128 characters of letters,
+    digits, ``.``, ``_``, ``+`` and ``-``, starting with a letter or digit (so
+    never ``.``, ``..``, an absolute path, a separator or a NUL).
+
+    Examples
+    --------
+    >>> name_problem("demo-b4"), name_problem("../../x")
+    (None, "run name '../../x' is not a single safe path component (1-128 letters, digits, '.', '_', '+', '-'; starting with a letter or digit)")
+    """
+    if isinstance(name, str) and _NAME.fullmatch(name) and name not in (".", ".."):
+        return None
+    return (f"run name {name!r} is not a single safe path component (1-128 letters, digits, '.', '_', '+', "
+            "'-'; starting with a letter or digit)")
+
+
+def safe_name(text: str) -> str:
+    """``text`` turned into a valid run name (other characters become ``_``).
+
+    >>> safe_name("normative-en-b4-ollama/llama3:8b")
+    'normative-en-b4-ollama_llama3_8b'
+    """
+    cleaned = re.sub(r"[^A-Za-z0-9._+-]", "_", text).lstrip("._+-")[:128]
+    return cleaned or "run"
+
+
+def _suite_label(name: str) -> str:
+    return Path(name).stem if name.endswith(".jsonl") or "/" in name else name
+
+
+def spec_error(exc: ValidationError, where: str = "spec") -> ExperimentError:
+    """One :class:`ExperimentError` naming the field and the value of a spec's first validation error."""
+    err = exc.errors()[0]
+    field = ".".join(str(p) for p in err["loc"])
+    msg = err["msg"].removeprefix("Value error, ")
+    if not field:
+        return ExperimentError(f"{where}: {msg}")
+    value = err.get("input")
+    shown = "" if isinstance(value, dict) else f" (value {value!r})"
+    return ExperimentError(f"{where}: field {field}: {msg}{shown}")
 
 
 class RunKey(NamedTuple):
@@ -95,6 +141,28 @@ class ExperimentSpec(BaseModel):
                     "configurations x variants (the fairness grid).",
     )
 
+    @field_validator("name")
+    @classmethod
+    def _safe_name(cls, value: str) -> str:
+        problem = name_problem(value)
+        if problem:
+            raise ValueError(problem)
+        return value
+
+    @model_validator(mode="after")
+    def _unique(self):
+        for field, items in (("suites", [_suite_label(s) for s in self.suites]),
+                             ("configurations", [c.strip().lower() for c in self.configurations]),
+                             ("backbones", [b.name for b in self.backbones]), ("variants", list(self.variants)),
+                             ("cells", list(self.cells or ())), ("cases", list(self.cases or ()))):
+            seen = set()
+            for item in items:
+                if item in seen:
+                    what = "backbone name (alias or model)" if field == "backbones" else "entry"
+                    raise ValueError(f"{field} lists the {what} {item!r} twice; each must be unique")
+                seen.add(item)
+        return self
+
     @model_validator(mode="after")
     def _cells_known(self):
         for configuration, _ in self.cells or ():
@@ -145,21 +213,22 @@ def load_spec(path: str | Path) -> ExperimentSpec:
         Naming the file, the field and the value when the file is missing,
         is not TOML, or does not match the schema.
     """
+    from symbolic.fsio import input_problem, read_text
+
     path = Path(path)
+    problem = input_problem(path)
+    if problem == "no such file":
+        raise ExperimentError(f"{path}: no such experiment spec")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ExperimentError(f"{path}: no such experiment spec") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ExperimentError(f"{path}: cannot read the spec ({exc})") from None
+        data = tomllib.loads(read_text(path, max_bytes=8 * 1024 * 1024, error=ExperimentError))
     except tomllib.TOMLDecodeError as exc:
         raise ExperimentError(f"{path}: not valid TOML ({exc})") from None
-    data.setdefault("name", path.stem)
+    except RecursionError:
+        raise ExperimentError(f"{path}: not a usable spec (nested too deeply)") from None
+    except ValueError as exc:  # e.g. an integer beyond sys.get_int_max_str_digits()
+        raise ExperimentError(f"{path}: not a usable spec ({str(exc).split(';')[0]})") from None
+    data.setdefault("name", safe_name(path.stem))
     try:
         return ExperimentSpec.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        field = ".".join(str(p) for p in err["loc"]) or "<root>"
-        raise ExperimentError(
-            f"{path}: field {field}: {err['msg']} (value {err.get('input')!r})"
-        ) from None
+        raise spec_error(exc, str(path)) from None

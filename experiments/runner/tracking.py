@@ -38,6 +38,9 @@ def setup_mlflow(workdir: str | Path = ".", *, autolog_dspy: bool = True):
     import mlflow
 
     mlflow.set_tracking_uri(default_tracking_uri(workdir))
+    from symbolic.redact import install_mlflow_redaction
+
+    install_mlflow_redaction(mlflow)  # spans (exception.message, tracebacks) are masked before they are stored
     if autolog_dspy:
         import mlflow.dspy
 

@@ -4,8 +4,10 @@
 
 Statuses: 200 with an :class:`~scorer.contract.OutputRecord` (a record whose
 ``meta.hard_failure`` is true is still a 200: the model answered, invalidly,
-and the contract records that); 400 malformed JSON or an unknown
-configuration; 404/405 unknown route or method; 413 body over the limit;
+and the contract records that); 400 malformed JSON, a non-finite number
+(``NaN``, ``Infinity``) or an unknown configuration; 401 no or a wrong bearer
+token (when the service has one; ``/health`` stays open); 408 a body that does
+not arrive in time; 404/405 unknown route or method; 413 body over the limit;
 415 not JSON; 422 a field fails the schema or the input limits (the body names
 the field and the value); 503 no free worker slot or a rate-limited LM;
 502 LM failure; 504 timeout; 500 anything else.  Every error body is an
@@ -29,6 +31,7 @@ from starlette.exceptions import HTTPException
 from scorer.contract import OUTPUT_RECORD_V1, OutputRecord
 
 from .errors import RequestFailure
+from .guard import DEFAULT_BODY_TIMEOUT_S, BearerAuth, RequestGuard
 from .middleware import REQUEST_ID_HEADER, BodyLimit, RequestContext, error_body
 from .schemas import AskRequest, ErrorResponse, HealthResponse, InvocationsRequest, VersionResponse
 from .service import Service
@@ -37,7 +40,7 @@ __all__ = ["DEFAULT_MAX_BODY_BYTES", "create_app"]
 
 DEFAULT_MAX_BODY_BYTES = 1_048_576
 _PACKAGES = ("dspy", "fastapi", "litellm", "mlflow", "pydantic", "uvicorn")
-_STATUS_KIND = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large",
+_STATUS_KIND = {400: "bad_request", 401: "unauthorized", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large",
                 415: "unsupported_media_type"}
 _ERRORS = {code: {"model": ErrorResponse, "description": text} for code, text in (
     (400, "Malformed JSON or an unknown configuration."), (413, "The body is over the size limit."),
@@ -104,7 +107,8 @@ def _validation_failure(request: Request, exc: RequestValidationError) -> Reques
 
 def create_app(assistant_factory: Callable[[str], Any], *, config: str = "b4", configs: tuple[str, ...] | None = None,
                max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, timeout_s: float = 120.0, workers: int = 4,
-               queue: int | None = None, program: dict[str, Any] | None = None) -> FastAPI:
+               queue: int | None = None, program: dict[str, Any] | None = None, token: str | None = None,
+               body_timeout_s: float = DEFAULT_BODY_TIMEOUT_S) -> FastAPI:
     """Build the service around one assistant per configuration.
 
     Parameters
@@ -125,6 +129,13 @@ def create_app(assistant_factory: Callable[[str], Any], *, config: str = "b4", c
         Calls admitted beyond ``workers`` (default ``2 * workers``); 503 beyond.
     program : dict, optional
         What ``/version`` reports about a loaded program (source, digest, optimizer...).
+    token : str, optional
+        When given, every path but ``/health`` needs ``Authorization: Bearer <token>``
+        (401 otherwise; :class:`~optimize.serve.guard.BearerAuth`).
+    body_timeout_s : float, optional
+        Seconds a request has to deliver its body (408 beyond;
+        :class:`~optimize.serve.guard.RequestGuard`, which also answers 400
+        to non-finite JSON numbers).
 
     Returns
     -------
@@ -245,6 +256,9 @@ def create_app(assistant_factory: Callable[[str], Any], *, config: str = "b4", c
                                                             max_fragment_chars=limits.max_fragment_chars,
                                                             max_total_chars=limits.max_total_chars))
 
+    app.add_middleware(RequestGuard, body_timeout_s=body_timeout_s)
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
+    if token:
+        app.add_middleware(BearerAuth, token=token)
     app.add_middleware(RequestContext)
     return app

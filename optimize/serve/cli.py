@@ -12,9 +12,26 @@ from typing import Any, Callable, List, Optional
 
 import typer
 
-__all__ = ["build_factory", "register"]
+__all__ = ["TOKEN_ENV", "build_factory", "is_loopback", "register"]
 
 _NO_CLIENT_TIMEOUT = ("scripted", "local")
+TOKEN_ENV = "PARATRACE_SERVE_TOKEN"
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is a loopback interface (``localhost``, ``127.0.0.0/8``, ``::1``).
+
+    >>> is_loopback("127.0.0.1"), is_loopback("localhost"), is_loopback("0.0.0.0"), is_loopback("::")
+    (True, True, False, False)
+    """
+    import ipaddress
+
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def build_factory(*, program: str | None, configs: list[str], model: str | None, api_base: str | None = None,
@@ -111,24 +128,50 @@ def register(app: typer.Typer) -> None:
         tracking_uri: Optional[str] = typer.Option(None, "--tracking-uri",
                                                    help="MLflow tracking URI for a models:/ program."),
         log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error."),
+        token_env: str = typer.Option(TOKEN_ENV, "--token-env",
+                                      help="Environment variable holding the bearer token; when it is set, every "
+                                           "path but /health needs 'Authorization: Bearer <token>'."),
+        allow_unauthenticated: bool = typer.Option(False, "--allow-unauthenticated",
+                                                   help="Listen beyond loopback without a token (behind an "
+                                                        "authenticating proxy only)."),
+        header_timeout: float = typer.Option(10.0, "--header-timeout", min=0.001,
+                                             help="Seconds a client has to send a request head (408 beyond)."),
+        body_timeout: float = typer.Option(30.0, "--body-timeout", min=0.001,
+                                           help="Seconds a request has to deliver its body (408 beyond)."),
+        keep_alive: float = typer.Option(5.0, "--keep-alive", min=0.001,
+                                         help="Seconds an idle kept-alive connection stays open."),
     ) -> None:
         """Serve the assistant over HTTP: POST /v1/ask, /invocations, GET /health, /version, /openapi.json."""
+        import os
+
+        from symbolic.redact import register_secret
+
         from .app import create_app
         from .errors import ServeError
         from .server import run
 
         if log_level.lower() not in ("debug", "info", "warning", "error"):
             raise ServeError(f"--log-level {log_level!r}: use debug, info, warning or error")
+        token = os.environ.get(token_env, "")
+        if token_env in os.environ and len(token) < 16:
+            raise ServeError(f"${token_env} is set but holds {len(token)} characters; a bearer token needs 16 or more")
+        if not token and not is_loopback(host) and not allow_unauthenticated:
+            raise ServeError(f"refusing to listen on {host} without authentication: set ${token_env} to a bearer "
+                             "token, or pass --allow-unauthenticated behind an authenticating proxy")
+        register_secret(token)  # never in a log line
         factory, configs, info = build_factory(program=program, configs=list(config), model=model,
                                                api_base=api_base, lm_timeout=lm_timeout, tracking_uri=tracking_uri)
         app_ = create_app(factory, config=configs[0], configs=tuple(configs), max_body_bytes=max_body_bytes,
-                          timeout_s=timeout, workers=workers, queue=queue, program=info)
-        if host not in ("127.0.0.1", "localhost", "::1"):
-            typer.echo(f"paratrace: warning: listening on {host}: the service has no authentication and every "
-                       "request spends LM calls; put it behind an authenticating proxy", err=True)
+                          timeout_s=timeout, workers=workers, queue=queue, program=info, token=token or None,
+                          body_timeout_s=body_timeout)
+        if not token and not is_loopback(host):
+            typer.echo(f"paratrace: warning: listening on {host} without authentication and every request "
+                       "spends LM calls; put it behind an authenticating proxy", err=True)
+        auth = f"bearer token from ${token_env}" if token else "no authentication"
         typer.echo(f"paratrace: serving {', '.join(configs)} on http://{host}:{port} "
-                   f"(model {app_.state.service.model}; Ctrl-C to stop)", err=True)
-        run(app_, host=host, port=port, grace_s=min(timeout, 30.0) + 1.0, log_level=log_level.lower())
+                   f"(model {app_.state.service.model}; {auth}; Ctrl-C to stop)", err=True)
+        run(app_, host=host, port=port, grace_s=min(timeout, 30.0) + 1.0, log_level=log_level.lower(),
+            header_timeout_s=header_timeout, keep_alive_s=keep_alive)
 
     @app.command("serve-mlflow")
     def serve_mlflow(

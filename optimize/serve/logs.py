@@ -15,6 +15,8 @@ import sys
 import time
 from typing import Any, Callable, TextIO
 
+from symbolic.redact import redact_text
+
 __all__ = ["JsonFormatter", "LOGGER_NAME", "configure_logging", "log_request"]
 
 LOGGER_NAME = "paratrace.serve"
@@ -42,7 +44,7 @@ class JsonFormatter(logging.Formatter):
         line.update(sorted(fields.items()))
         if record.exc_info and record.exc_info[0] is not None:
             line["exception"] = record.exc_info[0].__name__
-        return json.dumps(line, ensure_ascii=False, default=str)
+        return redact_text(json.dumps(line, ensure_ascii=False, default=str))
 
 
 def configure_logging(level: str = "info", stream: TextIO | None = None) -> Callable[[], None]:

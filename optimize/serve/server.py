@@ -16,20 +16,27 @@ import time
 
 from .errors import ServeError
 from .logs import configure_logging
+from .protocol import DEFAULT_HEADER_TIMEOUT_S, guarded_protocol
 
-__all__ = ["BackgroundServer", "run"]
+__all__ = ["BackgroundServer", "DEFAULT_KEEP_ALIVE_S", "run"]
 
 
-def _config(app, *, host: str, port: int, grace_s: float, limit_concurrency: int | None, log_level: str):
+DEFAULT_KEEP_ALIVE_S = 5.0
+
+
+def _config(app, *, host: str, port: int, grace_s: float, limit_concurrency: int | None, log_level: str,
+            header_timeout_s: float = DEFAULT_HEADER_TIMEOUT_S, keep_alive_s: float = DEFAULT_KEEP_ALIVE_S):
     import uvicorn
 
     return uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False, lifespan="on",
                           timeout_graceful_shutdown=grace_s, limit_concurrency=limit_concurrency,
-                          server_header=False, date_header=False, log_level=log_level)
+                          server_header=False, date_header=False, log_level=log_level,
+                          http=guarded_protocol(header_timeout_s), timeout_keep_alive=keep_alive_s)
 
 
 def run(app, *, host: str = "127.0.0.1", port: int = 8000, grace_s: float = 30.0,
-        limit_concurrency: int | None = 256, log_level: str = "info") -> None:
+        limit_concurrency: int | None = 256, log_level: str = "info",
+        header_timeout_s: float = DEFAULT_HEADER_TIMEOUT_S, keep_alive_s: float = DEFAULT_KEEP_ALIVE_S) -> None:
     """Serve ``app`` until SIGINT/SIGTERM, with JSON logs on stderr.
 
     Parameters
@@ -46,6 +53,11 @@ def run(app, *, host: str = "127.0.0.1", port: int = 8000, grace_s: float = 30.0
         Open connections beyond which uvicorn answers 503 at once.
     log_level : str, optional
         ``debug``, ``info``, ``warning`` or ``error``.
+    header_timeout_s : float, optional
+        Seconds a client has to send a request head (408 and close beyond;
+        :class:`~optimize.serve.protocol.GuardedH11Protocol`).
+    keep_alive_s : float, optional
+        Seconds an idle kept-alive connection stays open.
 
     Raises
     ------
@@ -57,7 +69,8 @@ def run(app, *, host: str = "127.0.0.1", port: int = 8000, grace_s: float = 30.0
     configure_logging(log_level)
     sock = _bind(host, port)
     uvicorn.Server(_config(app, host=host, port=port, grace_s=grace_s, limit_concurrency=limit_concurrency,
-                           log_level=log_level)).run(sockets=[sock])
+                           log_level=log_level, header_timeout_s=header_timeout_s,
+                           keep_alive_s=keep_alive_s)).run(sockets=[sock])
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -84,6 +97,8 @@ class BackgroundServer:
     app : ASGI app
     start_timeout_s : float, optional
         How long :meth:`start` waits for the server to accept connections.
+    header_timeout_s, keep_alive_s : float, optional
+        As in :func:`run`.
 
     Examples
     --------
@@ -95,8 +110,11 @@ class BackgroundServer:
     200
     """
 
-    def __init__(self, app, *, start_timeout_s: float = 30.0, limit_concurrency: int | None = 256):
+    def __init__(self, app, *, start_timeout_s: float = 30.0, limit_concurrency: int | None = 256,
+                 header_timeout_s: float = DEFAULT_HEADER_TIMEOUT_S, keep_alive_s: float = DEFAULT_KEEP_ALIVE_S):
         self.app = app
+        self.header_timeout_s = header_timeout_s
+        self.keep_alive_s = keep_alive_s
         self.start_timeout_s = start_timeout_s
         self.limit_concurrency = limit_concurrency
         self._server = None
@@ -121,7 +139,9 @@ class BackgroundServer:
         sock = _bind("127.0.0.1", 0)
         self.port = sock.getsockname()[1]
         self._server = uvicorn.Server(_config(self.app, host="127.0.0.1", port=self.port, grace_s=5.0,
-                                              limit_concurrency=self.limit_concurrency, log_level="warning"))
+                                              limit_concurrency=self.limit_concurrency, log_level="warning",
+                                              header_timeout_s=self.header_timeout_s,
+                                              keep_alive_s=self.keep_alive_s))
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [sock]}, daemon=True,
                                         name="paratrace-serve-uvicorn")
         self._thread.start()

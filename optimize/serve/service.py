@@ -204,7 +204,7 @@ class Service:
                                  field="config", value=request.config)
         try:
             if not request.documents:  # ingested fragments are checked once they exist
-                check_inputs(request.query, request.evidence, assistant.limits)
+                check_inputs(request.query, request.evidence, assistant.limits, target=request.target)
         except InputLimitError as exc:
             raise classify_failure(exc) from None
         return config, assistant

@@ -279,7 +279,7 @@ def test_dump_replaces_atomically_and_keeps_old_file_on_failure(tmp_path):
     os.umask(umask)
     assert path.stat().st_mode & 0o777 == 0o666 & ~umask
     assert [p.name for p in tmp_path.iterdir()] == ["s.jsonl"]
-    with pytest.raises(OSError):
+    with pytest.raises(ScenarioError, match="missing-dir does not exist"):
         dump_suite(scenarios, tmp_path / "missing-dir" / "s.jsonl")
 
 
