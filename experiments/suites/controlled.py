@@ -200,9 +200,16 @@ def select_bases(corpus: Sequence[Scenario], *, seed: int = SEED, per_domain: in
 
 
 def _prune(analysis: Analysis, fragment: str) -> Analysis:
-    """The analysis without the objects citing ``fragment`` and those naming them."""
+    """The analysis without the objects citing ``fragment`` and those naming them
+    (priorities, attack edges, exceptions to a dropped rule)."""
     facts = tuple(f for f in analysis.facts if fragment not in f.evidence)
-    rules = tuple(r for r in analysis.rules if fragment not in r.evidence)
+    gone = {r.id for r in analysis.rules if fragment in r.evidence}
+    while True:  # exceptions to dropped rules are vacuous: they go too, then exceptions to those
+        more = {r.id for r in analysis.rules if r.excepts in gone} - gone
+        if not more:
+            break
+        gone |= more
+    rules = tuple(r for r in analysis.rules if r.id not in gone)
     kept = {o.id for o in (*facts, *rules)}
     priorities = tuple(p for p in analysis.priorities
                        if fragment not in p.evidence and {p.stronger, p.weaker} <= kept)
