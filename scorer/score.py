@@ -18,7 +18,7 @@ from .contract import OutputRecord
 from .errors import ScoringError
 from .metrics import CASE_METRICS, belief_revision_accuracy, build_context, gold_view
 from .metrics import aggregate as _aggregate
-from .metrics.context import GoldView
+from .metrics.context import GoldView, white_box
 from .ncr import DEFAULT_MAX_CANDIDATES, DEFAULT_MAX_SIZE
 from .records import CaseResult, MetricAggregate
 
@@ -132,7 +132,7 @@ def score_suite(scenarios: Iterable[Scenario], outputs: Iterable[OutputRecord], 
         if key in seen:
             raise ScoringError(f"run {_run_key(o)} has two outputs for case {o.case_id!r}")
         seen.add(key)
-        traced[_run_key(o)] = traced.get(_run_key(o), False) or o.trace is not None
+        traced[_run_key(o)] = traced.get(_run_key(o), False) or white_box(o.trace)
     by_case: dict[str, list[OutputRecord]] = {}
     for o in outs:
         by_case.setdefault(o.case_id, []).append(o)

@@ -31,7 +31,7 @@ from ..ncr import DEFAULT_MAX_CANDIDATES, DEFAULT_MAX_SIZE, NCRWitness, ncr_witn
 from ..records import AlignmentRecord
 from ..subtheory import Universe
 
-__all__ = ["CaseContext", "GoldView", "build_context", "conflict_pairs", "gold_view"]
+__all__ = ["CaseContext", "GoldView", "build_context", "conflict_pairs", "gold_view", "white_box"]
 
 
 def conflict_pairs(u: Universe, ev: Evaluation,
@@ -230,6 +230,22 @@ class CaseContext:
         return self.universe is not None
 
 
+def white_box(trace) -> bool:
+    """Whether a trace-v2 payload carries a trace: any object, node, edge,
+    rejection or conclusion.  A payload holding only ``diagnostics`` (the audit
+    verdict of a black-box configuration, B1-B2 in audit mode) is scored as no
+    trace: its defect report feeds DLA and nothing else.
+
+    >>> from scorer.contract import Diagnostics, TraceV2
+    >>> white_box(TraceV2(diagnostics=Diagnostics(defect_class="none"))), white_box(None)
+    (False, False)
+    """
+    if trace is None:
+        return False
+    return bool(trace.facts or trace.rules or trace.attacks or trace.priorities or trace.nodes or trace.edges
+                or trace.rejected or trace.emitted_conclusions)
+
+
 def build_context(gold: GoldView, output: OutputRecord, *, expects_trace: bool | None = None) -> CaseContext:
     """Compute the output side of one case.
 
@@ -255,7 +271,7 @@ def build_context(gold: GoldView, output: OutputRecord, *, expects_trace: bool |
     if output.case_id != sc.id:
         raise ScoringError(f"output for case {output.case_id!r} scored against scenario {sc.id!r}")
     hard = output.meta.hard_failure
-    trace = output.trace
+    trace = output.trace if white_box(output.trace) else None
     expects = (trace is not None) if expects_trace is None else bool(expects_trace)
     universe = evaluation = edges = alignment = None
     if trace is not None:
