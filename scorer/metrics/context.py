@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from symbolic.arguments import ArgumentLimitError
 from symbolic.errors import SymbolicError
 from symbolic.labels import Status
 from symbolic.literals import atom, complement
@@ -27,6 +28,7 @@ from symbolic.results import Evaluation
 from ..align import GoldClasses, align_edges, evaluation_edges, gold_classes
 from ..contract import OutputRecord
 from ..errors import ScoringError
+from ..budget import DEFAULT_CASE_BUDGET, BudgetExceeded, CaseBudget
 from ..ncr import DEFAULT_MAX_CANDIDATES, DEFAULT_MAX_SIZE, NCRWitness, ncr_witness
 from ..records import AlignmentRecord
 from ..subtheory import Universe
@@ -121,6 +123,7 @@ class GoldView:
     conclusions: frozenset[str]
     related_atoms: frozenset[str]
     ncr: NCRWitness | None
+    budget: int | None = DEFAULT_CASE_BUDGET
 
     @property
     def defect(self) -> DefectClass | None:
@@ -129,7 +132,8 @@ class GoldView:
 
 
 def gold_view(scenario: Scenario, *, ncr: bool = True, ncr_max_size: int = DEFAULT_MAX_SIZE,
-              ncr_max_candidates: int = DEFAULT_MAX_CANDIDATES) -> GoldView:
+              ncr_max_candidates: int = DEFAULT_MAX_CANDIDATES,
+              budget: int | None = DEFAULT_CASE_BUDGET) -> GoldView:
     """Compute the gold side of a scenario.
 
     Parameters
@@ -139,6 +143,10 @@ def gold_view(scenario: Scenario, *, ncr: bool = True, ncr_max_size: int = DEFAU
         Whether to run the NCR search (Algorithm 5).
     ncr_max_size, ncr_max_candidates : int
         Caps of the NCR search.
+    budget : int, optional
+        Engine work units the gold side may spend (:mod:`scorer.budget`);
+        ``None``: unbounded.  The NCR search stops (a lower bound) when the
+        budget runs out during it.
 
     Returns
     -------
@@ -146,18 +154,26 @@ def gold_view(scenario: Scenario, *, ncr: bool = True, ncr_max_size: int = DEFAU
 
     Raises
     ------
+    BudgetExceeded
+        If the gold side needs more than ``budget`` work units, or the engine's
+        argument limit, before the NCR search.
     ScoringError
-        If the gold objects cannot be evaluated (a target that is not a
-        literal, the engine's argument limit).
+        If the gold objects cannot be evaluated (a target that is not a literal).
     """
     evidence = scenario.evidence_ids()
     status = scenario.gold.status
+    spend = CaseBudget(budget)
     try:
-        u = Universe(evidence, scenario.gold, scenario.target)
+        u = Universe(evidence, scenario.gold, scenario.target, spend)
         ev = u.evaluate(u.handles)
         classes = gold_classes(evidence, scenario.gold, scenario.target, status, query=scenario.query,
                                universe=u)
         everything = u.everything()
+    except ArgumentLimitError as exc:
+        raise BudgetExceeded(f"case {scenario.id}: the gold objects exceed the engine's argument limit "
+                             f"({exc})") from None
+    except BudgetExceeded as exc:
+        raise BudgetExceeded(f"case {scenario.id}: gold side: {exc}") from None
     except (ValueError, SymbolicError) as exc:
         raise ScoringError(f"case {scenario.id}: cannot evaluate the gold objects: {exc}") from None
     atoms = {atom(u.target)}
@@ -173,7 +189,7 @@ def gold_view(scenario: Scenario, *, ncr: bool = True, ncr_max_size: int = DEFAU
         witness = ncr_witness(evidence, scenario.gold, scenario.target, max_size=ncr_max_size,
                               max_candidates=ncr_max_candidates, universe=u)
     return GoldView(scenario, status, u, ev, classes,
-                    frozenset(a.conclusion for a in everything.arguments), frozenset(atoms), witness)
+                    frozenset(a.conclusion for a in everything.arguments), frozenset(atoms), witness, budget)
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,9 +279,11 @@ def build_context(gold: GoldView, output: OutputRecord, *, expects_trace: bool |
 
     Raises
     ------
+    BudgetExceeded
+        If the output's objects need more engine work than the case budget
+        (or exceed the engine's argument limit).
     ScoringError
-        If the output's case id is not the scenario's, or its objects cannot be
-        evaluated (the engine's argument limit).
+        If the output's case id is not the scenario's, or its objects cannot be evaluated.
     """
     sc = gold.scenario
     if output.case_id != sc.id:
@@ -277,9 +295,14 @@ def build_context(gold: GoldView, output: OutputRecord, *, expects_trace: bool |
     if trace is not None:
         evidence = sc.evidence_ids()
         try:
-            universe = Universe(evidence, trace.analysis(), sc.target)
+            universe = Universe(evidence, trace.analysis(), sc.target, CaseBudget(gold.budget))
             evaluation = universe.evaluate(universe.handles)
             edges = evaluation_edges(universe.everything(), sc.query)
+        except ArgumentLimitError as exc:
+            raise BudgetExceeded(f"case {sc.id}, run {output.run_key}: the output's objects exceed the "
+                                 f"engine's argument limit ({exc})") from None
+        except BudgetExceeded as exc:
+            raise BudgetExceeded(f"case {sc.id}, run {output.run_key}: output side: {exc}") from None
         except (ValueError, SymbolicError) as exc:
             raise ScoringError(f"case {sc.id}, run {output.run_key}: cannot evaluate the output's "
                                f"objects: {exc}") from None
