@@ -11,7 +11,7 @@ Corruptions (the error kinds the paper reports for real backbones):
     one priority is left out of an extraction;
 ``missing_exception``
     one exception rule (consequent ``¬applicable(rK)``) is left out, with the
-    priorities and attack edges that name it;
+    exceptions to it and the priorities and attack edges that name them;
 ``old_clause_id``
     one object cites another fragment of the package instead of its own (an
     answer or an audit cites or points at the wrong clause);
@@ -142,11 +142,17 @@ def corrupt(reply: dict, scenario: Scenario, predictor: str, rate: float, seed: 
         detail = f"dropped priority {gone['stronger']}>{gone['weaker']}"
     elif kind == "missing_exception":
         exceptions = [r for r in theory["rules"] if excepted_rule(r["consequent"])]
-        gone = rng.choice(exceptions)["id"]
-        theory["rules"] = [r for r in theory["rules"] if r["id"] != gone]
-        theory["priorities"] = [p for p in theory.get("priorities", []) if gone not in (p["stronger"], p["weaker"])]
-        theory["attacks"] = [a for a in theory.get("attacks", []) if gone not in (a["source"], a["target"])]
-        detail = f"dropped exception {gone}"
+        first = rng.choice(exceptions)["id"]
+        gone = {first}
+        while True:  # exceptions to the dropped exception go with it
+            more = {r["id"] for r in theory["rules"] if excepted_rule(r["consequent"]) in gone} - gone
+            if not more:
+                break
+            gone |= more
+        theory["rules"] = [r for r in theory["rules"] if r["id"] not in gone]
+        theory["priorities"] = [p for p in theory.get("priorities", []) if not gone & {p["stronger"], p["weaker"]}]
+        theory["attacks"] = [a for a in theory.get("attacks", []) if not gone & {a["source"], a["target"]}]
+        detail = f"dropped exception {', '.join(sorted(gone))}"
     elif kind == "old_clause_id" and "audit" in reply and reply["audit"].get("location"):
         audit = reply["audit"]
         old = audit["location"]
