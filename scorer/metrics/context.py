@@ -250,7 +250,8 @@ def white_box(trace) -> bool:
     """Whether a trace-v2 payload carries a trace: any object, node, edge,
     rejection or conclusion.  A payload holding only ``diagnostics`` (the audit
     verdict of a black-box configuration, B1-B2 in audit mode) is scored as no
-    trace: its defect report feeds DLA and nothing else.
+    trace, unless its run emits traces (then it is an empty extraction): its
+    defect report feeds DLA and nothing else.
 
     >>> from scorer.contract import Diagnostics, TraceV2
     >>> white_box(TraceV2(diagnostics=Diagnostics(defect_class="none"))), white_box(None)
@@ -289,8 +290,9 @@ def build_context(gold: GoldView, output: OutputRecord, *, expects_trace: bool |
     if output.case_id != sc.id:
         raise ScoringError(f"output for case {output.case_id!r} scored against scenario {sc.id!r}")
     hard = output.meta.hard_failure
-    trace = output.trace if white_box(output.trace) else None
-    expects = (trace is not None) if expects_trace is None else bool(expects_trace)
+    expects = white_box(output.trace) if expects_trace is None else bool(expects_trace)
+    # A diagnostics-only payload is a trace only in a run that emits traces (an empty extraction).
+    trace = output.trace if output.trace is not None and (expects or white_box(output.trace)) else None
     universe = evaluation = edges = alignment = None
     if trace is not None:
         evidence = sc.evidence_ids()

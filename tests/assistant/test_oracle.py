@@ -99,3 +99,23 @@ def test_cli_serves_until_interrupted(normative, tmp_path, api_key):
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=30)
     assert proc.returncode == 0
+
+
+def test_paratrace_run_against_the_oracle_as_a_subprocess(normative, tmp_path, api_key):
+    from experiments.runner.run import load_suites
+
+    scenarios, _ = load_suites(["controlled-140"])
+    with OracleServer(scenarios["controlled-140"]) as srv:
+        spec = tmp_path / "oracle.toml"
+        spec.write_text('name = "oracle-check"\nsuites = ["controlled-140"]\nconfigurations = ["b4"]\n'
+                        'limit = 7\n[[backbones]]\nmodel = "openai/oracle-cli-run"\n'
+                        f'api_base = "{srv.base_url}"\n', encoding="utf-8")
+        exe = Path(sys.executable).with_name("paratrace")
+        done = subprocess.run([str(exe), "run", str(spec), "--no-track", "--workdir", str(tmp_path)],
+                              capture_output=True, text=True, timeout=600, env={**os.environ})
+    assert done.returncode == 0, done.stdout + done.stderr
+    reports = tmp_path / "runs" / "oracle-check" / "reports" / "controlled-140"
+    accuracy = (reports / "summary_accuracy.csv").read_text(encoding="utf-8").splitlines()
+    assert len(accuracy) == 2 and ",7,0," in accuracy[1]  # 7 cases, no hard failure
+    assert "1.000000" in accuracy[1].split(",")[7]  # accuracy estimate
+    assert len((reports / "audit.csv").read_text(encoding="utf-8").splitlines()) > 1
