@@ -79,6 +79,10 @@ class NCRWitness:
         When stopped: every edit smaller than this was tried and none flips.
     stopped_by : str or None
         When stopped: ``max_size``, ``max_candidates``, ``max_evaluations`` or ``budget``.
+    upper_bound : tuple of str or None
+        When stopped by a cap: a flipping edit the engine verified (a greedy
+        hitting set of the supporting arguments), so the minimum lies between
+        ``lower_bound`` and its size; ``None`` when none was found.
     """
 
     cost: int
@@ -93,6 +97,7 @@ class NCRWitness:
     cap_reached: bool
     lower_bound: int | None = None
     stopped_by: str | None = None
+    upper_bound: tuple[str, ...] | None = None
 
     @property
     def stopped(self) -> bool:
@@ -108,6 +113,7 @@ class NCRWitness:
             "edit_set_size": self.edit_set_size, "searched": self.searched,
             "evaluations": self.evaluations, "cap_reached": self.cap_reached,
             "lower_bound": self.lower_bound, "stopped_by": self.stopped_by,
+            "upper_bound": None if self.upper_bound is None else list(self.upper_bound),
         }
 
 
@@ -180,8 +186,13 @@ def ncr_witness(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
                           u.evaluations - before, False)
 
     def stopped(searched: int, size: int, why: str) -> NCRWitness:
+        upper = _upper_bound(u, status, full, candidates) if why != "budget" else None
+        if upper is not None and len(upper) == size:  # no smaller edit flips and this one does: exact
+            after = u.status(frozenset(full).difference(upper))
+            return NCRWitness(size, False, upper, (upper,), status, after, n, searched,
+                              u.evaluations - before, False)
         return NCRWitness(size, False, (), (), status, None, n, searched, u.evaluations - before, True,
-                          lower_bound=size, stopped_by=why)
+                          lower_bound=size, stopped_by=why, upper_bound=upper)
 
     try:
         full_eval_args = u.evaluate(full).arguments  # memoized: shared with the status above
@@ -220,6 +231,46 @@ def ncr_witness(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
             return NCRWitness(size, False, found[0], tuple(found), status, flipped_to, n,
                               searched, u.evaluations - before, False)
     return censored(searched)
+
+
+def _upper_bound(u: Universe, status: Status, full: tuple[str, ...], candidates: tuple[str, ...]
+                 ) -> tuple[str, ...] | None:
+    """A flipping edit, verified by the engine: a greedy hitting set of the objects of the
+    arguments that support the standing side (the target when it is accepted or both, its
+    complement when rejected).  ``None`` if that edit does not flip the status."""
+    side = {Status.ACCEPTED: u.target, Status.BOTH: u.target,
+            Status.REJECTED: complement(u.target)}.get(status)
+    if side is None:
+        return None
+    allowed = set(candidates)
+    try:
+        ev = u.evaluate(full)
+        routes = []
+        for a in ev.arguments:
+            if a.conclusion != side or a.defeater:
+                continue
+            route = {u.rule_handles[r] for r in a.rules if r in u.rule_handles}
+            route |= {u.fact_handles[f] for f in a.premises if f in u.fact_handles}
+            route &= allowed
+            if not route:
+                return None  # an argument no deletion in the cone removes
+            routes.append(frozenset(route))
+        chosen: list[str] = []
+        order = {h: i for i, h in enumerate(full)}
+        while routes:
+            counts: dict[str, int] = {}
+            for route in routes:
+                for h in route:
+                    counts[h] = counts.get(h, 0) + 1
+            best = min(counts, key=lambda h: (-counts[h], order[h]))
+            chosen.append(best)
+            routes = [r for r in routes if best not in r]
+        edit = tuple(sorted(chosen, key=order.__getitem__))
+        if edit and u.status(frozenset(full).difference(edit)) is not status:
+            return edit
+    except BudgetExceeded:
+        return None
+    return None
 
 
 def consistent_with_witness(witness: NCRWitness, gold: Universe, output: Universe) -> tuple[bool | None, str]:

@@ -55,6 +55,9 @@ def normative_counterfactual_robustness(ctx: CaseContext) -> MetricRecord:
         meta["consistent"] = None
         bound = (f"≥ {w.lower_bound}, search stopped ({w.stopped_by}) after {w.searched} edit sets: "
                  f"no edit of fewer than {w.lower_bound} objects flips {w.status.value}")
+        if w.upper_bound is not None:
+            bound += (f"; ≤ {len(w.upper_bound)}: deleting {', '.join(w.upper_bound)} flips it "
+                      "(a verified edit, not shown minimal)")
         if not ctx.correct:
             gate = "hard failure" if ctx.hard_failure else f"incorrect answer ({ctx.pred.value})"
             return MetricRecord("NCR", 0.0, f"correctness gate: {gate} has NCR 0; gold witness: {bound}", meta)

@@ -105,3 +105,21 @@ def test_alignment_cap_is_reported_per_case():
 def test_case_budget_rejects_nonsense():
     with pytest.raises(ValueError, match="positive"):
         CaseBudget(0)
+
+
+def test_a_stopped_search_carries_a_verified_upper_bound():
+    s = redundant_routes(8)
+    w = ncr_witness(s.evidence_ids(), s.gold, s.target)
+    assert w.stopped and len(w.upper_bound) == 8  # one object per route: the true minimum
+    from scorer.subtheory import Universe
+
+    u = Universe(s.evidence_ids(), s.gold, s.target)
+    assert u.status(frozenset(u.handles).difference(w.upper_bound)) is not w.status
+    rec = score_case(s, _gold_output(s)).metrics["NCR"]
+    assert "≤ 8" in rec.explanation and rec.value is None
+
+
+def test_lower_bound_meeting_the_verified_edit_is_exact():
+    s = redundant_routes(3)
+    w = ncr_witness(s.evidence_ids(), s.gold, s.target, max_size=2)  # sizes 1-2 exhausted, greedy edit of 3
+    assert not w.stopped and w.cost == 3 and len(w.witness) == 3

@@ -42,8 +42,14 @@ def test_no_argument_either_way_is_censored_at_once():
 
 def test_size_cap_stops_with_a_lower_bound_never_a_no_flip_claim():
     w = ncr_witness(E, two_paths(), "p", max_size=1)
-    assert not w.censored and w.stopped and w.cap_reached and w.stopped_by == "max_size"
-    assert w.lower_bound == w.cost == 2 and w.witness == ()  # every single deletion was tried: none flips
+    # every single deletion was tried (none flips) and the verified two-object edit meets that bound: exact
+    assert not w.censored and not w.stopped and w.cost == 2 and len(w.witness) == 2
+
+
+def test_a_stopped_search_has_no_witness_to_follow():
+    w = ncr_witness(E, two_paths(), "p", max_candidates=2)
+    assert w.stopped and not w.censored and w.cap_reached and w.lower_bound == w.cost == 1
+    assert w.witness == () and len(w.upper_bound) == 2
     u = Universe(E, two_paths(), "p")
     assert consistent_with_witness(w, u, u)[0] is None
 
