@@ -88,6 +88,7 @@ def routes_figures() -> dict:
     rec = score_case(s, out).metrics["NCR"]
     return {"objects": rec.metadata["edit_set_size"], "true_minimal_flip": 8, "ncr_value": rec.value,
             "lower_bound": rec.metadata["lower_bound"], "stopped_by": rec.metadata["stopped_by"],
+            "upper_bound": None if rec.metadata["upper_bound"] is None else len(rec.metadata["upper_bound"]),
             "edit_sets_searched": rec.metadata["searched"], "engine_evaluations": rec.metadata["evaluations"],
             "explanation": rec.explanation, "cpu_s": round(time.process_time() - cpu, 2)}
 

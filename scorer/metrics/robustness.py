@@ -61,7 +61,7 @@ def normative_counterfactual_robustness(ctx: CaseContext) -> MetricRecord:
         if not ctx.correct:
             gate = "hard failure" if ctx.hard_failure else f"incorrect answer ({ctx.pred.value})"
             return MetricRecord("NCR", 0.0, f"correctness gate: {gate} has NCR 0; gold witness: {bound}", meta)
-        return MetricRecord("NCR", None, f"not scored: {bound} (a lower bound, left out of the mean)", meta)
+        return MetricRecord("NCR", None, f"not scored: {bound} (bounds, not a value: left out of the mean)", meta)
     if ctx.has_trace:
         consistent, why = consistent_with_witness(w, ctx.gold.universe, ctx.universe)
     meta["consistent"] = consistent
