@@ -28,6 +28,7 @@ import warnings
 
 import dspy
 
+from symbolic.attack_edges import explicit_attack_edges
 from symbolic.literals import normalize_literal
 from symbolic.model import Analysis
 from symbolic.status import evaluate_analysis
@@ -159,7 +160,8 @@ class B4(dspy.Module):
         if candidate is not None:
             grounded = Analysis(facts=evaluation.theory.facts, rules=evaluation.theory.rules,
                                 attacks=evaluation.theory.attacks, priorities=evaluation.theory.priorities)
-            diagnostics = diff_candidate(candidate, grounded, evidence.ids)
+            diagnostics = diff_candidate(candidate, grounded, evidence.ids, target,
+                                         explicit_attack_edges(evaluation))
         common = common_from_evaluation(evaluation, analysis)
         trace = trace_from_evaluation(evaluation, analysis, query, diagnostics)
         engine_ms = (time.perf_counter() - started) * 1000.0

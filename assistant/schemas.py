@@ -19,7 +19,8 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic import model_validator
 
 from symbolic.labels import Status, normalize_evidence_id, normalize_status
-from symbolic.literals import normalize_literal
+from symbolic.literals import complement, normalize_literal
+from symbolic.locations import LocationError, parse_location
 from symbolic.model import DefectClass, Span
 
 __all__ = [
@@ -130,16 +131,33 @@ class SelfCheck(BaseModel):
     final: CitedAnswer
 
 
-def _candidate_ids(candidate) -> set[str]:
+def _resolve_location(text: str, candidate, evidence, target) -> str:
+    """The typed location (:mod:`symbolic.locations`) of ``text``, checked against the audit's inputs."""
     analysis = getattr(candidate, "analysis", candidate)
-    ids = {f.id for f in analysis.facts} | {r.id for r in analysis.rules}
-    ids |= {p.id for p in analysis.priorities}
-    ids |= {f"{a.source}-{a.kind.value}->{a.target}" for a in analysis.attacks}
-    return ids
+    loc = parse_location(text, analysis)
+    facts, rules = {f.id for f in analysis.facts}, {r.id for r in analysis.rules}
+    if loc.kind == "fact" and loc.ident not in facts:
+        raise LocationError(f"{loc} is not a fact of the candidate; its facts are: " + ", ".join(sorted(facts)))
+    if loc.kind == "rule" and loc.ident not in rules:
+        raise LocationError(f"{loc} is not a rule of the candidate; its rules are: " + ", ".join(sorted(rules)))
+    if loc.kind == "priority":
+        pairs = {frozenset((p.stronger, p.weaker)) for p in analysis.priorities}
+        sides = frozenset(loc.ident.split(">", 1))
+        if sides not in pairs and not sides <= rules:
+            raise LocationError(f"{loc} orders no pair of candidate rules")
+    if loc.kind == "evidence":
+        cited = {e for obj in (*analysis.facts, *analysis.rules, *analysis.priorities, *analysis.attacks)
+                 for e in obj.evidence}
+        known = cited | (set(evidence.ids) if evidence is not None else set())
+        if loc.ident not in known:
+            raise LocationError(f"{loc} is neither cited by the candidate nor in the evidence package")
+    if loc.kind == "target" and target and loc.ident not in (target, complement(target)):
+        raise LocationError(f"{loc} is not the proposition asked about ({target})")
+    return str(loc)
 
 
-_ON_CANDIDATE = frozenset({DefectClass.MISSING_EVIDENCE, DefectClass.EXTRACTION_ERROR,
-                           DefectClass.PRIORITY_INVERSION, DefectClass.INVALID_PROOF_NODE})
+_LOCATION_HELP = ("Write the location as kind:id, kind one of evidence, fact, rule, priority, attack, target "
+                  "(e.g. rule:r3, priority:r3>r2, evidence:E-03)")
 
 
 class AuditVerdict(BaseModel):
@@ -147,7 +165,10 @@ class AuditVerdict(BaseModel):
 
     model_config = _LM
     defect_class: DefectClass = Field(description="The defect found in the candidate, or none.")
-    location: str | None = Field(default=None, description="Id of the defective candidate object (f2, r3, r3>r2).")
+    location: str | None = Field(default=None, description=(
+        "Where the defect is, as kind:id: evidence:E-03 (a cited fragment), fact:f2, rule:r3, "
+        "priority:r3>r2, attack:r2-rebut->Penalty(x) (a missing attack), target:Penalty(x) (the query's "
+        "derivation is missing)."))
     explanation: str = Field(default="", description="One sentence on the defect.")
     corrected: CitedAnswer
 
@@ -157,10 +178,12 @@ class AuditVerdict(BaseModel):
         if self.defect_class is DefectClass.NONE:
             self.location = None
             return self
-        if candidate is not None and self.location is not None and self.defect_class in _ON_CANDIDATE:
-            known = _candidate_ids(candidate)
-            if self.location not in known and self.location.replace(" ", "") not in known:
-                raise ValueError(f"location {self.location!r} is not a candidate object; use one of: "
-                                 + ", ".join(sorted(known)))
-            self.location = self.location.replace(" ", "")
+        if self.location is not None and not self.location.strip():
+            self.location = None
+        if candidate is not None and self.location is not None:
+            try:
+                self.location = _resolve_location(self.location, candidate, context_value(info, "evidence"),
+                                                  context_value(info, "target"))
+            except LocationError as exc:
+                raise ValueError(f"location {self.location!r}: {exc}. {_LOCATION_HELP}") from None
         return self

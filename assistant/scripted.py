@@ -114,6 +114,11 @@ class Script:
         callable ``messages -> text``.
     fallback : {"error", "null"}
         What to do once the replies run out.
+    responder : callable, optional
+        ``responder(messages, schema) -> text`` answers once the replies run
+        out, before ``fallback`` (the oracle backbones of
+        :mod:`assistant.oracle`).  It may raise :class:`BackendError`, which
+        the HTTP server returns as a 400 error naming the problem.
 
     Examples
     --------
@@ -129,6 +134,7 @@ class Script:
 
     replies: Iterable[Reply] = ()
     fallback: str = "error"
+    responder: Callable[[list[dict], dict | None], str] | None = None
     requests: list[list[dict]] = field(default_factory=list)
     schemas: list[dict | None] = field(default_factory=list)
 
@@ -152,6 +158,8 @@ class Script:
             # Outside the lock: a reply callable may take time (a slow LM) and
             # concurrent requests must not queue behind it.
             return _as_text(reply, messages)
+        if self.responder is not None:
+            return self.responder(messages, schema)
         if self.fallback == "null" and schema is not None:
             return json.dumps(minimal_instance(schema), ensure_ascii=False)
         raise ScriptExhaustedError(
@@ -274,7 +282,10 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def do_GET(self):  # noqa: N802 (http.server naming)
-        if self.path in ("/health", "/v1/health"):
+        extra = self.server.routes.get(self.path)
+        if extra is not None:
+            self._send(200, extra())
+        elif self.path in ("/health", "/v1/health"):
             self._send(200, {"status": "ok"})
         elif self.path == "/v1/models":
             self._send(200, {"object": "list", "data": [{"id": "scripted", "object": "model"}]})
@@ -295,6 +306,13 @@ class _Handler(BaseHTTPRequestHandler):
         except ScriptExhaustedError as exc:
             self._send(500, {"error": {"message": str(exc)}})
             return
+        except BackendError as exc:
+            self._send(400, {"error": {"message": str(exc), "type": "invalid_request_error"}})
+            return
+        except Exception as exc:  # noqa: BLE001 - a failing responder answers 500, never drops the connection
+            self._send(500, {"error": {"message": f"{type(exc).__name__}: {' '.join(str(exc).split())[:500]}",
+                                       "type": "server_error"}})
+            return
         prompt = sum(estimate_tokens(m["content"] or "") for m in messages)
         self._send(200, {
             "id": f"chatcmpl-{len(self.server.bodies)}", "object": "chat.completion", "created": 0,
@@ -309,16 +327,18 @@ class _Handler(BaseHTTPRequestHandler):
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self, script: Script):
-        super().__init__(("127.0.0.1", 0), _Handler)
+    def __init__(self, script: Script, port: int = 0, routes=None):
+        super().__init__(("127.0.0.1", port), _Handler)
         self.script = script
+        self.routes = dict(routes or {})
         self.bodies: list[dict] = []
 
 
 class ScriptedServer:
     """An OpenAI-compatible HTTP server on ``127.0.0.1`` playing a :class:`Script`.
 
-    Use as a context manager; ``base_url`` ends in ``/v1``.
+    Use as a context manager; ``base_url`` ends in ``/v1``.  ``port`` 0 picks a
+    free port; ``routes`` maps extra GET paths to callables returning JSON.
 
     Examples
     --------
@@ -328,8 +348,10 @@ class ScriptedServer:
     200
     """
 
-    def __init__(self, script: Script):
+    def __init__(self, script: Script, *, port: int = 0, routes=None):
         self.script = script
+        self.port = port
+        self.routes = dict(routes or {})
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -347,7 +369,10 @@ class ScriptedServer:
 
     def start(self) -> "ScriptedServer":
         """Bind a free port and serve in a daemon thread."""
-        self._server = _Server(self.script)
+        try:
+            self._server = _Server(self.script, self.port, self.routes)
+        except OSError as exc:
+            raise BackendError(f"cannot listen on 127.0.0.1:{self.port} ({exc.strerror})") from None
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()
         return self

@@ -292,7 +292,9 @@ def align_edges(classes: GoldClasses, output: dict[str, TraceEdge]) -> Alignment
     -------
     AlignmentRecord
         ``metadata`` holds ``distance``, ``gold_edges``, ``class_index``,
-        ``n_classes``, ``gold_objects``, ``attribute_mismatch`` and ``fallback``.
+        ``n_classes``, ``gold_objects``, ``attribute_mismatch``, ``fallback`` and
+        ``classes_capped`` (the seed or priority-subset cap cut the class search
+        short: the chosen class is the closest among those generated).
 
     Examples
     --------
@@ -329,5 +331,6 @@ def align_edges(classes: GoldClasses, output: dict[str, TraceEdge]) -> Alignment
         matched, missing, unsupported,
         metadata={"distance": distance, "gold_edges": len(gold), "class_index": index,
                   "n_classes": len(classes.classes), "gold_objects": list(handles),
-                  "attribute_mismatch": mismatch, "fallback": classes.fallback},
+                  "attribute_mismatch": mismatch, "fallback": classes.fallback,
+                  "classes_capped": classes.capped},
     )

@@ -43,6 +43,7 @@ from symbolic.status import evaluate, four_valued
 
 from .contract import OutputRecord
 from .records import CaseResult
+from .metrics.context import white_box
 
 __all__ = [
     "AuditRow",
@@ -291,10 +292,10 @@ def component_audit(scenarios: Sequence[Scenario], outputs: Sequence[OutputRecor
     rows = _status_rows(GOLD, [(s.id, s.gold, s.target, None) for s in suite], evidence)
     first = sorted(_first_run([o for o in outputs if o.case_id in by_id]),
                    key=lambda o: (_label(o), o.case_id))
-    traced = sorted({_label(o) for o in first if o.trace is not None})
+    traced = sorted({_label(o) for o in first if white_box(o.trace)})
     for label in traced:
         items = [(o.case_id, o.trace.analysis(), by_id[o.case_id].target, by_id[o.case_id].gold.status.value)
-                 for o in first if _label(o) == label and o.trace is not None]
+                 for o in first if _label(o) == label and white_box(o.trace)]
         rows += _status_rows(label, items, evidence)
     rows += _tnf_rows(by_id, first, traced, results)
     rows += _trace_graph_rows(first, traced, results, rescore)
@@ -310,7 +311,7 @@ def _tnf_rows(by_id, first, traced, results) -> list[AuditRow]:
         tnf_num = tnf_den = 0.0
         n = 0
         for o in first:
-            if _label(o) != label or o.trace is None:
+            if _label(o) != label or not white_box(o.trace):
                 continue
             gold = raw_edges(by_id[o.case_id].gold)
             out = raw_edges(o.trace.analysis())

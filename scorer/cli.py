@@ -14,7 +14,7 @@ into one line on stderr and exit code 2.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Sequence
+from typing import List, Optional, Sequence
 
 import typer
 
@@ -58,8 +58,12 @@ def fill_missing(scenarios, outputs) -> list:
 
 
 def run_score(suite: Path, outputs: Sequence[Path], report: Path, *, seed: int = 0, alpha: float = 0.05,
-              n_resamples: int = 2000, ncr: bool = True, audit: bool = True) -> tuple[list[str], str]:
+              n_resamples: int = 2000, ncr: bool = True, audit: bool = True,
+              budget: int | None = None) -> tuple[list[str], str]:
     """Score outputs against a suite and write the report; the function behind the command.
+
+    ``budget`` is the scoring budget per case side in engine work units
+    (:mod:`scorer.budget`; default :data:`~scorer.budget.DEFAULT_CASE_BUDGET`).
 
     Returns
     -------
@@ -110,12 +114,16 @@ def run_score(suite: Path, outputs: Sequence[Path], report: Path, *, seed: int =
             raise ScoringError(f"{where}: output for case {rec.case_id!r}, which is not in the suite {suite}")
     records = fill_missing(scenarios, records)
 
+    from .budget import DEFAULT_CASE_BUDGET
+
+    budget = DEFAULT_CASE_BUDGET if budget is None else budget
+
     def rescore(outs):
-        return score_suite(scenarios, outs, ncr=ncr)
+        return score_suite(scenarios, outs, ncr=ncr, budget=budget)
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PriorityCycleWarning)
-        results = score_suite(scenarios, records, ncr=ncr)
+        results = score_suite(scenarios, records, ncr=ncr, budget=budget)
         summary = summarize(results, outputs=records, scenarios=scenarios, seed=seed, alpha=alpha,
                             n_resamples=n_resamples)
         rows = component_audit(scenarios, records, results, rescore) if audit else None
@@ -143,8 +151,12 @@ def register(app: typer.Typer) -> None:
         ncr: bool = typer.Option(True, "--ncr/--no-ncr", help="Run the NCR search (Algorithm 5)."),
         audit: bool = typer.Option(True, "--audit/--no-audit",
                                    help="Run the component-dependency audit (Table 19)."),
+        budget: Optional[int] = typer.Option(None, "--budget", min=1,
+                                             help="Scoring budget per case in engine work units (arguments + "
+                                                  "attacks built; deterministic). Default 250000. A case over "
+                                                  "it is reported 'not scored (budget)'."),
     ) -> None:
         """Score assistant outputs against a suite and write per-case files, summaries and the audit."""
         _, line = run_score(suite, outputs, report, seed=seed, alpha=alpha, n_resamples=resamples, ncr=ncr,
-                            audit=audit)
+                            audit=audit, budget=budget)
         typer.echo(line)

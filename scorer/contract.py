@@ -126,14 +126,16 @@ class Diagnostics(BaseModel):
     defect_class : DefectClass
         The detected defect class; ``none`` when no defect was found.
     location : str, optional
-        The object the defect sits on: a fact, rule or priority id
-        (``r3>r2``), or an attack/edge id.
+        Where the defect sits, as a typed location of :mod:`symbolic.locations`
+        (``evidence:E-03``, ``fact:f1``, ``rule:r2``, ``priority:r3>r2``,
+        ``attack:r2-rebut->Penalty(x)``, ``target:Penalty(x)``); an untyped id
+        is typed against the case's candidate when scored.
     explanation : str, optional
         Free text.
 
     Examples
     --------
-    >>> d = Diagnostics(defect_class="priority_inversion", location="r3>r2")
+    >>> d = Diagnostics(defect_class="priority_inversion", location="priority:r3>r2")
     >>> d.detected, Diagnostics(defect_class="none").detected
     (True, False)
     """

@@ -42,6 +42,7 @@ from typing import Iterable, Sequence
 
 from symbolic.labels import Status
 from symbolic.literals import atom, normalize_literal
+from symbolic.locations import same_location
 from symbolic.model import DefectClass, EdgeType, NodeType, Scenario
 from symbolic.naming import Namer, edge_id
 from symbolic.errors import PriorityCycleWarning
@@ -300,7 +301,7 @@ def localization_table(scenarios: Sequence[Scenario],
             diag = localize(inj.output, evidence_ids=inj.evidence_ids, target=sc.target, query=sc.query)
             if diag.defect_class is cls:
                 class_ok += 1
-                if cls is DefectClass.NONE or diag.location == inj.location:
+                if cls is DefectClass.NONE or same_location(diag.location, inj.location):
                     loc_ok += 1
             else:
                 confusions[diag.defect_class.value] = confusions.get(diag.defect_class.value, 0) + 1

@@ -28,6 +28,7 @@ from symbolic.labels import Status
 from symbolic.literals import complement
 from symbolic.model import Analysis
 
+from .budget import BudgetExceeded
 from .subtheory import Universe
 
 __all__ = [
@@ -51,9 +52,11 @@ class NCRWitness:
     Attributes
     ----------
     cost : int
-        Size of the smallest flipping edit set, or ``edit_set_size + 1`` when censored.
+        Size of the smallest flipping edit set; ``edit_set_size + 1`` when censored;
+        the lower bound when stopped.
     censored : bool
-        No flipping edit set was found within the caps.
+        The search was exhaustive (or no argument exists for the target or its
+        complement) and no deletion flips the status.
     witness : tuple of str
         Handles of the first flipping edit set in canonical order (empty when censored).
     alternatives : tuple of tuple of str
@@ -69,8 +72,17 @@ class NCRWitness:
     evaluations : int
         Engine evaluations actually run (the rest were STATUS-signature hits).
     cap_reached : bool
-        The search stopped at ``max_size``, ``max_candidates`` or ``max_evaluations``
-        before exhausting ``Delta_N``.
+        The search stopped at ``max_size``, ``max_candidates``, ``max_evaluations``
+        or the scoring budget before exhausting ``Delta_N``; ``cost`` is then a
+        lower bound, not the minimum.
+    lower_bound : int or None
+        When stopped: every edit smaller than this was tried and none flips.
+    stopped_by : str or None
+        When stopped: ``max_size``, ``max_candidates``, ``max_evaluations`` or ``budget``.
+    upper_bound : tuple of str or None
+        When stopped by a cap: a flipping edit the engine verified (a greedy
+        hitting set of the supporting arguments), so the minimum lies between
+        ``lower_bound`` and its size; ``None`` when none was found.
     """
 
     cost: int
@@ -83,6 +95,14 @@ class NCRWitness:
     searched: int
     evaluations: int
     cap_reached: bool
+    lower_bound: int | None = None
+    stopped_by: str | None = None
+    upper_bound: tuple[str, ...] | None = None
+
+    @property
+    def stopped(self) -> bool:
+        """A cap or the budget stopped the search: no minimum is known."""
+        return self.lower_bound is not None
 
     def to_dict(self) -> dict:
         """JSON-ready dict."""
@@ -92,6 +112,8 @@ class NCRWitness:
             "counterfactual": None if self.counterfactual is None else self.counterfactual.value,
             "edit_set_size": self.edit_set_size, "searched": self.searched,
             "evaluations": self.evaluations, "cap_reached": self.cap_reached,
+            "lower_bound": self.lower_bound, "stopped_by": self.stopped_by,
+            "upper_bound": None if self.upper_bound is None else list(self.upper_bound),
         }
 
 
@@ -159,26 +181,46 @@ def ncr_witness(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
     censored_cost = n + 1
     candidates = tuple(h for h in full if h in u.relevant)
 
-    def censored(searched: int, cap: bool) -> NCRWitness:
+    def censored(searched: int) -> NCRWitness:
         return NCRWitness(censored_cost, True, (), (), status, None, n, searched,
-                          u.evaluations - before, cap)
+                          u.evaluations - before, False)
 
-    full_eval_args = u.evaluate(full).arguments  # memoized: shared with the status above
+    def stopped(searched: int, size: int, why: str) -> NCRWitness:
+        upper = _upper_bound(u, status, full, candidates) if why != "budget" else None
+        if upper is not None and len(upper) == size:  # no smaller edit flips and this one does: exact
+            after = u.status(frozenset(full).difference(upper))
+            return NCRWitness(size, False, upper, (upper,), status, after, n, searched,
+                              u.evaluations - before, False)
+        return NCRWitness(size, False, (), (), status, None, n, searched, u.evaluations - before, True,
+                          lower_bound=size, stopped_by=why, upper_bound=upper)
+
+    try:
+        full_eval_args = u.evaluate(full).arguments  # memoized: shared with the status above
+    except BudgetExceeded:
+        return stopped(0, 1, "budget")
     if not any(a.conclusion in (u.target, complement(u.target)) for a in full_eval_args):
-        return censored(0, False)
+        return censored(0)
 
     searched = 0
     full_set = frozenset(full)
-    for size in range(1, min(max_size, len(candidates)) + 1):
+    for size in range(1, len(candidates) + 1):
+        if size > max_size:
+            return stopped(searched, size, "max_size")
         found: list[tuple[str, ...]] = []
         flipped_to: Status | None = None
         for combo in combinations(candidates, size):
             if searched >= max_candidates or u.evaluations - before >= max_evaluations:
                 if found:
                     break
-                return censored(searched, True)
+                return stopped(searched, size, "max_candidates" if searched >= max_candidates
+                               else "max_evaluations")
             searched += 1
-            after = u.status(full_set.difference(combo))
+            try:
+                after = u.status(full_set.difference(combo))
+            except BudgetExceeded:
+                if found:
+                    break
+                return stopped(searched, size, "budget")
             if after is not status:
                 if not found:
                     flipped_to = after
@@ -188,8 +230,47 @@ def ncr_witness(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
         if found:
             return NCRWitness(size, False, found[0], tuple(found), status, flipped_to, n,
                               searched, u.evaluations - before, False)
-    cap = min(max_size, len(candidates)) < len(candidates)
-    return censored(searched, cap)
+    return censored(searched)
+
+
+def _upper_bound(u: Universe, status: Status, full: tuple[str, ...], candidates: tuple[str, ...]
+                 ) -> tuple[str, ...] | None:
+    """A flipping edit, verified by the engine: a greedy hitting set of the objects of the
+    arguments that support the standing side (the target when it is accepted or both, its
+    complement when rejected).  ``None`` if that edit does not flip the status."""
+    side = {Status.ACCEPTED: u.target, Status.BOTH: u.target,
+            Status.REJECTED: complement(u.target)}.get(status)
+    if side is None:
+        return None
+    allowed = set(candidates)
+    try:
+        ev = u.evaluate(full)
+        routes = []
+        for a in ev.arguments:
+            if a.conclusion != side or a.defeater:
+                continue
+            route = {u.rule_handles[r] for r in a.rules if r in u.rule_handles}
+            route |= {u.fact_handles[f] for f in a.premises if f in u.fact_handles}
+            route &= allowed
+            if not route:
+                return None  # an argument no deletion in the cone removes
+            routes.append(frozenset(route))
+        chosen: list[str] = []
+        order = {h: i for i, h in enumerate(full)}
+        while routes:
+            counts: dict[str, int] = {}
+            for route in routes:
+                for h in route:
+                    counts[h] = counts.get(h, 0) + 1
+            best = min(counts, key=lambda h: (-counts[h], order[h]))
+            chosen.append(best)
+            routes = [r for r in routes if best not in r]
+        edit = tuple(sorted(chosen, key=order.__getitem__))
+        if edit and u.status(frozenset(full).difference(edit)) is not status:
+            return edit
+    except BudgetExceeded:
+        return None
+    return None
 
 
 def consistent_with_witness(witness: NCRWitness, gold: Universe, output: Universe) -> tuple[bool | None, str]:
@@ -216,6 +297,8 @@ def consistent_with_witness(witness: NCRWitness, gold: Universe, output: Univers
     """
     if witness.censored:
         return None, "censored witness: no gold edit flips the status, nothing to follow"
+    if witness.stopped:
+        return None, f"search stopped ({witness.stopped_by}): no witness to follow"
     gold_keys = gold.keys
     by_key: dict[str, list[str]] = {}
     for handle, key in output.keys.items():

@@ -15,6 +15,7 @@ from typing import Sequence
 import numpy as np
 
 from .contract import OutputRecord
+from .report_md import md_table
 
 __all__ = ["Operations", "operations", "operations_markdown"]
 
@@ -95,13 +96,12 @@ def _fmt(x: float | None, digits: int = 1) -> str:
 
 
 def operations_markdown(rows: Sequence[tuple[str, Operations]]) -> str:
-    """A Markdown table: one row per labelled run."""
+    """A Markdown table: one row per labelled run (cell text escaped, so a label
+    holding ``|`` stays one cell)."""
     head = ("Run", "Cases", "Latency median ms", "Latency p95 ms", "Prompt tokens/case",
             "Completion tokens/case", "Calls/case", "Valid JSON %", "Repaired %", "Hard failure %")
-    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
-    for label, o in rows:
-        lines.append("| " + " | ".join([
-            label, str(o.n), _fmt(o.latency_median_ms), _fmt(o.latency_p95_ms), _fmt(o.prompt_tokens_mean),
-            _fmt(o.completion_tokens_mean), _fmt(o.calls_mean, 2), _fmt(100 * o.valid_rate),
-            _fmt(100 * o.repaired_rate), _fmt(100 * o.hard_failure_rate)]) + " |")
+    body = [[label, str(o.n), _fmt(o.latency_median_ms), _fmt(o.latency_p95_ms), _fmt(o.prompt_tokens_mean),
+             _fmt(o.completion_tokens_mean), _fmt(o.calls_mean, 2), _fmt(100 * o.valid_rate),
+             _fmt(100 * o.repaired_rate), _fmt(100 * o.hard_failure_rate)] for label, o in rows]
+    lines = [md_table(head, body)]
     return "# Operations: latency, tokens, JSON validity\n\n" + "\n".join(lines) + "\n"

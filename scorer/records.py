@@ -168,6 +168,10 @@ class CaseResult:
         Per-metric records, keyed by metric name.
     alignment : AlignmentRecord or None
         Trace alignment, when the output carries (or implies) a trace.
+    not_scored : str or None
+        Why the case was not scored (``"budget: ..."``: it needed more engine
+        work than the case budget, :mod:`scorer.budget`); then every metric is
+        ``None`` and the case is left out of every rate and counted apart.
     """
 
     case_id: str
@@ -181,6 +185,7 @@ class CaseResult:
     hard_failure: bool
     metrics: Mapping[str, MetricRecord]
     alignment: AlignmentRecord | None = None
+    not_scored: str | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "metrics", MappingProxyType(dict(sorted(self.metrics.items()))))
@@ -194,6 +199,7 @@ class CaseResult:
             "hard_failure": self.hard_failure,
             "metrics": {k: v.to_dict() for k, v in self.metrics.items()},
             "alignment": None if self.alignment is None else self.alignment.to_dict(),
+            **({} if self.not_scored is None else {"not_scored": self.not_scored}),
         }
 
     @classmethod
@@ -205,6 +211,7 @@ class CaseResult:
             data["status_gold"], data.get("status_pred"), data["correct"], data["hard_failure"],
             {k: MetricRecord.from_dict(v) for k, v in data["metrics"].items()},
             None if alignment is None else AlignmentRecord.from_dict(alignment),
+            data.get("not_scored"),
         )
 
 

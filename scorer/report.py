@@ -49,7 +49,7 @@ __all__ = ["REPORT_FILES", "audit_markdown", "digest", "write_report"]
 
 REPORT_FILES = ("audit.csv", "cases.csv", "cases.jsonl", "summary.md", "summary_accuracy.csv",
                 "summary_confusion.csv", "summary_metrics.csv", "summary_paired.csv",
-                "summary_repairs.csv", "summary_run_metrics.csv", "summary_stability.csv",
+                "summary_limits.csv", "summary_repairs.csv", "summary_run_metrics.csv", "summary_stability.csv",
                 "summary_subsets.csv")
 
 
@@ -165,7 +165,12 @@ def _summary_csvs(s: Summary) -> dict[str, str]:
                     for r in s.subsets])
     repairs = _csv(cfg + ["outputs", "repaired", "hard_failures", *[k.replace(" ", "_") for k in REPAIR_KINDS]],
                    [_split(r.config) + [r.n_outputs, r.repaired, r.hard_failures, *r.by_kind] for r in s.repairs])
-    return {"summary_repairs.csv": repairs, "summary_subsets.csv": subsets, "summary_run_metrics.csv": run_metrics, "summary_accuracy.csv": acc, "summary_confusion.csv": conf, "summary_metrics.csv": met,
+    limits = _csv(cfg + ["cases", "not_scored_budget", "ncr_stopped", "ncr_lower_bound_min", "ncr_lower_bound_max",
+                         "alignment_capped"],
+                  [_split(r.config) + [r.n_cases, r.not_scored, r.ncr_stopped,
+                                       *(r.ncr_bounds if r.ncr_bounds else ("", "")), r.alignment_capped]
+                   for r in s.limits])
+    return {"summary_limits.csv": limits, "summary_repairs.csv": repairs, "summary_subsets.csv": subsets, "summary_run_metrics.csv": run_metrics, "summary_accuracy.csv": acc, "summary_confusion.csv": conf, "summary_metrics.csv": met,
             "summary_paired.csv": paired, "summary_stability.csv": stab}
 
 

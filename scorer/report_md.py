@@ -150,6 +150,17 @@ def _stability(summary: Summary) -> str:
         ["Configuration", "Metric", "Runs", "Mean", "Sample SD", "Per run"], metric_rows)
 
 
+def _limits(summary: Summary) -> str:
+    rows = []
+    for r in summary.limits:
+        bounds = "" if r.ncr_bounds is None else (f"\u2265 {r.ncr_bounds[0]}" if r.ncr_bounds[0] == r.ncr_bounds[1]
+                                                 else f"\u2265 {r.ncr_bounds[0]} .. \u2265 {r.ncr_bounds[1]}")
+        rows.append([config_label(r.config), str(r.n_cases), str(r.not_scored), str(r.ncr_stopped), bounds,
+                     str(r.alignment_capped)])
+    return md_table(["Configuration", "Cases", "Not scored (budget)", "NCR stopped", "NCR lower bounds",
+                     "Alignment capped"], rows)
+
+
 def render_markdown(summary: Summary, *, title: str, preamble: Sequence[str] = (),
                     audit: str | None = None, failures: Sequence[Sequence[str]] = ()) -> str:
     """Render the whole report.
@@ -197,6 +208,10 @@ def render_markdown(summary: Summary, *, title: str, preamble: Sequence[str] = (
         f"bootstrap for TGC and a case-level bootstrap otherwise ({summary.n_resamples} resamples, "
         f"seed {summary.seed}). Not-applicable cases are excluded from a metric's denominator.\n\n"
         + _metrics(summary),
+        "### Scoring limits\n\nCases over the scoring budget (engine work units, deterministic) are *not "
+        "scored* and left out of every rate above; an NCR search stopped by a cap or the budget gives a "
+        "lower bound (\u2265 k), left out of the NCR mean; an alignment whose admissible-class search hit "
+        "the seed or priority-subset cap used the closest class generated.\n\n" + _limits(summary),
         "## 4. Paired comparison\n\nTwo-sided exact McNemar on the cases both configurations "
         "have (first runs), for status correctness and every 0/1 metric; Benjamini-Hochberg "
         "q-values across all rows.\n\n" + _paired(summary),

@@ -18,15 +18,31 @@ from .contract import OutputRecord
 from .errors import ScoringError
 from .metrics import CASE_METRICS, belief_revision_accuracy, build_context, gold_view
 from .metrics import aggregate as _aggregate
-from .metrics.context import GoldView
+from .metrics.context import GoldView, white_box
 from .ncr import DEFAULT_MAX_CANDIDATES, DEFAULT_MAX_SIZE
-from .records import CaseResult, MetricAggregate
+from .budget import DEFAULT_CASE_BUDGET, BudgetExceeded
+from .records import CaseResult, MetricAggregate, MetricRecord
 
 __all__ = ["aggregate", "score_case", "score_suite"]
 
 
+def _not_scored(scenario: Scenario, output: OutputRecord, why: str) -> CaseResult:
+    """The record of a case the budget did not allow to score: no metric value at all."""
+    reason = f"not scored (budget): {why}"
+    metrics = {name: MetricRecord(name, None, reason, {"not_scored": True}) for name in CASE_METRICS}
+    return CaseResult(
+        case_id=output.case_id, configuration=output.configuration, model=output.model,
+        variant=output.variant, repeat=output.repeat, status_gold=scenario.gold.status.value,
+        status_pred=None if output.status is None else output.status.value, correct=False,
+        hard_failure=output.meta.hard_failure, metrics=metrics, alignment=None, not_scored=f"budget: {why}",
+    )
+
+
 def _result(gold: GoldView, output: OutputRecord, expects_trace: bool | None) -> CaseResult:
-    ctx = build_context(gold, output, expects_trace=expects_trace)
+    try:
+        ctx = build_context(gold, output, expects_trace=expects_trace)
+    except BudgetExceeded as exc:
+        return _not_scored(gold.scenario, output, str(exc))
     metrics = {name: fn(ctx) for name, fn in CASE_METRICS.items()}
     return CaseResult(
         case_id=output.case_id, configuration=output.configuration, model=output.model,
@@ -38,7 +54,8 @@ def _result(gold: GoldView, output: OutputRecord, expects_trace: bool | None) ->
 
 def score_case(scenario: Scenario, output: OutputRecord, *, expects_trace: bool | None = None,
                ncr: bool = True, ncr_max_size: int = DEFAULT_MAX_SIZE,
-               ncr_max_candidates: int = DEFAULT_MAX_CANDIDATES) -> CaseResult:
+               ncr_max_candidates: int = DEFAULT_MAX_CANDIDATES,
+               budget: int | None = DEFAULT_CASE_BUDGET) -> CaseResult:
     """Score one output against its scenario.
 
     Parameters
@@ -53,6 +70,9 @@ def score_case(scenario: Scenario, output: OutputRecord, *, expects_trace: bool 
         Run the NCR search (Algorithm 5).
     ncr_max_size, ncr_max_candidates : int
         Caps of the NCR search.
+    budget : int, optional
+        Engine work units per case side (:mod:`scorer.budget`; ``None``:
+        unbounded).  A case that needs more is returned *not scored*.
 
     Returns
     -------
@@ -72,7 +92,11 @@ def score_case(scenario: Scenario, output: OutputRecord, *, expects_trace: bool 
     >>> res.correct, res.metrics["ASA"].value, res.metrics["TGC"].value, res.metrics["NCR"].value
     (True, 1.0, 1.0, 1.0)
     """
-    gold = gold_view(scenario, ncr=ncr, ncr_max_size=ncr_max_size, ncr_max_candidates=ncr_max_candidates)
+    try:
+        gold = gold_view(scenario, ncr=ncr, ncr_max_size=ncr_max_size, ncr_max_candidates=ncr_max_candidates,
+                         budget=budget)
+    except BudgetExceeded as exc:
+        return _not_scored(scenario, output, str(exc))
     return _result(gold, output, expects_trace)
 
 
@@ -82,7 +106,8 @@ def _run_key(output: OutputRecord) -> tuple[str, str, str, int]:
 
 def score_suite(scenarios: Iterable[Scenario], outputs: Iterable[OutputRecord], *, ncr: bool = True,
                 ncr_max_size: int = DEFAULT_MAX_SIZE,
-                ncr_max_candidates: int = DEFAULT_MAX_CANDIDATES) -> list[CaseResult]:
+                ncr_max_candidates: int = DEFAULT_MAX_CANDIDATES,
+                budget: int | None = DEFAULT_CASE_BUDGET) -> list[CaseResult]:
     """Score every output against its scenario and complete BRA per run.
 
     A run (configuration, model, variant, repeat) *emits traces* when any of
@@ -97,6 +122,9 @@ def score_suite(scenarios: Iterable[Scenario], outputs: Iterable[OutputRecord], 
         Run the NCR search.
     ncr_max_size, ncr_max_candidates : int
         Caps of the NCR search.
+    budget : int, optional
+        Engine work units per case side (:mod:`scorer.budget`); a case that
+        needs more is recorded *not scored (budget)*, never given a score.
 
     Returns
     -------
@@ -132,15 +160,19 @@ def score_suite(scenarios: Iterable[Scenario], outputs: Iterable[OutputRecord], 
         if key in seen:
             raise ScoringError(f"run {_run_key(o)} has two outputs for case {o.case_id!r}")
         seen.add(key)
-        traced[_run_key(o)] = traced.get(_run_key(o), False) or o.trace is not None
+        traced[_run_key(o)] = traced.get(_run_key(o), False) or white_box(o.trace)
     by_case: dict[str, list[OutputRecord]] = {}
     for o in outs:
         by_case.setdefault(o.case_id, []).append(o)
     results: list[CaseResult] = []
     for case_id in sorted(by_case):
         # One gold side per case, dropped once its outputs are scored (bounded memory).
-        gold = gold_view(by_id[case_id], ncr=ncr, ncr_max_size=ncr_max_size,
-                         ncr_max_candidates=ncr_max_candidates)
+        try:
+            gold = gold_view(by_id[case_id], ncr=ncr, ncr_max_size=ncr_max_size,
+                             ncr_max_candidates=ncr_max_candidates, budget=budget)
+        except BudgetExceeded as exc:
+            results.extend(_not_scored(by_id[case_id], o, str(exc)) for o in by_case[case_id])
+            continue
         results.extend(_result(gold, o, traced[_run_key(o)]) for o in by_case[case_id])
     results.sort(key=lambda r: ((r.configuration, r.model, r.variant or "", r.repeat), r.case_id))
     return _complete_pairs(results)
@@ -160,7 +192,7 @@ def _complete_pairs(results: Sequence[CaseResult]) -> list[CaseResult]:
             r = results[i]
             out[i] = CaseResult(r.case_id, r.configuration, r.model, r.variant, r.repeat, r.status_gold,
                                 r.status_pred, r.correct, r.hard_failure,
-                                {**r.metrics, "BRA": new}, r.alignment)
+                                {**r.metrics, "BRA": new}, r.alignment, r.not_scored)
     return out
 
 

@@ -37,6 +37,8 @@ from symbolic.results import Evaluation
 from symbolic.status import evaluate
 from symbolic.tnf import collapse_aliases
 
+from .budget import CaseBudget
+
 __all__ = ["CATEGORIES", "Universe", "canonical_key", "content_keys", "handle_of"]
 
 #: Edit categories in canonical order (Algorithm 5's edit set).
@@ -181,6 +183,9 @@ class Universe:
         the trace normal form does, so the statuses here are the TNF's.
     target : str
         The target literal.
+    budget : CaseBudget, optional
+        Every engine evaluation (not the memo hits) spends its arguments plus
+        attacks from it; :class:`scorer.budget.BudgetExceeded` once it is spent.
 
     Examples
     --------
@@ -198,6 +203,7 @@ class Universe:
     evidence_ids: Iterable[str]
     analysis: Analysis
     target: str
+    budget: CaseBudget | None = None
     theory: Theory = field(init=False)
     handles: tuple[str, ...] = field(init=False)
     objects: Mapping[str, object] = field(init=False)
@@ -364,8 +370,12 @@ class Universe:
         if hit is None:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", PriorityCycleWarning)
+                sub = self.subtheory(eff)
+                if self.budget is not None:
+                    self.budget.check(sub)
                 self.evaluations += 1
-                hit = self._memo[eff] = evaluate(self.subtheory(eff), self.target)
+                hit = self._memo[eff] = evaluate(sub, self.target)
+            self._spend(hit)
         return hit
 
     def status(self, keep: Iterable[str]) -> Status:
@@ -392,9 +402,16 @@ class Universe:
         if self._everything is None:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", PriorityCycleWarning)
+                if self.budget is not None:
+                    self.budget.check(self.theory)
                 self.evaluations += 1
                 self._everything = evaluate(self.theory, self.target)
+            self._spend(self._everything)
         return self._everything
+
+    def _spend(self, evaluation: Evaluation) -> None:
+        if self.budget is not None:
+            self.budget.spend(len(evaluation.arguments) + len(evaluation.attacks))
 
     def describe(self, handle: str) -> str:
         """Human-readable description of a handle (``priority r3>r2``)."""

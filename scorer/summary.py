@@ -60,6 +60,7 @@ from .summary_tables import (
 __all__ = [
     "AccuracyRow",
     "ConfigKey",
+    "LimitRow",
     "MetricRow",
     "PairedRow",
     "QUANTITY_METRICS",
@@ -100,6 +101,38 @@ class AccuracyRow:
     accuracy: Interval
     dla: Interval | None
     repaired: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LimitRow:
+    """Where the scorer's bounds stopped short, for one configuration (first run).
+
+    ``not_scored``: cases over the scoring budget (no metric value);
+    ``ncr_stopped``: correct answers whose NCR search a cap or the budget
+    stopped (a lower bound, left out of the mean), with the smallest and
+    largest bound; ``alignment_capped``: cases whose admissible-class search
+    hit the seed or priority-subset cap.
+    """
+
+    config: ConfigKey
+    n_cases: int
+    not_scored: int
+    ncr_stopped: int
+    ncr_bounds: tuple[int, int] | None
+    alignment_capped: int
+
+
+def limit_rows(runs: Mapping[ConfigKey, Sequence[CaseResult]]) -> list[LimitRow]:
+    """One :class:`LimitRow` per configuration (first runs)."""
+    rows = []
+    for key, results in runs.items():
+        bounds = [r.metrics["NCR"].metadata["lower_bound"] for r in results
+                  if "NCR" in r.metrics and r.metrics["NCR"].value is None
+                  and r.metrics["NCR"].metadata.get("lower_bound") is not None]
+        capped = sum(1 for r in results if r.alignment is not None and r.alignment.metadata.get("classes_capped"))
+        rows.append(LimitRow(key, len(results), sum(1 for r in results if r.not_scored), len(bounds),
+                             (min(bounds), max(bounds)) if bounds else None, capped))
+    return rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +181,7 @@ class Summary:
     run_metrics: tuple[RunMetricRow, ...] = ()
     subsets: tuple[SubsetRow, ...] = ()
     repairs: tuple[RepairRow, ...] = ()
+    limits: tuple[LimitRow, ...] = ()
 
 
 def _key(r: CaseResult) -> ConfigKey:
@@ -250,6 +284,9 @@ def summarize(results: Sequence[CaseResult], *, outputs: Iterable[OutputRecord] 
     repairs = {o.run_key + (o.case_id,): len(o.meta.repair_log) for o in outputs}
     metrics = tuple(sorted({m for r in results for m in r.metrics}))
     accuracy, confusion, metric_rows = [], [], []
+    limits = tuple(limit_rows(runs))
+    runs = {k: [r for r in rows if r.not_scored is None] for k, rows in runs.items()}
+    runs = {k: rows for k, rows in runs.items() if rows}
     for c_index, (key, rows) in enumerate(runs.items()):
         correct = sum(r.correct for r in rows)
         dla_values = [r.metrics["DLA"].value for r in rows
@@ -293,7 +330,7 @@ def summarize(results: Sequence[CaseResult], *, outputs: Iterable[OutputRecord] 
                    tuple(paired), tuple(stab), alpha, seed, n_resamples,
                    tuple(run_metric_rows(results, metrics)),
                    tuple(subset_rows(runs, {s.id: case_subsets(s) for s in scenarios}, alpha)),
-                   tuple(repair_rows(runs, outputs)))
+                   tuple(repair_rows(runs, outputs)), limits)
 
 
 def _paired(runs: Mapping[ConfigKey, list[CaseResult]], metrics: Sequence[str]) -> list[PairedRow]:

@@ -110,8 +110,7 @@ def ground(evidence_ids: Iterable[str], analysis: Analysis) -> Theory:
     priorities = tuple(
         p for p in analysis.priorities
         if keep("priority", p, p.id,
-                ref(p.stronger, rule_ids) or ref(p.weaker, rule_ids)
-                or (f"compares {p.stronger} with itself" if p.stronger == p.weaker else None))
+                ref(p.stronger, rule_ids) or ref(p.weaker, rule_ids))
     )
 
     def attack_problem(edge: AttackEdge) -> str | None:

@@ -1,5 +1,7 @@
 """Scoring a finished (or partly finished) run: per suite, the scorer's report
-over every cell; per cell, the metrics with their intervals for MLflow."""
+over every cell (the same files as ``paratrace score --report``, the
+component-dependency audit included); per cell, the metrics with their
+intervals for MLflow."""
 
 from __future__ import annotations
 
@@ -95,6 +97,7 @@ def score_log(log: ResultLog, suites: Mapping[str, Sequence[Scenario]], report_r
 
 
 def _score_log(log, suites, report_root, *, seed):
+    from scorer.audit import component_audit
     from scorer.contract import OutputRecord
     from scorer.operations import operations, operations_markdown
     from scorer.report import write_report
@@ -123,9 +126,14 @@ def _score_log(log, suites, report_root, *, seed):
             all_outputs.extend(outputs)
             all_results.extend(results)
         directory = report_root / suite
-        summary = summarize(all_results, outputs=all_outputs, seed=seed)
+        summary = summarize(all_results, outputs=all_outputs, scenarios=scenarios, seed=seed)
+
+        def rescore(outs, scenarios=scenarios):
+            return score_suite(scenarios, outs)
+
+        audit = component_audit(scenarios, all_outputs, all_results, rescore)
         files = write_report(directory, summary=summary, scenarios=scenarios, outputs=all_outputs,
-                             results=all_results, suite_name=suite,
+                             results=all_results, audit=audit, suite_name=suite,
                              output_names=("results.jsonl",))
         ops = directory / "operations.md"
         write_atomic(ops, operations_markdown([(c.name, c.operations) for c in cells]))

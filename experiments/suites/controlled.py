@@ -40,8 +40,10 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from symbolic.labels import AttackKind, RuleKind, Status
+from symbolic.labels import RuleKind, Status
+from symbolic.attack_edges import explicit_attack_edges
 from symbolic.literals import complement
+from symbolic.locations import attack_location, priority_location
 from symbolic.model import (
     DEFECT_CLASSES,
     Analysis,
@@ -74,7 +76,7 @@ _DOMAIN_ORDER = ("contracts", "banking_guarantees", "compliance", "internal_poli
 
 
 def _edge_key(edge: AttackEdge) -> str:
-    return f"{edge.source}-{edge.kind.value}->{edge.target}"
+    return attack_location(edge.source, edge.kind.value, edge.target).partition(":")[2]
 
 
 def candidate_analysis(scenario: Scenario) -> Analysis:
@@ -98,24 +100,9 @@ def candidate_analysis(scenario: Scenario) -> Analysis:
     >>> [(a.source, a.kind.value, a.target) for a in candidate_analysis(s).attacks]
     [('r1', 'rebut', '¬Penalty(x)'), ('r2', 'rebut', 'Penalty(x)')]
     """
-    ev = evaluate_gold(scenario)
-    args = {a.id: a for a in ev.arguments}
-    edges: dict[tuple, AttackEdge] = {}
-    for att in ev.attacks:
-        attacker = args[att.attacker]
-        source = attacker.top_rule or attacker.fact
-        if att.kind is AttackKind.REBUT:
-            target = args[att.on].conclusion
-        else:
-            target = att.on
-        rule = ev.theory.rule(source) if attacker.top_rule else None
-        evidence = rule.evidence if rule is not None else next(
-            f.evidence for f in ev.theory.facts if f.id == source)
-        key = (source, att.kind.value, target)
-        edges.setdefault(key, AttackEdge(source=source, target=target, kind=att.kind, evidence=evidence))
     gold = scenario.gold
     return Analysis(facts=gold.facts, rules=gold.rules, priorities=gold.priorities,
-                    attacks=tuple(edges[k] for k in sorted(edges)))
+                    attacks=explicit_attack_edges(evaluate_gold(scenario)))
 
 
 def _attack_signature(scenario: Scenario, analysis: Analysis) -> tuple:
@@ -213,9 +200,16 @@ def select_bases(corpus: Sequence[Scenario], *, seed: int = SEED, per_domain: in
 
 
 def _prune(analysis: Analysis, fragment: str) -> Analysis:
-    """The analysis without the objects citing ``fragment`` and those naming them."""
+    """The analysis without the objects citing ``fragment`` and those naming them
+    (priorities, attack edges, exceptions to a dropped rule)."""
     facts = tuple(f for f in analysis.facts if fragment not in f.evidence)
-    rules = tuple(r for r in analysis.rules if fragment not in r.evidence)
+    gone = {r.id for r in analysis.rules if fragment in r.evidence}
+    while True:  # exceptions to dropped rules are vacuous: they go too, then exceptions to those
+        more = {r.id for r in analysis.rules if r.excepts in gone} - gone
+        if not more:
+            break
+        gone |= more
+    rules = tuple(r for r in analysis.rules if r.id not in gone)
     kept = {o.id for o in (*facts, *rules)}
     priorities = tuple(p for p in analysis.priorities
                        if fragment not in p.evidence and {p.stronger, p.weaker} <= kept)
@@ -256,7 +250,7 @@ def _inject(scenario: Scenario, candidate: Analysis, defect: DefectClass, rng: r
         chosen = rng.choice(_invertible(candidate))
         flipped = chosen.model_copy(update={"stronger": chosen.weaker, "weaker": chosen.stronger})
         priorities = tuple(flipped if p is chosen else p for p in candidate.priorities)
-        return evidence, gold, candidate.model_copy(update={"priorities": priorities}), f"priority:{chosen.id}"
+        return evidence, gold, candidate.model_copy(update={"priorities": priorities}), priority_location(chosen.stronger, chosen.weaker)
     if defect is DefectClass.ATTACK_DELETION:
         edge = rng.choice(candidate.attacks)
         attacks = tuple(a for a in candidate.attacks if a is not edge)

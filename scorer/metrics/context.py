@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from symbolic.arguments import ArgumentLimitError
 from symbolic.errors import SymbolicError
 from symbolic.labels import Status
 from symbolic.literals import atom, complement
@@ -27,11 +28,12 @@ from symbolic.results import Evaluation
 from ..align import GoldClasses, align_edges, evaluation_edges, gold_classes
 from ..contract import OutputRecord
 from ..errors import ScoringError
+from ..budget import DEFAULT_CASE_BUDGET, BudgetExceeded, CaseBudget
 from ..ncr import DEFAULT_MAX_CANDIDATES, DEFAULT_MAX_SIZE, NCRWitness, ncr_witness
 from ..records import AlignmentRecord
 from ..subtheory import Universe
 
-__all__ = ["CaseContext", "GoldView", "build_context", "conflict_pairs", "gold_view"]
+__all__ = ["CaseContext", "GoldView", "build_context", "conflict_pairs", "gold_view", "white_box"]
 
 
 def conflict_pairs(u: Universe, ev: Evaluation,
@@ -121,6 +123,7 @@ class GoldView:
     conclusions: frozenset[str]
     related_atoms: frozenset[str]
     ncr: NCRWitness | None
+    budget: int | None = DEFAULT_CASE_BUDGET
 
     @property
     def defect(self) -> DefectClass | None:
@@ -129,7 +132,8 @@ class GoldView:
 
 
 def gold_view(scenario: Scenario, *, ncr: bool = True, ncr_max_size: int = DEFAULT_MAX_SIZE,
-              ncr_max_candidates: int = DEFAULT_MAX_CANDIDATES) -> GoldView:
+              ncr_max_candidates: int = DEFAULT_MAX_CANDIDATES,
+              budget: int | None = DEFAULT_CASE_BUDGET) -> GoldView:
     """Compute the gold side of a scenario.
 
     Parameters
@@ -139,6 +143,10 @@ def gold_view(scenario: Scenario, *, ncr: bool = True, ncr_max_size: int = DEFAU
         Whether to run the NCR search (Algorithm 5).
     ncr_max_size, ncr_max_candidates : int
         Caps of the NCR search.
+    budget : int, optional
+        Engine work units the gold side may spend (:mod:`scorer.budget`);
+        ``None``: unbounded.  The NCR search stops (a lower bound) when the
+        budget runs out during it.
 
     Returns
     -------
@@ -146,18 +154,26 @@ def gold_view(scenario: Scenario, *, ncr: bool = True, ncr_max_size: int = DEFAU
 
     Raises
     ------
+    BudgetExceeded
+        If the gold side needs more than ``budget`` work units, or the engine's
+        argument limit, before the NCR search.
     ScoringError
-        If the gold objects cannot be evaluated (a target that is not a
-        literal, the engine's argument limit).
+        If the gold objects cannot be evaluated (a target that is not a literal).
     """
     evidence = scenario.evidence_ids()
     status = scenario.gold.status
+    spend = CaseBudget(budget)
     try:
-        u = Universe(evidence, scenario.gold, scenario.target)
+        u = Universe(evidence, scenario.gold, scenario.target, spend)
         ev = u.evaluate(u.handles)
         classes = gold_classes(evidence, scenario.gold, scenario.target, status, query=scenario.query,
                                universe=u)
         everything = u.everything()
+    except ArgumentLimitError as exc:
+        raise BudgetExceeded(f"case {scenario.id}: the gold objects exceed the engine's argument limit "
+                             f"({exc})") from None
+    except BudgetExceeded as exc:
+        raise BudgetExceeded(f"case {scenario.id}: gold side: {exc}") from None
     except (ValueError, SymbolicError) as exc:
         raise ScoringError(f"case {scenario.id}: cannot evaluate the gold objects: {exc}") from None
     atoms = {atom(u.target)}
@@ -173,7 +189,7 @@ def gold_view(scenario: Scenario, *, ncr: bool = True, ncr_max_size: int = DEFAU
         witness = ncr_witness(evidence, scenario.gold, scenario.target, max_size=ncr_max_size,
                               max_candidates=ncr_max_candidates, universe=u)
     return GoldView(scenario, status, u, ev, classes,
-                    frozenset(a.conclusion for a in everything.arguments), frozenset(atoms), witness)
+                    frozenset(a.conclusion for a in everything.arguments), frozenset(atoms), witness, budget)
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +246,23 @@ class CaseContext:
         return self.universe is not None
 
 
+def white_box(trace) -> bool:
+    """Whether a trace-v2 payload carries a trace: any object, node, edge,
+    rejection or conclusion.  A payload holding only ``diagnostics`` (the audit
+    verdict of a black-box configuration, B1-B2 in audit mode) is scored as no
+    trace, unless its run emits traces (then it is an empty extraction): its
+    defect report feeds DLA and nothing else.
+
+    >>> from scorer.contract import Diagnostics, TraceV2
+    >>> white_box(TraceV2(diagnostics=Diagnostics(defect_class="none"))), white_box(None)
+    (False, False)
+    """
+    if trace is None:
+        return False
+    return bool(trace.facts or trace.rules or trace.attacks or trace.priorities or trace.nodes or trace.edges
+                or trace.rejected or trace.emitted_conclusions)
+
+
 def build_context(gold: GoldView, output: OutputRecord, *, expects_trace: bool | None = None) -> CaseContext:
     """Compute the output side of one case.
 
@@ -247,23 +280,31 @@ def build_context(gold: GoldView, output: OutputRecord, *, expects_trace: bool |
 
     Raises
     ------
+    BudgetExceeded
+        If the output's objects need more engine work than the case budget
+        (or exceed the engine's argument limit).
     ScoringError
-        If the output's case id is not the scenario's, or its objects cannot be
-        evaluated (the engine's argument limit).
+        If the output's case id is not the scenario's, or its objects cannot be evaluated.
     """
     sc = gold.scenario
     if output.case_id != sc.id:
         raise ScoringError(f"output for case {output.case_id!r} scored against scenario {sc.id!r}")
     hard = output.meta.hard_failure
-    trace = output.trace
-    expects = (trace is not None) if expects_trace is None else bool(expects_trace)
+    expects = white_box(output.trace) if expects_trace is None else bool(expects_trace)
+    # A diagnostics-only payload is a trace only in a run that emits traces (an empty extraction).
+    trace = output.trace if output.trace is not None and (expects or white_box(output.trace)) else None
     universe = evaluation = edges = alignment = None
     if trace is not None:
         evidence = sc.evidence_ids()
         try:
-            universe = Universe(evidence, trace.analysis(), sc.target)
+            universe = Universe(evidence, trace.analysis(), sc.target, CaseBudget(gold.budget))
             evaluation = universe.evaluate(universe.handles)
             edges = evaluation_edges(universe.everything(), sc.query)
+        except ArgumentLimitError as exc:
+            raise BudgetExceeded(f"case {sc.id}, run {output.run_key}: the output's objects exceed the "
+                                 f"engine's argument limit ({exc})") from None
+        except BudgetExceeded as exc:
+            raise BudgetExceeded(f"case {sc.id}, run {output.run_key}: output side: {exc}") from None
         except (ValueError, SymbolicError) as exc:
             raise ScoringError(f"case {sc.id}, run {output.run_key}: cannot evaluate the output's "
                                f"objects: {exc}") from None

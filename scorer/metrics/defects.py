@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from symbolic.locations import same_location as _same
 from symbolic.model import DefectClass
 
 from ..records import MetricRecord
@@ -10,20 +11,21 @@ from .context import CaseContext
 __all__ = ["defect_localization_accuracy", "same_location"]
 
 
-def _norm(location: str) -> str:
-    return "".join(location.split()).lower()
-
-
-def same_location(predicted: str | None, gold: str | None) -> bool:
+def same_location(predicted: str | None, gold: str | None, candidate=None) -> bool:
     """Whether a reported defect location names the gold one.
 
-    Locations are object ids (``r3``, ``f2``), priority ids (``r3>r2``) or
-    attack/edge ids; whitespace and case are ignored.  A missing gold location
-    matches anything.
+    Locations are typed (``rule:r2``, ``priority:r3>r2``, ``evidence:E-03``,
+    ``attack:r2-rebut->Penalty(x)``, ``target:Penalty(x)``; the vocabulary of
+    :mod:`symbolic.locations`, shared with the controlled suite and the
+    assistant).  An untyped id (``r3``) is typed against ``candidate``;
+    whitespace is ignored and a priority names its pair of rules.  A missing
+    gold location matches anything.
 
     Parameters
     ----------
     predicted, gold : str or None
+    candidate : Analysis, optional
+        The audited candidate analysis of the case.
 
     Returns
     -------
@@ -31,12 +33,10 @@ def same_location(predicted: str | None, gold: str | None) -> bool:
 
     Examples
     --------
-    >>> same_location("r3 > r2", "r3>r2"), same_location(None, "r3"), same_location("f1", None)
+    >>> same_location("r3 > r2", "priority:r3>r2"), same_location(None, "rule:r3"), same_location("fact:f1", None)
     (True, False, True)
     """
-    if gold is None:
-        return True
-    return predicted is not None and _norm(predicted) == _norm(gold)
+    return _same(predicted, gold, candidate)
 
 
 def defect_localization_accuracy(ctx: CaseContext) -> MetricRecord:
@@ -78,7 +78,7 @@ def defect_localization_accuracy(ctx: CaseContext) -> MetricRecord:
     meta.update(predicted_class=diag.defect_class.value, predicted_location=diag.location)
     if diag.defect_class is not gold_class:
         return MetricRecord("DLA", 0.0, f"reported {diag.defect_class.value}, gold {gold_class.value}", meta)
-    if not same_location(diag.location, gold_loc):
+    if not same_location(diag.location, gold_loc, ctx.gold.scenario.candidate):
         return MetricRecord("DLA", 0.0, f"right class {gold_class.value}, wrong location "
                                         f"{diag.location!r} (gold {gold_loc!r})", meta)
     return MetricRecord("DLA", 1.0, f"{gold_class.value} located at {gold_loc or diag.location!r}", meta)

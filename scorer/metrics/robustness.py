@@ -15,7 +15,10 @@ def normative_counterfactual_robustness(ctx: CaseContext) -> MetricRecord:
 
     The witness comes from :func:`scorer.ncr.ncr_witness` (unit costs, search by
     non-decreasing cost in canonical order, right-censored at
-    ``|Delta_N| + 1``).  *Gate*: an incorrect answer (or a hard failure) has
+    ``|Delta_N| + 1`` when no deletion flips the status).  When a cap or the
+    case's budget stopped the search, the minimum is unknown: a correct answer
+    gets no value ("≥ k, search stopped", ``metadata["lower_bound"]``), left out
+    of the mean and counted apart in the report.  *Gate*: an incorrect answer (or a hard failure) has
     NCR 0 -- no edit is needed to make it wrong; the raw witness cost is kept in
     ``metadata["raw_cost"]`` either way.  With a trace, ``consistent`` says
     whether deleting the witness from the output's own objects moves its
@@ -30,7 +33,8 @@ def normative_counterfactual_robustness(ctx: CaseContext) -> MetricRecord:
     -------
     MetricRecord
         ``metadata``: ``raw_cost``, ``censored``, ``witness``, ``alternatives``,
-        ``counterfactual``, ``edit_set_size``, ``consistent``, ``searched``, ``evaluations``.
+        ``counterfactual``, ``edit_set_size``, ``consistent``, ``searched``, ``evaluations``,
+        ``cap_reached``, ``lower_bound``, ``stopped_by``.
 
     Examples
     --------
@@ -47,6 +51,17 @@ def normative_counterfactual_robustness(ctx: CaseContext) -> MetricRecord:
     meta = w.to_dict()
     meta["raw_cost"] = meta.pop("cost")
     consistent, why = (None, "no trace: consistency with the witness is not reconstructable")
+    if w.stopped:
+        meta["consistent"] = None
+        bound = (f"≥ {w.lower_bound}, search stopped ({w.stopped_by}) after {w.searched} edit sets: "
+                 f"no edit of fewer than {w.lower_bound} objects flips {w.status.value}")
+        if w.upper_bound is not None:
+            bound += (f"; ≤ {len(w.upper_bound)}: deleting {', '.join(w.upper_bound)} flips it "
+                      "(a verified edit, not shown minimal)")
+        if not ctx.correct:
+            gate = "hard failure" if ctx.hard_failure else f"incorrect answer ({ctx.pred.value})"
+            return MetricRecord("NCR", 0.0, f"correctness gate: {gate} has NCR 0; gold witness: {bound}", meta)
+        return MetricRecord("NCR", None, f"not scored: {bound} (bounds, not a value: left out of the mean)", meta)
     if ctx.has_trace:
         consistent, why = consistent_with_witness(w, ctx.gold.universe, ctx.universe)
     meta["consistent"] = consistent

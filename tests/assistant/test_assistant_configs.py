@@ -130,17 +130,26 @@ def test_b4_audit_finds_the_inverted_priority(make, scenario, candidate):
     assistant, _ = make("b4", [{"theory": THEORY}])
     rec = assistant.run_scenario(scenario.model_copy(update={"candidate": candidate})).record
     assert rec.trace.diagnostics.defect_class.value == "priority_inversion"
-    assert rec.trace.diagnostics.location == "r2>r3"
+    assert rec.trace.diagnostics.location == "priority:r3>r2"  # the comparison as the evidence states it
     assert rec.common.final_status.value == "accepted"
 
 
 def test_b4_audit_of_a_faithful_candidate_reports_none(make, scenario):
     from assistant.extraction import Extraction, to_analysis
+    from symbolic.attack_edges import explicit_attack_edges
+    from symbolic.status import evaluate_analysis
 
     own = to_analysis(Extraction.model_validate(THEORY))
-    assistant, _ = make("b4", [{"theory": THEORY}])
-    rec = assistant.run_scenario(scenario.model_copy(update={"candidate": own})).record
+    edges = explicit_attack_edges(evaluate_analysis([f.id for f in scenario.evidence], own, TARGET))
+    assistant, _ = make("b4", [{"theory": THEORY}, {"theory": THEORY}])
+    faithful = own.model_copy(update={"attacks": edges})
+    rec = assistant.run_scenario(scenario.model_copy(update={"candidate": faithful})).record
     assert rec.trace.diagnostics.defect_class.value == "none"
+    deleted = own.model_copy(update={"attacks": edges[1:]})
+    rec = assistant.run_scenario(scenario.model_copy(update={"candidate": deleted})).record
+    gone = edges[0]
+    assert rec.trace.diagnostics.defect_class.value == "attack_deletion"
+    assert rec.trace.diagnostics.location == f"attack:{gone.source}-{gone.kind.value}->{gone.target}"
 
 
 def test_b1_audit_reports_what_the_prompt_asks(make, scenario, candidate):
@@ -148,9 +157,9 @@ def test_b1_audit_reports_what_the_prompt_asks(make, scenario, candidate):
                "corrected": ANSWER}
     assistant, script = make("b1", [{"audit": {**verdict, "location": "r5>r1"}}, {"audit": verdict}])
     rec = assistant.run_scenario(scenario.model_copy(update={"candidate": candidate})).record
-    assert rec.trace.diagnostics.location == "r2>r3" and rec.common.final_status.value == "accepted"
+    assert rec.trace.diagnostics.location == "priority:r2>r3" and rec.common.final_status.value == "accepted"
     assert "r2>r3 (exception) [E-06]" in script.prompts[0]
-    assert "'r5>r1' is not a candidate object" in script.prompts[1]
+    assert "priority:r5>r1 orders no pair of candidate rules" in script.prompts[1]
 
 
 def test_b2_and_b3_audit(make, scenario, candidate):
@@ -162,7 +171,7 @@ def test_b2_and_b3_audit(make, scenario, candidate):
     b3, _ = make("b3", [{"analysis": {"facts": THEORY["facts"], "rules": THEORY["rules"], "result": ANSWER}},
                         {"audit": verdict}])
     rec = b3.run_scenario(sc).record
-    assert rec.trace.diagnostics.location == "r2>r3" and len(rec.trace.rules) == 3
+    assert rec.trace.diagnostics.location == "priority:r2>r3" and len(rec.trace.rules) == 3
 
 
 def _fragments():

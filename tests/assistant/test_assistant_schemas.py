@@ -88,12 +88,21 @@ def test_audit_location_must_name_a_candidate_object(candidate):
     ctx = {**CTX, "candidate": CandidateAnalysis(analysis=candidate)}
     ok = AuditVerdict.model_validate({"defect_class": "priority_inversion", "location": "r2 > r3",
                                       "corrected": ANSWER}, context=ctx)
-    assert ok.location == "r2>r3"
-    with pytest.raises(ValidationError, match="not a candidate object"):
+    assert ok.location == "priority:r2>r3"
+    typed = AuditVerdict.model_validate({"defect_class": "extraction_error", "location": "rule:r2",
+                                         "corrected": ANSWER}, context=ctx)
+    assert typed.location == "rule:r2"
+    with pytest.raises(ValidationError, match="not a fact of the candidate"):
+        AuditVerdict.model_validate({"defect_class": "extraction_error", "location": "fact:f7",
+                                     "corrected": ANSWER}, context=ctx)
+    with pytest.raises(ValidationError, match="has no kind"):
         AuditVerdict.model_validate({"defect_class": "extraction_error", "location": "f7", "corrected": ANSWER},
                                     context=ctx)
-    deletion = AuditVerdict.model_validate({"defect_class": "attack_deletion", "location": "r4",
+    deletion = AuditVerdict.model_validate({"defect_class": "attack_deletion", "location": "r4-undercut->r1",
                                             "corrected": ANSWER}, context=ctx)
-    assert deletion.location == "r4"
+    assert deletion.location == "attack:r4-undercut->r1"
+    coverage = AuditVerdict.model_validate({"defect_class": "incomplete_coverage", "location": "target:Penalty(x)",
+                                            "corrected": ANSWER}, context=ctx)
+    assert coverage.location == "target:Penalty(x)"
     none = AuditVerdict.model_validate({"defect_class": "none", "location": "r1", "corrected": ANSWER}, context=ctx)
     assert none.location is None

@@ -216,7 +216,7 @@ def test_audit_mode_answers_in_own_style_then_adds_b1_audit_diagnostics(name, ca
     assert len(script.requests) == VALID[name][1] + 1
     assert record.common.final_status.value == "both"  # the baseline's own answer, not the audit's
     assert record.trace.diagnostics.defect_class is DefectClass.PRIORITY_INVERSION
-    assert record.trace.diagnostics.location == "r2>r3"
+    assert record.trace.diagnostics.location == "priority:r2>r3"
     assert "r2>r3 (exception) [E-06]" in script.prompts[-1] and "storm" in script.prompts[-1]
     assert (len(record.trace.facts) > 0) == (name == "dspy-modular")
     assert not [m for m in GOLD_MARKERS for prompt in script.prompts if m in prompt]

@@ -40,14 +40,23 @@ def test_no_argument_either_way_is_censored_at_once():
     assert w.censored and w.cost == w.edit_set_size + 1 == 3 and w.searched == 0 and not w.cap_reached
 
 
-def test_size_cap_censors_with_cap_flag():
+def test_size_cap_stops_with_a_lower_bound_never_a_no_flip_claim():
     w = ncr_witness(E, two_paths(), "p", max_size=1)
-    assert w.censored and w.cap_reached and w.cost == 5
+    # every single deletion was tried (none flips) and the verified two-object edit meets that bound: exact
+    assert not w.censored and not w.stopped and w.cost == 2 and len(w.witness) == 2
 
 
-def test_candidate_cap_censors():
+def test_a_stopped_search_has_no_witness_to_follow():
+    w = ncr_witness(E, two_paths(), "p", max_candidates=2)
+    assert w.stopped and not w.censored and w.cap_reached and w.lower_bound == w.cost == 1
+    assert w.witness == () and len(w.upper_bound) == 2
+    u = Universe(E, two_paths(), "p")
+    assert consistent_with_witness(w, u, u)[0] is None
+
+
+def test_candidate_cap_stops():
     w = ncr_witness(E, two_paths(), "p", max_candidates=3)
-    assert w.censored and w.cap_reached
+    assert w.stopped and w.cap_reached and w.stopped_by == "max_candidates" and w.lower_bound == 1
 
 
 def test_irrelevant_objects_count_in_the_edit_set_but_are_never_tried():
@@ -149,6 +158,6 @@ def test_ncr_cost_is_the_brute_force_minimum(analysis):
             assert after is not before and after is w.counterfactual
 
 
-def test_evaluation_cap_censors():
+def test_evaluation_cap_stops():
     w = ncr_witness(E, two_paths(), "p", max_evaluations=2)
-    assert w.censored and w.cap_reached and w.evaluations <= 3
+    assert w.stopped and not w.censored and w.cap_reached and w.evaluations <= 3

@@ -149,3 +149,19 @@ def test_sample_of_peer_records_projects_to_gold():
         assert PROJECTION[ev.status] == record["gold_label"], record["case_id"]
         checked += 1
     assert checked == 30
+
+
+def test_self_loop_priority_is_a_cycle_of_length_one(theory):
+    """``r1 > r1`` is kept by the validator and makes r1 unresolved: it loses ``r1 > r2`` too."""
+    rules = {"r1": "Delay(x) => Penalty(x)", "r2": "ForceMajeure(x) => ¬Penalty(x)"}
+    facts = {"f1": "Delay(x)", "f2": "ForceMajeure(x)"}
+    assert evaluate(theory(facts=facts, rules=rules, priorities=["r1>r2"]), TARGET).status is Status.ACCEPTED
+    looped = theory(facts=facts, rules=rules, priorities=["r1>r2", "r1>r1"])
+    assert [p.id for p in looped.priorities] == ["r1>r2", "r1>r1"]
+    assert not looped.dropped
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PriorityCycleWarning)
+        ev = evaluate(looped, TARGET)
+    assert ev.status is Status.BOTH
+    assert ev.priorities.unresolved == frozenset({"r1"})
+    assert ev.priorities.cycles == (("r1",),)
