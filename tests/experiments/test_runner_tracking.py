@@ -41,10 +41,11 @@ def test_nested_runs_hold_params_metrics_artifacts_and_no_secret(mlflow_store):
     assert {r.info.run_id for r in runs} == {parent.info.run_id, run_id}
     child = client.get_run(run_id)
     assert child.data.tags["mlflow.parentRunId"] == parent.info.run_id
-    assert child.data.metrics["ASA"] == 0.75 and child.data.metrics["ASA_ci_low"] == 0.4
+    assert child.data.metrics == {"ASA": 0.75}  # intervals and counts are tags, not charts
+    assert child.data.tags["ci.ASA"] == "[0.4000, 0.9000]" and child.data.tags["n.ASA"] == "4"
     assert "CLA" not in child.data.metrics
     artifacts = {a.path for a in client.list_artifacts(run_id)}
-    assert {"cases.json", "summary.md", "report.md"} <= artifacts
+    assert {"cases.json", "metrics.json", "summary.md", "report.md"} <= artifacts
     everything = [json.dumps(r.data.params) + json.dumps(r.data.tags) for r in runs]
     for a in artifacts:
         everything.append(open(client.download_artifacts(run_id, a, str(root / "dl"))).read())
