@@ -72,7 +72,8 @@ def _print_summary(console, result) -> None:
         console.print(f"report: {suite.report_dir}")
 
 
-def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool) -> None:
+def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool,
+             tracking_uri: Optional[str] = None) -> None:
     from rich.console import Console
 
     from .engine import Budget
@@ -100,7 +101,8 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool) -
                        tokens=summary.tokens)
 
         started = time.monotonic()
-        result = run_experiment(spec, workdir=workdir, resume=resume, track=track, on_progress=update)
+        result = run_experiment(spec, workdir=workdir, resume=resume, track=track, tracking_uri=tracking_uri,
+                                on_progress=update)
     s = result.summary
     console.print(f"{spec.name}: {s.done} run, {s.skipped} already done, {s.scored} scored, "
                   f"{s.parse_failures} parse failures, {s.infra_errors} infrastructure errors, "
@@ -112,8 +114,13 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool) -
     _print_summary(console, result)
     console.print(f"results: {result.paths.results}")
     if result.mlflow_runs:
+        from .tracking import default_tracking_uri
+
+        uri = default_tracking_uri(workdir, tracking_uri)
+        where = (f"open {uri.rstrip('/')}/#/experiments?workflowType=machine_learning" if uri.startswith("http")
+                 else f"open the UI with: paratrace ui --workdir {workdir}")
         console.print(f"MLflow: experiment(s) paratrace/<suite>, parent run(s) {', '.join(result.mlflow_runs)}; "
-                      f"open the UI with: paratrace ui --workdir {workdir}")
+                      f"{where}")
 
 
 def register(app: typer.Typer) -> None:
@@ -131,10 +138,13 @@ def register(app: typer.Typer) -> None:
         resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run."),
         dry_run: bool = typer.Option(False, "--dry-run", help="Estimate calls and tokens only."),
         track: bool = typer.Option(True, "--track/--no-track", help="Log to MLflow."),
+        tracking_uri: Optional[str] = typer.Option(
+            None, "--tracking-uri", help="MLflow tracking server, e.g. http://HOST:PORT "
+                                         "(default $MLFLOW_TRACKING_URI or <workdir>/mlflow.db)."),
     ):
         """Run an experiment: every case exactly once, scored, reported and tracked."""
         spec = _spec(config, suite, configuration, model, name, limit)
-        _execute(spec, workdir=workdir, resume=resume, dry_run=dry_run, track=track)
+        _execute(spec, workdir=workdir, resume=resume, dry_run=dry_run, track=track, tracking_uri=tracking_uri)
 
     @app.command("demo")
     def demo_command(
