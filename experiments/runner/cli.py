@@ -182,7 +182,7 @@ def register(app: typer.Typer) -> None:
         proc, url = start_ui(workdir, port=port)
         try:
             wait_until_up(url, proc)
-            typer.echo(f"MLflow UI: {url}  (Ctrl-C to stop)")
+            typer.echo(f"MLflow UI: {url}/#/experiments?workflowType=machine_learning  (Ctrl-C to stop)")
             proc.wait()
         except KeyboardInterrupt:
             pass
@@ -194,6 +194,7 @@ def register(app: typer.Typer) -> None:
         run_ids: List[str] = typer.Argument(..., help="Nested MLflow run ids (the first is the baseline)."),
         workdir: Path = typer.Option(Path("."), "--workdir"),
         out: Path = typer.Option(Path("compare"), "-o", "--out", help="Directory for compare.md/.html."),
+        tracking_uri: Optional[str] = typer.Option(None, "--tracking-uri", help="MLflow tracking server."),
     ):
         """Paired comparison of runs: exact McNemar per metric, Benjamini-Hochberg q-values."""
         import tempfile
@@ -204,7 +205,7 @@ def register(app: typer.Typer) -> None:
         from .compare import compare_runs, load_run_results, to_html, to_markdown
         from .tracking import setup_mlflow
 
-        mlflow = setup_mlflow(workdir, autolog_dspy=False)
+        mlflow = setup_mlflow(workdir, autolog_dspy=False, tracking_uri=tracking_uri)
         client = mlflow.MlflowClient()
         with tempfile.TemporaryDirectory() as tmp:
             runs = [load_run_results(client, rid, Path(tmp) / rid) for rid in run_ids]

@@ -52,3 +52,23 @@ def test_nested_runs_hold_params_metrics_artifacts_and_no_secret(mlflow_store):
     assert not any(SECRET in text for text in everything)
     assert client.get_run(parent.info.run_id).data.params["model"] == "openai/gpt-x"
     assert "api_key" not in client.get_run(parent.info.run_id).data.params
+
+
+def test_sigterm_while_logging_marks_the_open_runs_killed(mlflow_store):
+    import os
+    import signal
+
+    from experiments.runner.experiment_log import _terminations
+
+    mlflow, _ = mlflow_store
+    started = []
+    with pytest.raises(SystemExit):
+        with _terminations(mlflow, started):
+            with parent_run(mlflow, "normative-en", "spec-term", {"model": "m"}) as parent:
+                started.append(parent.info.run_id)
+                with mlflow.start_run(run_name="child", nested=True) as child:
+                    started.append(child.info.run_id)
+                    os.kill(os.getpid(), signal.SIGTERM)
+    client = mlflow.MlflowClient()
+    assert [client.get_run(r).info.status for r in started] == ["KILLED", "KILLED"]
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # the handler is put back
