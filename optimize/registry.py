@@ -121,6 +121,9 @@ def log_program(directory: str | Path, *, tracking_uri: str | None = None, exper
                                             "objective": manifest.objective, "program_sha256": manifest.program_sha256,
                                             "suite": manifest.suite, "reflection_model": manifest.reflection_model,
                                             **{f"split_{k}": v for k, v in manifest.splits.items()}}).items()}
+    # A model loaded earlier in this process (mlflow.dspy.load_model sets it active) must not
+    # receive this run's metrics: they belong to the model logged here.
+    mlflow.clear_active_model()
     try:
         nested = mlflow.active_run() is not None  # inside a caller's run: a child run of it
         if not nested:

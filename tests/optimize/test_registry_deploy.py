@@ -72,8 +72,9 @@ def _schema_requests(server) -> list[dict]:
     return [b for b in server.bodies if (b.get("response_format") or {}).get("type") == "json_schema"]
 
 
-def test_pyfunc_predicts_in_a_fresh_process_on_a_backbone_from_the_model_config(registered):
+def test_pyfunc_predicts_in_a_fresh_process_on_a_backbone_from_the_model_config(registered, tmp_path):
     root, reg, env = registered
+    env = {**env, "DSPY_CACHEDIR": str(tmp_path / "dspy-cache")}  # every request reaches the stub
     server = _stub()
     try:
         config = {"model": "openai/served-by-config", "api_base": server.base_url, "api_key_env": "STUB_KEY"}
@@ -90,8 +91,9 @@ def test_pyfunc_predicts_in_a_fresh_process_on_a_backbone_from_the_model_config(
     assert KEY not in stored and "served-by-config" not in stored
 
 
-def test_pyfunc_takes_the_backbone_from_the_environment_with_openai_api_base(registered):
+def test_pyfunc_takes_the_backbone_from_the_environment_with_openai_api_base(registered, tmp_path):
     root, reg, env = registered
+    env = {**env, "DSPY_CACHEDIR": str(tmp_path / "dspy-cache")}
     server = _stub()
     try:
         run_env = {**env, "PARATRACE_MODEL": "openai/served-by-env", "OPENAI_API_BASE": server.base_url,
@@ -127,8 +129,9 @@ def _wait(url: str, proc: subprocess.Popen, timeout_s: float = 240.0) -> None:
     raise AssertionError(f"mlflow models serve did not answer at {url}")
 
 
-def test_mlflow_models_serve_answers_with_the_output_contract(registered):
+def test_mlflow_models_serve_answers_with_the_output_contract(registered, tmp_path):
     root, reg, env = registered
+    env = {**env, "DSPY_CACHEDIR": str(tmp_path / "dspy-cache")}
     server = _stub()
     port = free_port()
     serve_env = {**env, "PARATRACE_MODEL": "hosted_vllm/served-by-serve", "PARATRACE_API_BASE": server.base_url,
