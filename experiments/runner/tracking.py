@@ -117,10 +117,10 @@ def parent_run(mlflow, suite: str, spec_name: str, manifest: Mapping[str, Any], 
         with mlflow.start_run(run_id=existing.info.run_id) as run:
             yield run
         return
-    with mlflow.start_run(run_name=spec_name) as run:
+    tags = {"paratrace.kind": "experiment", "paratrace.suite": suite,
+            **({"paratrace.run_uid": run_uid} if run_uid else {})}
+    with mlflow.start_run(run_name=spec_name, tags=tags) as run:  # tagged at creation: a resume finds it
         mlflow.log_params(_params(redact(manifest)))
-        mlflow.set_tags({"paratrace.kind": "experiment", "paratrace.suite": suite,
-                         **({"paratrace.run_uid": run_uid} if run_uid else {})})
         yield run
 
 
