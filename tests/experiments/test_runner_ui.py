@@ -46,12 +46,12 @@ class Accepting(Script):
         return super().next(messages, schema)
 
 
-def chromium(profile: Path, *args: str) -> subprocess.CompletedProcess:
+def chromium(profile: Path, *args: str, size: str = "1920,1200") -> subprocess.CompletedProcess:
     if profile.exists():
         shutil.rmtree(profile)
     cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-           f"--user-data-dir={profile}", "--virtual-time-budget=40000", "--window-size=1920,1200",
+           f"--user-data-dir={profile}", "--virtual-time-budget=40000", f"--window-size={size}",
            "--run-all-compositor-stages-before-draw", *args]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=240, check=False)
 
@@ -63,8 +63,8 @@ def page_text(url: str, profile: Path) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", dom)).replace("&amp;", "&")
 
 
-def screenshot(url: str, profile: Path, path: Path) -> Path:
-    chromium(profile, f"--screenshot={path}", url)
+def screenshot(url: str, profile: Path, path: Path, size: str = "1920,1200") -> Path:
+    chromium(profile, f"--screenshot={path}", url, size=size)
     assert path.stat().st_size > 10_000, f"no screenshot of {url}"
     keep = os.environ.get("PARATRACE_SCREENSHOT_DIR")
     if keep:
@@ -127,7 +127,7 @@ def test_two_backbones_side_by_side_with_their_metrics(tracked, tmp_path):
     for run in (a, b):
         assert f"{run.data.metrics['ASA']:.3g}"[:4] in metrics
     assert "ASA_ci_low" not in page  # intervals are tags, not metrics
-    screenshot(page_url, tmp_path / "profile", tmp_path / "backbones_side_by_side.png")
+    screenshot(page_url, tmp_path / "profile", tmp_path / "backbones_side_by_side.png", size="1920,3000")
 
 
 def test_one_case_compared_across_b3_and_b4(tracked, tmp_path):
