@@ -153,6 +153,13 @@ def test_tracked_run_logs_nested_runs_traces_and_compares(tmp_path, monkeypatch)
     assert len(mlflow.search_traces(locations=[exp.experiment_id], return_type="list")) == 14
     parent_files = {a.path for a in client.list_artifacts(result.mlflow_runs[0])}
     assert {"cells.json", "paired_tests.json"} <= parent_files
+    cells = mlflow.load_table("cells.json", run_ids=[result.mlflow_runs[0]])
+    assert sorted(cells["configuration"]) == ["b1", "b4"] and set(cells["scored"]) == {7}
+    by_config = {r.data.params["configuration"]: r.data.metrics["ASA"] for r in children}
+    assert {c: a for c, a in zip(cells["configuration"], cells["ASA"])} == pytest.approx(by_config)
+    assert all(cells["ASA_ci_low"] <= cells["ASA"]) and set(cells["ASA_n"]) == {7}
+    paired = mlflow.load_table("paired_tests.json", run_ids=[result.mlflow_runs[0]])
+    assert "ASA" in set(paired["metric"]) and ((paired["q_bh"] >= paired["p"]) & (paired["q_bh"] <= 1)).all()
     assert not any("sk-never-logged" in json.dumps(r.data.params) for r in runs)
     runs = [load_run_results(client, r.info.run_id, tmp_path / r.info.run_id) for r in children]
     assert sorted(len(results) for _, results in runs) == [7, 7]

@@ -72,3 +72,22 @@ def test_sigterm_while_logging_marks_the_open_runs_killed(mlflow_store):
     client = mlflow.MlflowClient()
     assert [client.get_run(r).info.status for r in started] == ["KILLED", "KILLED"]
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # the handler is put back
+
+
+def test_paired_tests_leave_out_cases_that_were_not_computed():
+    from types import SimpleNamespace
+
+    from experiments.runner.experiment_log import paired_table
+    from scorer.records import CaseResult, MetricRecord
+
+    def cell(name, correct):
+        return SimpleNamespace(name=name, results=[
+            CaseResult(f"c{i}", name, "m", None, 0, "accepted", "accepted" if ok else "rejected", ok, False,
+                       {"ASA": MetricRecord("ASA", float(ok), "")}) for i, ok in enumerate(correct)])
+
+    cells = [cell("a", [True] * 6), cell("b", [False, False, False, True, True, True])]
+    full = paired_table(cells)
+    left_out = paired_table(cells, {"b": {"c0"}})  # c0 of b was an infrastructure error
+    asa = lambda t: t["paired_cases"][t["metric"].index("ASA")]  # noqa: E731
+    assert (asa(full), asa(left_out)) == (6, 5)
+    assert paired_table(cells[:1]) is None
