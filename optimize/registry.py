@@ -1,13 +1,16 @@
-"""MLflow: a saved program logged as a model (DSPy flavor) and registered per configuration and family.
+"""MLflow: a saved program logged as a deployable model and registered per configuration and family.
 
 :func:`log_program` opens a run in the experiment ``paratrace-optimize``,
 logs the manifest as params and the held-out scores as metrics, logs the
-module with ``mlflow.dspy.log_model`` (DSPy's own save format, no pickled LM:
-it is logged outside any ``dspy.context``), attaches ``program.json``,
-``manifest.json`` and ``evaluation.json`` to the logged model under
+program as one model with two flavors (:mod:`optimize.serve.model_flavor`):
+``python_function`` answers the service's request with the output record
+(``mlflow.pyfunc.load_model``, ``mlflow models serve``; backbone chosen at
+load or serve time), ``dspy`` gives the module (``mlflow.dspy.load_model``;
+DSPy's own save format, no pickled LM).  The saved program sits under
 ``paratrace/`` (so :func:`optimize.programs.load_program` reads
-``models:/NAME/VERSION`` without unpickling), and registers a new version of
-``paratrace-<config>-<family>`` whose tags carry the held-out metrics.
+``models:/NAME/VERSION`` without unpickling).  A new version of
+``paratrace-<config>-<family>`` is registered, its tags carrying the held-out
+metrics.
 """
 
 from __future__ import annotations
@@ -51,9 +54,8 @@ class RegisteredProgram:
         ``models:/m-<id>`` of the logged model.
     run_id : str
     serving_model_uri : str
-        ``models:/m-<id>`` of the serving model logged in the same run (a pyfunc
-        wrapper of the assistant with this program): ``mlflow models serve -m``
-        on it answers the service's request with the output contract.
+        ``models:/m-<id>`` of the logged model (the same model as ``model_uri``:
+        its pyfunc flavor serves the output contract).
     """
 
     name: str
@@ -100,9 +102,7 @@ def log_program(directory: str | Path, *, tracking_uri: str | None = None, exper
         If MLflow fails to log or register.
     """
     os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
-    import dspy
     import mlflow
-    import mlflow.dspy
     from mlflow import MlflowClient
 
     from experiments.runner.manifest import redact
@@ -121,6 +121,9 @@ def log_program(directory: str | Path, *, tracking_uri: str | None = None, exper
                                             "objective": manifest.objective, "program_sha256": manifest.program_sha256,
                                             "suite": manifest.suite, "reflection_model": manifest.reflection_model,
                                             **{f"split_{k}": v for k, v in manifest.splits.items()}}).items()}
+    # A model loaded earlier in this process (mlflow.dspy.load_model sets it active) must not
+    # receive this run's metrics: they belong to the model logged here.
+    mlflow.clear_active_model()
     try:
         nested = mlflow.active_run() is not None  # inside a caller's run: a child run of it
         if not nested:
@@ -128,23 +131,16 @@ def log_program(directory: str | Path, *, tracking_uri: str | None = None, exper
         with mlflow.start_run(run_name=f"{name}-{manifest.optimizer}-s{manifest.seed}", nested=nested) as run:
             mlflow.log_params(params)
             mlflow.log_metrics(metrics)
-            with dspy.context(lm=None, adapter=None, callbacks=[]):
-                info = mlflow.dspy.log_model(
-                    loaded.program, name="program", use_dspy_model_save=True,
-                    metadata={"paratrace_manifest": manifest.to_dict()},
-                    pip_requirements=[f"dspy=={dspy.__version__}", f"mlflow=={mlflow.__version__}"],
-                    params=params)
-            client = MlflowClient()
-            client.log_model_artifacts(info.model_id, str(directory), "paratrace")
-            mlflow.log_metrics(metrics, model_id=info.model_id)
-            from .serve.pyfunc import log_assistant_model
+            from .serve.model_flavor import log_model
 
-            serving = log_assistant_model(str(directory), name="serving")
+            info = log_model("program", str(directory), metadata={"paratrace_manifest": manifest.to_dict()},
+                             params=params)
+            mlflow.log_metrics(metrics, model_id=info.model_id)
         version = mlflow.register_model(info.model_uri, name, tags={
-            "serving_model_uri": serving.model_uri,
+            "serving_model_uri": info.model_uri,
             "config": manifest.config, "model": manifest.model, "optimizer": manifest.optimizer,
             "seed": str(manifest.seed), **{k: f"{v:.6f}" for k, v in metrics.items()}})
-        client.update_model_version(name, version.version, description=(
+        MlflowClient().update_model_version(name, version.version, description=(
             f"{manifest.config} optimized for {manifest.model} by {manifest.optimizer} "
             f"(budget {manifest.budget}, seed {manifest.seed}); held-out objective "
             f"{manifest.scores_before.get('objective', float('nan')):.3f} -> "
@@ -155,4 +151,4 @@ def log_program(directory: str | Path, *, tracking_uri: str | None = None, exper
         message = " ".join(str(exc).split())[:300]
         raise OptimizeError(f"MLflow could not log {directory}: {type(exc).__name__}: {message}") from None
     return RegisteredProgram(name, str(version.version), f"models:/{name}/{version.version}", info.model_uri,
-                             run.info.run_id, serving.model_uri)
+                             run.info.run_id, info.model_uri)

@@ -81,7 +81,8 @@ def _print_summary(console, result) -> None:
         console.print(f"report: {suite.report_dir}")
 
 
-def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, repair: bool = False) -> None:
+def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, repair: bool = False,
+             tracking_uri: Optional[str] = None) -> None:
     from rich.console import Console
 
     from .engine import Budget
@@ -114,6 +115,7 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, r
 
         started = time.monotonic()
         result = run_experiment(spec, workdir=workdir, resume=resume, track=track, repair=repair,
+                                tracking_uri=tracking_uri,
                                 on_progress=update)
     s = result.summary
     console.print(f"{spec.name}: {s.done} run, {s.skipped} already done, {s.scored} scored, "
@@ -126,8 +128,13 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, r
     _print_summary(console, result)
     console.print(f"results: {result.paths.results}")
     if result.mlflow_runs:
+        from .tracking import default_tracking_uri
+
+        uri = default_tracking_uri(workdir, tracking_uri)
+        where = (f"open {uri.rstrip('/')}/#/experiments?workflowType=machine_learning" if uri.startswith("http")
+                 else f"open the UI with: paratrace ui --workdir {workdir}")
         console.print(f"MLflow: experiment(s) paratrace/<suite>, parent run(s) {', '.join(result.mlflow_runs)}; "
-                      f"open the UI with: paratrace ui --workdir {workdir}")
+                      f"{where}")
 
 
 def register(app: typer.Typer) -> None:
@@ -147,12 +154,16 @@ def register(app: typer.Typer) -> None:
         track: bool = typer.Option(True, "--track/--no-track", help="Log to MLflow."),
         repair: bool = typer.Option(False, "--repair", help="With --resume: move damaged, duplicate or "
                                     "conflicting result lines to results.quarantine.jsonl and run their cases again."),
+        tracking_uri: Optional[str] = typer.Option(
+            None, "--tracking-uri", help="MLflow tracking server, e.g. http://HOST:PORT "
+                                         "(default $MLFLOW_TRACKING_URI or <workdir>/mlflow.db)."),
     ):
         """Run an experiment: every case exactly once, scored, reported and tracked."""
         spec = _spec(config, suite, configuration, model, name, limit)
         if repair and not resume:
             raise ExperimentError("--repair repairs the result log of an existing run; give it with --resume")
-        _execute(spec, workdir=workdir, resume=resume, dry_run=dry_run, track=track, repair=repair)
+        _execute(spec, workdir=workdir, resume=resume, dry_run=dry_run, track=track, repair=repair,
+                 tracking_uri=tracking_uri)
 
     @app.command("demo")
     def demo_command(
@@ -193,7 +204,7 @@ def register(app: typer.Typer) -> None:
         proc, url = start_ui(workdir, port=port)
         try:
             wait_until_up(url, proc)
-            typer.echo(f"MLflow UI: {url}  (Ctrl-C to stop)")
+            typer.echo(f"MLflow UI: {url}/#/experiments?workflowType=machine_learning  (Ctrl-C to stop)")
             proc.wait()
         except KeyboardInterrupt:
             pass
@@ -205,6 +216,7 @@ def register(app: typer.Typer) -> None:
         run_ids: List[str] = typer.Argument(..., help="Nested MLflow run ids (the first is the baseline)."),
         workdir: Path = typer.Option(Path("."), "--workdir"),
         out: Path = typer.Option(Path("compare"), "-o", "--out", help="Directory for compare.md/.html."),
+        tracking_uri: Optional[str] = typer.Option(None, "--tracking-uri", help="MLflow tracking server."),
     ):
         """Paired comparison of runs: exact McNemar per metric, Benjamini-Hochberg q-values."""
         import tempfile
@@ -215,7 +227,7 @@ def register(app: typer.Typer) -> None:
         from .compare import compare_runs, load_run_results, to_html, to_markdown
         from .tracking import setup_mlflow
 
-        mlflow = setup_mlflow(workdir, autolog_dspy=False)
+        mlflow = setup_mlflow(workdir, autolog_dspy=False, tracking_uri=tracking_uri)
         client = mlflow.MlflowClient()
         with tempfile.TemporaryDirectory() as tmp:
             runs = [load_run_results(client, rid, Path(tmp) / rid) for rid in run_ids]

@@ -52,84 +52,18 @@ def load_suites(names: Sequence[str]) -> tuple[dict[str, list[Scenario]], dict[s
     return scenarios, files
 
 
-def _log_mlflow(spec: ExperimentSpec, scores: Sequence[SuiteScore], man: Mapping, workdir: Path,
-                paths: RunPaths) -> tuple[str, ...]:
-    from symbolic.redact import redact_text
+def _log_mlflow(spec: ExperimentSpec, scores: Sequence[SuiteScore], man: Mapping, log: ResultLog,
+                suites: Mapping, mlflow, uid: str) -> tuple[str, ...]:
+    from .experiment_log import log_experiment
+    from .run_artifacts import cell_params
 
-    from .compare import CASE_RESULTS, case_results_jsonl
-    from .figures import confusion_figure, metric_bars
-    from .tracking import GroupLog, log_group, parent_run, setup_mlflow
-
-    mlflow = setup_mlflow(workdir, autolog_dspy=False)
-    ids = []
-    for suite in scores:
-        with parent_run(mlflow, suite.suite, spec.name, man) as parent:
-            ids.append(parent.info.run_id)
-            for name in sorted(suite.files):
-                path = Path(name)
-                if path.suffix in (".md", ".csv"):
-                    mlflow.log_text(redact_text(path.read_text(encoding="utf-8")), f"report/{path.name}")
-            for cell in suite.cells:
-                metrics = cell.metrics()
-                extra = {k: (v, None, None, len(cell.outputs)) for k, v in cell.operational_metrics().items()}
-                failed = [o for o, r in zip(sorted(cell.outputs, key=lambda o: o.case_id),
-                                            sorted(cell.results, key=lambda r: r.case_id))
-                          if not r.correct and o.trace is not None]
-                texts = {f"traces/{o.case_id}.dot": _dot(o) for o in failed}
-                texts["cases.csv"] = _csv(cell.table())
-                texts[CASE_RESULTS] = case_results_jsonl(cell.results)
-                gold = [r.status_gold for r in cell.results]
-                pred = [r.status_pred for r in cell.results]
-                log_group(mlflow, GroupLog(
-                    name=cell.name,
-                    params={"configuration": cell.configuration, "backbone": cell.backbone,
-                            "variant": cell.variant, "repeat": cell.repeat, "suite": suite.suite,
-                            "prompt_hash": cell.prompt_hash or "unknown",
-                            "suite_digest": man.get("suites", {}).get(suite.suite, "unknown"),
-                            "schema_hash": man.get("schema_hash", "unknown"),
-                            "git_revision": man.get("git_revision", "unknown"),
-                            "seed": man.get("seed", spec.seed),
-                            **{f"backbone.{k}": v for k, v in man.get("backbones", {}).get(cell.backbone, {}).items()},
-                            **{f"packages.{k}": v for k, v in man.get("packages", {}).items()},
-                            **{f"outcomes.{k}": v for k, v in cell.outcomes.items()}},
-                    metrics={**metrics, **extra}, table=cell.table(), texts=texts,
-                    figures={"confusion_matrix.png": confusion_figure(gold, pred, cell.name),
-                             "metrics.png": metric_bars(metrics, cell.name)},
-                ))
-    return tuple(ids)
-
-
-def _trace_dspy(workdir: Path, suite: str) -> None:
-    """Record DSPy traces (``mlflow.dspy.autolog``) into the suite's experiment."""
-    from .tracking import setup_mlflow
-
-    mlflow = setup_mlflow(workdir, autolog_dspy=True)
-    mlflow.set_experiment(f"paratrace/{suite}")
-    mlflow.set_experiment_tag("mlflow.experimentKind", "custom_model_development")
-
-
-def _dot(output) -> str:
-    from symbolic.dot import to_dot
-
-    return to_dot(output.trace.trace())
-
-
-def _csv(rows: Sequence[Mapping]) -> str:
-    import csv
-    import io
-
-    if not rows:
-        return ""
-    columns = list(rows[0])
-    buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    return buf.getvalue()
+    return log_experiment(mlflow, spec=spec, scores=scores, manifest=man, log=log, suites=suites, uid=uid,
+                          cell_params=lambda suite, cell: cell_params(man, spec.seed, suite.suite, cell))
 
 
 def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: bool = False,
                    dry_run: bool = False, track: bool = True, repair: bool = False,
+                   tracking_uri: str | None = None,
                    solver: Callable | None = None,
                    on_progress: Callable[[RunSummary, int], None] | None = None) -> ExperimentRun:
     """Run ``spec``: every case of the grid exactly once, then score and track.
@@ -144,11 +78,16 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
     dry_run : bool
         Only estimate calls and tokens; make no call and write nothing.
     track : bool
-        Log to MLflow.
+        Log to MLflow: per suite a parent run with the comparison tables, per
+        cell a nested run with one trace per case (see
+        :mod:`experiments.runner.experiment_log`).
     repair : bool
         Move damaged, duplicate or conflicting lines of ``results.jsonl`` to
         ``results.quarantine.jsonl`` and run their cases again
         (:func:`~experiments.runner.state.check_results`).
+    tracking_uri : str, optional
+        MLflow tracking server or store (default ``$MLFLOW_TRACKING_URI``, else
+        ``<workdir>/mlflow.db``).
     solver : callable, optional
         Replaces the assistant (tests, custom systems): ``solver(task) -> CaseOutcome``.
     on_progress : callable, optional
@@ -180,8 +119,15 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
         import dspy
 
         dspy.configure_cache(enable_disk_cache=True, disk_cache_dir=str(workdir / ".paratrace-cache"))
+        mlflow = uid = None
         if track:
-            _trace_dspy(workdir, next(iter(suites)))
+            from .experiment_log import mark_stale_runs, run_uid
+            from .tracking import setup_mlflow
+
+            mlflow = setup_mlflow(workdir, autolog_dspy=False, tracking_uri=tracking_uri)
+            uid = run_uid(paths.root)
+            if resume:
+                mark_stale_runs(mlflow, list(suites), uid)
         log = ResultLog(paths.results)
         limiters = {b.name: RateLimiter(b.rate_per_minute) for b in spec.backbones}
         todo = len(tasks) - len(done)
@@ -192,7 +138,7 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
             on_progress=(lambda s: on_progress(s, todo)) if on_progress else None,
         )
         scores = tuple(score_log(log, suites, paths.reports, seed=spec.seed))
-        ids = _log_mlflow(spec, scores, man, workdir, paths) if track and scores else ()
+        ids = _log_mlflow(spec, scores, man, log, suites, mlflow, uid) if track and scores else ()
     return ExperimentRun(paths, est, summary, scores, ids)
 
 

@@ -1,10 +1,17 @@
 """MLflow tracking: one experiment per suite, a parent run per experiment spec,
 a nested run per (configuration, backbone, variant, repeat).
 
-The default store is a SQLite file in the working directory; the standard
-``MLFLOW_TRACKING_URI`` variable points it at a shared server instead.  Every
-param and tag passes through :func:`~experiments.runner.manifest.redact`, so
-credentials never reach the store.
+The default store is a SQLite file in the working directory; ``--tracking-uri``
+or the standard ``MLFLOW_TRACKING_URI`` variable points it at a shared server
+instead (``mlflow server`` with a PostgreSQL store and ``--serve-artifacts``).
+Every param and tag passes through :func:`~experiments.runner.manifest.redact`,
+so credentials never reach the store.
+
+A nested run's chart view holds the eight benchmark metrics only (ASA, TGC,
+CLA, DLA, NER, PHA, BRA, NCR; docs/metrics.md): their 95 % intervals and
+applicable-case counts, and the operational figures, go to tags
+(``ci.<metric>``, ``n.<metric>``, ``ops.<figure>``) and to the table artifact
+``metrics.json``.
 """
 
 from __future__ import annotations
@@ -17,19 +24,30 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from .manifest import redact
 
-__all__ = ["GroupLog", "default_tracking_uri", "log_group", "parent_run", "setup_mlflow"]
+__all__ = ["GroupLog", "RUNS_TABLE_QUERY", "default_tracking_uri", "log_group", "metric_tags", "metrics_table",
+           "log_table",
+           "parent_run", "runs_table_url", "setup_mlflow"]
+
+# The UI opens an experiment on its runs table (not on the GenAI overview) with this query.
+RUNS_TABLE_QUERY = "workflowType=machine_learning"
 
 
-def default_tracking_uri(workdir: str | Path = ".") -> str:
-    """``$MLFLOW_TRACKING_URI`` if set, else ``sqlite:///<workdir>/mlflow.db``."""
-    uri = os.environ.get("MLFLOW_TRACKING_URI")
+def default_tracking_uri(workdir: str | Path = ".", tracking_uri: str | None = None) -> str:
+    """``tracking_uri`` if given, else ``$MLFLOW_TRACKING_URI`` if set, else ``sqlite:///<workdir>/mlflow.db``.
+
+    Examples
+    --------
+    >>> default_tracking_uri(".", "http://127.0.0.1:5000")
+    'http://127.0.0.1:5000'
+    """
+    uri = tracking_uri or os.environ.get("MLFLOW_TRACKING_URI")
     if uri:
         return uri
     return "sqlite:///" + str((Path(workdir).resolve() / "mlflow.db"))
 
 
-def setup_mlflow(workdir: str | Path = ".", *, autolog_dspy: bool = True):
-    """Import mlflow with telemetry off, point it at the store, enable DSPy traces.
+def setup_mlflow(workdir: str | Path = ".", *, autolog_dspy: bool = True, tracking_uri: str | None = None):
+    """Import mlflow with telemetry off, point tracking and registry at the store, enable DSPy traces.
 
     Returns the ``mlflow`` module.
     """
@@ -37,7 +55,9 @@ def setup_mlflow(workdir: str | Path = ".", *, autolog_dspy: bool = True):
     os.environ.setdefault("DO_NOT_TRACK", "true")
     import mlflow
 
-    mlflow.set_tracking_uri(default_tracking_uri(workdir))
+    uri = default_tracking_uri(workdir, tracking_uri)
+    mlflow.set_tracking_uri(uri)
+    mlflow.set_registry_uri(uri)
     from symbolic.redact import install_mlflow_redaction
 
     install_mlflow_redaction(mlflow)  # spans (exception.message, tracebacks) are masked before they are stored
@@ -59,15 +79,51 @@ def _params(mapping: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
     return flat
 
 
-@contextmanager
-def parent_run(mlflow, suite: str, spec_name: str, manifest: Mapping[str, Any]) -> Iterator[Any]:
-    """The parent run of one experiment spec on one suite."""
-    mlflow.set_experiment(f"paratrace/{suite}")
-    # Open on the runs table, not on the GenAI trace overview.
+def runs_table_url(base_url: str, experiment_id: str) -> str:
+    """The UI address of an experiment's runs table.
+
+    >>> runs_table_url("http://127.0.0.1:5000/", "3")
+    'http://127.0.0.1:5000/#/experiments/3/runs?workflowType=machine_learning'
+    """
+    return f"{base_url.rstrip('/')}/#/experiments/{experiment_id}/runs?{RUNS_TABLE_QUERY}"
+
+
+def _experiment(mlflow, suite: str) -> str:
+    name = f"paratrace/{suite}"
+    try:
+        experiment = mlflow.set_experiment(name)
+    except Exception:  # noqa: BLE001 - a concurrent process created it first (unique name)
+        experiment = mlflow.set_experiment(name)
+    # MLflow versions that read the kind from the experiment open it on the runs table.
     mlflow.set_experiment_tag("mlflow.experimentKind", "custom_model_development")
-    with mlflow.start_run(run_name=spec_name) as run:
+    return experiment.experiment_id
+
+
+@contextmanager
+def parent_run(mlflow, suite: str, spec_name: str, manifest: Mapping[str, Any], *,
+               run_uid: str | None = None) -> Iterator[Any]:
+    """The parent run of one experiment spec on one suite.
+
+    Parameters
+    ----------
+    run_uid : str, optional
+        Identifies the run directory: a parent run tagged with it is continued
+        (a resume logs into the same parent), otherwise a new one is tagged.
+    """
+    experiment_id = _experiment(mlflow, suite)
+    existing = None
+    if run_uid:
+        found = mlflow.search_runs([experiment_id], filter_string=f"tags.`paratrace.run_uid` = '{run_uid}' "
+                                   "and tags.`paratrace.kind` = 'experiment'", output_format="list")
+        existing = min(found, key=lambda r: r.info.start_time) if found else None
+    if existing is not None:
+        with mlflow.start_run(run_id=existing.info.run_id) as run:
+            yield run
+        return
+    tags = {"paratrace.kind": "experiment", "paratrace.suite": suite,
+            **({"paratrace.run_uid": run_uid} if run_uid else {})}
+    with mlflow.start_run(run_name=spec_name, tags=tags) as run:  # tagged at creation: a resume finds it
         mlflow.log_params(_params(redact(manifest)))
-        mlflow.set_tags({"paratrace.kind": "experiment", "paratrace.suite": suite})
         yield run
 
 
@@ -77,6 +133,7 @@ class GroupLog:
 
     ``metrics`` maps a metric name to ``(value, ci_low, ci_high, n)``; ``None``
     values (metric not applicable) are skipped, never logged as 0.
+    ``operations`` (latency, tokens, validity rates) are logged as tags.
     """
 
     name: str
@@ -86,6 +143,8 @@ class GroupLog:
     texts: Mapping[str, str] = field(default_factory=dict)
     files: Sequence[Path] = ()
     figures: Mapping[str, Any] = field(default_factory=dict)
+    operations: Mapping[str, float] = field(default_factory=dict)
+    tags: Mapping[str, str] = field(default_factory=dict)
 
 
 def _log_file(mlflow, path: Path) -> None:
@@ -98,26 +157,73 @@ def _log_file(mlflow, path: Path) -> None:
     mlflow.log_text(redact({"t": text})["t"], path.name)
 
 
-def log_group(mlflow, group: GroupLog) -> str:
-    """Log one nested run; return its run id."""
-    with mlflow.start_run(run_name=group.name, nested=True) as run:
-        mlflow.log_params(_params(redact(group.params)))
-        for name, (value, low, high, n) in sorted(group.metrics.items()):
-            if value is None:
-                continue
-            mlflow.log_metric(name, float(value))
-            if low is not None and high is not None:
-                mlflow.log_metric(f"{name}_ci_low", float(low))
-                mlflow.log_metric(f"{name}_ci_high", float(high))
-            mlflow.log_metric(f"{name}_n", int(n))
+def metric_tags(metrics: Mapping[str, tuple[float | None, float | None, float | None, int]]) -> dict[str, str]:
+    """``ci.<metric>`` (``[low, high]``) and ``n.<metric>`` tags of the metrics that have a value.
+
+    >>> metric_tags({"ASA": (0.5, 0.25, 0.75, 4), "CLA": (None, None, None, 0)})
+    {'ci.ASA': '[0.2500, 0.7500]', 'n.ASA': '4'}
+    """
+    tags = {}
+    for name, (value, low, high, n) in sorted(metrics.items()):
+        if value is None:
+            continue
+        if low is not None and high is not None:
+            tags[f"ci.{name}"] = f"[{low:.4f}, {high:.4f}]"
+        tags[f"n.{name}"] = str(int(n))
+    return tags
+
+
+def metrics_table(metrics: Mapping[str, tuple[float | None, float | None, float | None, int]]) -> dict[str, list]:
+    """Columns of the ``metrics.json`` table: metric, value, ci_low, ci_high, n (applicable metrics)."""
+    rows = [(k, *v) for k, v in sorted(metrics.items()) if v[0] is not None]
+    return {"metric": [r[0] for r in rows], "value": [float(r[1]) for r in rows],
+            "ci_low": [r[2] for r in rows], "ci_high": [r[3] for r in rows], "n": [int(r[4]) for r in rows]}
+
+
+def log_table(mlflow, data: Mapping[str, Sequence], artifact_file: str, *, replace: bool = False) -> None:
+    """``mlflow.log_table``, or with ``replace`` the same JSON written over an existing table.
+
+    ``mlflow.log_table`` appends to a table that exists; a continued run
+    (a resume) replaces it instead, so no row is logged twice.
+    """
+    if not replace:
+        mlflow.log_table(dict(data), artifact_file=artifact_file)
+        return
+    import pandas as pd
+
+    mlflow.log_text(pd.DataFrame(dict(data)).to_json(orient="split", index=False), artifact_file)
+
+
+def log_group(mlflow, group: GroupLog, *, run_id: str | None = None, on_run=None) -> str:
+    """Log one nested run (or continue the nested run ``run_id``); return its run id.
+
+    ``group.metrics`` become the run's metrics (value only); their intervals
+    and counts go to tags and ``metrics.json``.  ``group.operations`` go to
+    ``ops.*`` tags.  ``on_run(run_id)``, when given, runs inside the nested
+    run after the metrics (the case traces are logged there).
+    """
+    with mlflow.start_run(run_id=run_id, run_name=None if run_id else group.name, nested=True) as run:
+        continued = run_id is not None
+        logged = mlflow.get_run(run_id).data.metrics if continued else {}
+        if not continued:
+            mlflow.log_params(_params(redact(group.params)))
+        values = {k: float(v[0]) for k, v in group.metrics.items() if v[0] is not None and logged.get(k) != v[0]}
+        if values:
+            mlflow.log_metrics(values)
+        mlflow.set_tags({**group.tags, **metric_tags(group.metrics),
+                         **{f"ops.{k}": f"{v:.6g}" for k, v in sorted(group.operations.items())}})
+        log_table(mlflow, metrics_table(group.metrics), "metrics.json", replace=continued)
         if group.table:
-            columns = sorted({k for row in group.table for k in row})
-            mlflow.log_table({c: [redact({"v": row.get(c)})["v"] for row in group.table] for c in columns},
-                             artifact_file="cases.json")
+            rows = list(group.table)
+            columns = list(dict.fromkeys(k for row in rows for k in row))  # case_id first, as in the rows
+            log_table(mlflow, {c: [redact({"v": row.get(c)})["v"] for row in rows] for c in columns},
+                      "cases.json", replace=continued)
         for name, text in sorted(group.texts.items()):
             mlflow.log_text(redact({"t": text})["t"], name)
         for path in group.files:
             _log_file(mlflow, Path(path))
         for name, figure in sorted(group.figures.items()):
             mlflow.log_figure(figure, name)
+        if on_run is not None:
+            on_run(run.info.run_id)
         return run.info.run_id

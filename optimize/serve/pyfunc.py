@@ -28,7 +28,7 @@ from .errors import ServeError
 from .schemas import AskRequest
 from .service import classify_failure
 
-__all__ = ["AssistantModel", "log_assistant_model", "save_assistant_model", "to_requests"]
+__all__ = ["AssistantModel", "log_assistant_model", "model_kwargs", "save_assistant_model", "to_requests"]
 
 _PINNED = ("dspy", "instructor", "litellm", "mlflow", "pydantic")
 _MLFLOW_CODES = {400: "INVALID_PARAMETER_VALUE", 422: "INVALID_PARAMETER_VALUE", 502: "TEMPORARILY_UNAVAILABLE",
@@ -103,23 +103,41 @@ def to_requests(model_input: Any) -> tuple[list[AskRequest], bool]:
 class AssistantModel(mlflow.pyfunc.PythonModel):
     """``predict(request) -> output record dict``, for ``mlflow models serve``.
 
-    The model config (``model_config`` of :func:`mlflow.pyfunc.log_model`)
-    holds ``config`` and ``model`` (the backbone; a program's manifest model by
-    default); the optional artifact ``program`` is a saved-program directory.
+    The logged model config holds ``config`` and ``default_model`` (a
+    program's manifest model when none was given); the optional artifact
+    ``program`` is a saved-program directory.  The backbone is chosen where the
+    model is loaded (:mod:`optimize.serve.backbone_config`): the load-time
+    model config (``model``, ``api_base``, ``api_key_env``, ``json_schema``),
+    else ``PARATRACE_MODEL``, ``PARATRACE_API_BASE`` / ``OPENAI_API_BASE`` and
+    ``PARATRACE_API_KEY_ENV``, else the recorded default.
     """
 
     def load_context(self, context) -> None:
         """Build the assistant once per process."""
         from assistant.api import Assistant
+        from assistant.backends import apply_env_defaults
 
+        from .backbone_config import resolve_backbone, serving_settings
+
+        apply_env_defaults()
         settings = dict(getattr(context, "model_config", None) or {})
         program_dir = (getattr(context, "artifacts", None) or {}).get("program")
+        loaded = None
         if program_dir:
             from optimize.programs import load_program
 
-            self.assistant = load_program(program_dir).assistant(settings.get("model"))
+            loaded = load_program(program_dir)
+        default = settings.get("default_model") or (loaded.manifest.model if loaded else None)
+        chosen = serving_settings(settings, default)
+        kwargs = {}
+        if loaded is not None:
+            from optimize.run import TUTOR_MODELS
+
+            if chosen.model not in TUTOR_MODELS:
+                kwargs["backbone"] = resolve_backbone(chosen)
+            self.assistant = loaded.assistant(chosen.model, **kwargs)
         else:
-            self.assistant = Assistant(settings.get("config", "b4"), settings.get("model"))
+            self.assistant = Assistant(settings.get("config", "b4"), backbone=resolve_backbone(chosen))
 
     def predict(self, context, model_input, params: dict[str, Any] | None = None):
         """Answer each request; a single request gives one record dict, a list a list of them.
@@ -169,8 +187,16 @@ def _requirements() -> list[str]:
     return pins
 
 
-def _model_kwargs(program: str | None, config: str, model: str | None) -> dict[str, Any]:
-    settings: dict[str, Any] = {"config": config}
+def model_kwargs(program: str | None, config: str, model: str | None) -> dict[str, Any]:
+    """The :func:`mlflow.pyfunc.save_model` arguments of :class:`AssistantModel`.
+
+    The model config records the configuration and, when given, ``model`` as
+    ``default_model``; the load-time model config and the environment choose
+    the backbone actually used (:mod:`optimize.serve.backbone_config`).
+    """
+    # Keys set at load time must exist in the logged config (MLflow ignores others); unset here.
+    settings: dict[str, Any] = {"config": config, "model": None, "api_base": None, "api_key_env": None,
+                                "json_schema": None}
     artifacts = None
     if program is not None:
         from optimize.programs import load_program
@@ -178,7 +204,7 @@ def _model_kwargs(program: str | None, config: str, model: str | None) -> dict[s
         settings["config"] = load_program(program).config
         artifacts = {"program": str(program)}
     if model is not None:
-        settings["model"] = model
+        settings["default_model"] = model
     return dict(python_model=AssistantModel(), artifacts=artifacts, model_config=settings,
                 pip_requirements=_requirements())
 
@@ -194,7 +220,7 @@ def save_assistant_model(path: str, program: str | None = None, *, config: str =
     ProgramLoadError
         If ``program`` is not a loadable saved program.
     """
-    mlflow.pyfunc.save_model(path=str(path), **_model_kwargs(program, config, model))
+    mlflow.pyfunc.save_model(path=str(path), **model_kwargs(program, config, model))
     return path
 
 
@@ -227,4 +253,4 @@ def log_assistant_model(program: str | None = None, *, config: str = "b4", model
         If ``program`` is not a loadable saved program (checked before logging).
     """
     return mlflow.pyfunc.log_model(name=name, registered_model_name=registered_model_name,
-                                   **_model_kwargs(program, config, model))
+                                   **model_kwargs(program, config, model))
