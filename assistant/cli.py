@@ -1,6 +1,6 @@
 """``paratrace ask``, ``paratrace local-llm`` and ``paratrace oracle``: the assistant's commands.
 
-:func:`register` adds them to the root app of :mod:`symbolic.cli`.  Imports of
+:func:`register` adds them to the root app of :mod:`optimize.root`.  Imports of
 DSPy and the assistant happen inside the commands, so the root CLI stays fast.
 """
 

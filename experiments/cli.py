@@ -1,7 +1,7 @@
 """``paratrace suite``: list, show, stats, check and build the shipped suites.
 
 :func:`register` adds the ``suite`` group to the root app of
-:mod:`symbolic.cli`.  Bad input raises a :class:`~symbolic.errors.ParatraceError`,
+:mod:`optimize.root`.  Bad input raises a :class:`~symbolic.errors.ParatraceError`,
 which the root app turns into exit code 2 and one line on stderr.
 """
 

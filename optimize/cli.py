@@ -1,7 +1,7 @@
 """``paratrace optimize`` (one run per model family) and ``paratrace optimize ledger``.
 
 :func:`register` adds the ``optimize`` group to the root app of
-:mod:`symbolic.cli`.  DSPy, MLflow and the suites are imported inside the
+:mod:`optimize.root`.  DSPy, MLflow and the suites are imported inside the
 commands, so the root CLI stays fast.  Errors of paratrace exit 2 with one
 line (the root group's guard).
 """

@@ -1,10 +1,12 @@
-"""The ``paratrace`` command line: the root app and the symbolic commands.
+"""The symbolic commands of ``paratrace`` and the command group they share.
 
 Commands: ``status`` (evaluate scenarios and explain the result), ``validate``
 (check suites, optionally against the engine), ``schema`` (print JSON
-Schemas) and ``import-peer`` (convert the peer corpus).  Other packages add
-their commands through a ``register(app)`` function in ``scorer.cli``,
-``assistant.cli``, ``experiments.cli`` and ``optimize.cli`` when present.
+Schemas) and ``import-peer`` (convert the peer corpus).  :func:`new_app`
+makes a command group with paratrace's error handling and ``--version``;
+:func:`register` adds the symbolic commands to one.  The ``paratrace``
+command itself is composed in :mod:`optimize.root`, above every package
+(docs/architecture.md); :data:`app` holds the symbolic commands alone.
 
 Every bad input exits with code 2 and one line on stderr; an unexpected
 internal error exits with code 1 and a short message (set
@@ -13,13 +15,11 @@ internal error exits with code 1 and a short message (set
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
-import logging
 import os
-import sys
 import warnings
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -29,10 +29,7 @@ from typer.core import TyperGroup
 
 from .errors import ParatraceError, PriorityCycleWarning, ScenarioError
 
-__all__ = ["PLUGIN_MODULES", "app", "main"]
-
-PLUGIN_MODULES = ("scorer.cli", "assistant.cli", "assistant.ingest.cli", "experiments.cli", "experiments.runner.cli",
-                  "optimize.cli", "optimize.serve.cli")
+__all__ = ["CliContext", "GuardedGroup", "app", "debug_enabled", "new_app", "register"]
 
 
 def _one_line(text: str) -> str:
@@ -46,11 +43,12 @@ def _clean(text) -> str:
     return redact_text(_one_line(text))
 
 
-def _debug() -> bool:
+def debug_enabled() -> bool:
+    """Whether ``PARATRACE_DEBUG`` asks for tracebacks."""
     return os.environ.get("PARATRACE_DEBUG", "") not in ("", "0")
 
 
-class _GuardedGroup(TyperGroup):
+class GuardedGroup(TyperGroup):
     """Turns paratrace and OS errors into exit 2, anything else into exit 1, without tracebacks."""
 
     def invoke(self, ctx):
@@ -66,13 +64,13 @@ class _GuardedGroup(TyperGroup):
         except (typer.Exit, typer.Abort, BrokenPipeError):
             raise
         except (ParatraceError, OSError) as exc:
-            if _debug():
+            if debug_enabled():
                 raise
             reason = _clean(exc) if isinstance(exc, ParatraceError) else _clean(_os_reason(exc))
             typer.echo(f"paratrace: error: {reason}", err=True)
             raise typer.Exit(2) from None
         except Exception as exc:  # noqa: BLE001 - the last line of defence of the CLI
-            if _debug():
+            if debug_enabled():
                 raise
             typer.echo(f"paratrace: internal error: {type(exc).__name__}: {_clean(exc)[:300]}"
                        " (set PARATRACE_DEBUG=1 for a traceback)", err=True)
@@ -84,11 +82,38 @@ def _os_reason(exc: OSError) -> str:
     return where + _one_line(exc.strerror or exc)
 
 
-app = typer.Typer(
-    name="paratrace", cls=_GuardedGroup, pretty_exceptions_enable=False, no_args_is_help=True,
-    add_completion=False,
-    help="Normative reasoning under inconsistent evidence: the four-valued status and its trace.",
-)
+@dataclass(frozen=True, slots=True)
+class CliContext:
+    """What the composing root hands to the commands of every package (``ctx.obj``).
+
+    Attributes
+    ----------
+    schemas : callable or None
+        Returns more JSON Schemas by name (the output contract's) for ``paratrace schema``.
+    """
+
+    schemas: Callable[[], Mapping[str, dict]] | None = None
+
+
+def new_app(context: CliContext | None = None) -> typer.Typer:
+    """A ``paratrace`` command group: bad input exits 2, ``--version``, no tracebacks.
+
+    Parameters
+    ----------
+    context : CliContext, optional
+        Handed to every command as ``ctx.obj``.
+
+    Returns
+    -------
+    typer.Typer
+    """
+    group = typer.Typer(
+        name="paratrace", cls=GuardedGroup, pretty_exceptions_enable=False, no_args_is_help=True,
+        add_completion=False, context_settings={"obj": context or CliContext()},
+        help="Normative reasoning under inconsistent evidence: the four-valued status and its trace.",
+    )
+    group.callback()(_root)
+    return group
 
 
 def _version(value: bool) -> None:
@@ -102,10 +127,12 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                        help="Print the version and exit.")) -> None:
     """Normative reasoning under inconsistent evidence: the four-valued status and its trace."""
+
+
+app = new_app()
 
 
 class Format(str, Enum):
@@ -250,26 +277,27 @@ def validate(
         raise typer.Exit(2)
 
 
-def _schemas() -> dict:
+def _schemas(context: CliContext | None) -> dict:
     from .io import scenario_json_schema
 
     schemas = {"scenario": scenario_json_schema}
-    if importlib.util.find_spec("scorer") is not None and importlib.util.find_spec("scorer.contract") is not None:
-        contract = importlib.import_module("scorer.contract")
-        for name in contract.json_schemas():
-            schemas.setdefault(name, lambda name=name: contract.json_schemas()[name])
+    if context is not None and context.schemas is not None:
+        more = context.schemas
+        for name in more():
+            schemas.setdefault(name, lambda name=name: more()[name])
     return schemas
 
 
 @app.command()
 def schema(
+    ctx: typer.Context,
     name: str = typer.Argument("scenario", help="scenario, or a contract schema such as common-v1 or trace-v2."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
 ) -> None:
     """Print a JSON Schema (draft 2020-12 where our own)."""
     from .io import write_atomic
 
-    schemas = _schemas()
+    schemas = _schemas(ctx.obj if isinstance(ctx.obj, CliContext) else None)
     if name not in schemas:
         raise ScenarioError(f"unknown schema {name!r}; available: {', '.join(sorted(schemas))}", value=name)
     text = json.dumps(schemas[name](), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
@@ -300,50 +328,12 @@ def import_peer(
     typer.echo(f"wrote {len(scenarios)} scenarios to {output} ({summary}; sha256 {digest[:16]})")
 
 
-def _plugin_exists(module_name: str) -> bool:
-    """Whether ``package.sub`` exists, without importing ``package`` when it is not loaded yet."""
-    package, _, sub = module_name.partition(".")
-    spec = importlib.util.find_spec(package)
-    if spec is None:
-        return False
-    if package in sys.modules or not sub or "." in sub:
-        return importlib.util.find_spec(module_name) is not None
-    return any((Path(where) / f"{sub}.py").is_file() or (Path(where) / sub / "__init__.py").is_file()
-               for where in (spec.submodule_search_locations or ()))
+def register(root: typer.Typer) -> None:
+    """Add the symbolic commands (status, validate, schema, import-peer) to ``root``.
 
-
-def _mount_plugins(root: typer.Typer, modules=PLUGIN_MODULES) -> None:
-    """Call ``register(root)`` of each importable plugin module; warn (stderr) if one fails."""
-    for module_name in modules:
-        try:
-            if not _plugin_exists(module_name):
-                continue
-            module = importlib.import_module(module_name)
-            register = getattr(module, "register", None)
-            if callable(register):
-                register(root)
-        except Exception as exc:  # noqa: BLE001 - a broken plugin must not break the core commands
-            if _debug():
-                raise
-            print(f"paratrace: warning: commands of {module_name} unavailable: "
-                  f"{type(exc).__name__}: {_one_line(exc)[:200]}", file=sys.stderr)
-
-
-_mount_plugins(app)
-
-
-# Libraries that log every failed LM attempt with the full prompt-side validation
-# error; paratrace records those failures itself (re-ask log, raw text, hard
-# failure), so on the console they are noise.
-QUIET_LOGGERS = ("instructor", "LiteLLM", "litellm", "httpx")
-
-
-def main() -> None:
-    """Entry point of the ``paratrace`` console script."""
-    from .redact import install_log_redaction
-
-    install_log_redaction()  # every log line of every library, secrets masked
-    if not _debug():
-        for name in QUIET_LOGGERS:
-            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
-    app(prog_name="paratrace")
+    Parameters
+    ----------
+    root : typer.Typer
+        A group made by :func:`new_app`.
+    """
+    root.registered_commands.extend(app.registered_commands)

@@ -1,6 +1,6 @@
 """``paratrace ingest``: documents to an evidence package file.
 
-:func:`register` adds the command to the root app of :mod:`symbolic.cli`.
+:func:`register` adds the command to the root app of :mod:`optimize.root`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """``paratrace serve``: the assistant as an HTTP service; ``paratrace
 serve-mlflow``: the same assistant as an MLflow model for ``mlflow models serve``.
 
-:func:`register` adds the commands to the root app of :mod:`symbolic.cli`;
+:func:`register` adds the commands to the root app of :mod:`optimize.root`;
 FastAPI, uvicorn, MLflow, DSPy and the program are imported inside the commands.
 """
 

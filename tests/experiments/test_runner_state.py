@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import symbolic.cli as cli
+import optimize.root as cli
 from experiments.errors import ExperimentError
 from experiments.runner.lock import RunLock
 from experiments.runner.run import run_experiment

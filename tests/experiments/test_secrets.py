@@ -61,7 +61,7 @@ def _env(tmp_path):
 
 
 def _cli(args, tmp_path, **kw):
-    return subprocess.run([sys.executable, "-c", "from symbolic.cli import main; main()", *map(str, args)],
+    return subprocess.run([sys.executable, "-c", "from optimize.root import main; main()", *map(str, args)],
                           cwd=tmp_path, env=_env(tmp_path), capture_output=True, text=True, timeout=240, **kw)
 
 

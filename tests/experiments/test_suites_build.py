@@ -14,7 +14,7 @@ from experiments.errors import SuiteCheckError, SuiteError
 from experiments.suites.build import build_suite, collect_sources
 from experiments.suites.registry import SUITES, get_suite, load_suite, suite_names
 from experiments.suites.stats import suite_stats, unmet_targets
-from symbolic.cli import app
+from optimize.root import app
 
 SHIPPED = sorted(name for name, info in SUITES.items() if info.shipped)
 

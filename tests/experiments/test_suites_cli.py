@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from experiments.suites.registry import get_suite, load_suite
-from symbolic.cli import app
+from optimize.root import app
 
 
 def run(*args):

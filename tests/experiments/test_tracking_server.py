@@ -24,7 +24,7 @@ def _cli(*args: str, cwd: Path) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if k not in ("MLFLOW_TRACKING_URI", "MLFLOW_REGISTRY_URI")}
     env.update(LITELLM_LOCAL_MODEL_COST_MAP="true", MLFLOW_DISABLE_TELEMETRY="true")
     cwd.mkdir(parents=True, exist_ok=True)
-    return subprocess.Popen([sys.executable, "-c", "from symbolic.cli import main; main()", *args], cwd=cwd, env=env,
+    return subprocess.Popen([sys.executable, "-c", "from optimize.root import main; main()", *args], cwd=cwd, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 

@@ -15,7 +15,7 @@ from assistant.ingest import IngestedPackage
 from ingest_fixtures import DOCUMENTS
 from ingest_fixtures import QUERY, TARGET, walkthrough_replies
 
-PARATRACE = [sys.executable, "-c", "from symbolic.cli import main; main()"]
+PARATRACE = [sys.executable, "-c", "from optimize.root import main; main()"]
 
 
 def _run(*args, cwd=None):

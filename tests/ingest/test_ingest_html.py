@@ -27,7 +27,7 @@ def page(tmp_path_factory, fixture_files, package):
     replies.write_text("".join(json.dumps({"reply": r}) + "\n" for r in walkthrough_replies(package)),
                        encoding="utf-8")
     docs = [a for r in DOCUMENTS for a in ("--doc", str(fixture_files[r]))]
-    done = subprocess.run([sys.executable, "-c", "from symbolic.cli import main; main()", "ask", *docs, "-q", QUERY,
+    done = subprocess.run([sys.executable, "-c", "from optimize.root import main; main()", "ask", *docs, "-q", QUERY,
                            "--target", TARGET, "--model", f"scripted/replay:{replies}", "--format", "html"],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr

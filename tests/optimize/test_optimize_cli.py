@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from symbolic.cli import app
+from optimize.root import app
 
 runner = CliRunner()
 BASE = ["optimize", "--select", "bank-", "--no-register"]

@@ -129,7 +129,7 @@ def test_a_bearer_token_guards_every_path_but_health(caplog):
 
 
 def test_serve_refuses_to_listen_beyond_loopback_without_a_token(monkeypatch):
-    from symbolic.cli import app
+    from optimize.root import app
 
     runner = CliRunner()
     monkeypatch.delenv("PARATRACE_SERVE_TOKEN", raising=False)

@@ -84,7 +84,7 @@ def test_serve_mlflow_command_writes_a_model_that_answers(tmp_path, program_dir)
     import mlflow.pyfunc
     from typer.testing import CliRunner
 
-    from symbolic.cli import app
+    from optimize.root import app
 
     out = tmp_path / "model"
     result = CliRunner().invoke(app, ["serve-mlflow", "--program", str(program_dir), "--output", str(out)])

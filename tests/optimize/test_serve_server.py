@@ -44,7 +44,7 @@ def test_real_server_answers_concurrent_clients_and_stops():
 
 
 def test_serve_command_refuses_bad_programs_and_options(tmp_path):
-    from symbolic.cli import app
+    from optimize.root import app
 
     runner = CliRunner()
     missing = runner.invoke(app, ["serve", "--program", str(tmp_path / "nope")])

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from report_builders import write_inputs
 from scorer.report import REPORT_FILES
-from symbolic.cli import app
+from optimize.root import app
 
 runner = CliRunner()
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
+import optimize.root as root
 import symbolic.cli as cli
 from symbolic.io import load_suite, scenario_json_schema, scenario_line
 from symbolic.labels import Status
@@ -26,7 +25,7 @@ runner = CliRunner()
 
 
 def run(*args, **kwargs):
-    return runner.invoke(cli.app, [str(a) for a in args], **kwargs)
+    return runner.invoke(root.app, [str(a) for a in args], **kwargs)
 
 
 def assert_input_error(result, *words):
@@ -226,34 +225,30 @@ def test_internal_error_exits_1_without_traceback(monkeypatch):
     assert isinstance(run("status", SUITE).exception, RuntimeError)
 
 
-def test_plugins_are_mounted_and_failures_do_not_break_the_app(tmp_path, monkeypatch, capsys):
-    for package, body in {
-        "fakeplug": """
-            import typer
-            def register(app: typer.Typer) -> None:
-                @app.command()
-                def hello() -> None:
-                    typer.echo("hello from the plugin")
-        """,
-        "brokenplug": "raise ImportError('needs a missing dependency')\n",
-    }.items():
-        (tmp_path / package).mkdir()
-        (tmp_path / package / "__init__.py").write_text("", encoding="utf-8")
-        (tmp_path / package / "cli.py").write_text(textwrap.dedent(body), encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delenv("PARATRACE_DEBUG", raising=False)
-    root = typer.Typer(cls=cli._GuardedGroup, pretty_exceptions_enable=False)
-    root.callback()(lambda: None)
-    cli._mount_plugins(root, ("fakeplug.cli", "absentpkg.cli", "brokenplug.cli"))
-    err = capsys.readouterr().err
-    assert "brokenplug.cli unavailable: ImportError: needs a missing dependency" in err
-    assert "absentpkg" not in err
-    result = runner.invoke(root, ["hello"])
-    assert result.exit_code == 0 and result.stdout == "hello from the plugin\n"
+def test_the_root_mounts_every_package_and_the_symbolic_group_alone_has_its_own():
+    names = [info.name or info.callback.__name__.replace("_", "-") for info in root.app.registered_commands]
+    groups = [info.name for info in root.app.registered_groups]
+    assert names[:4] == ["status", "validate", "schema", "import-peer"]
+    for command in ("score", "ask", "ingest", "run", "compare", "serve", "serve-mlflow"):
+        assert command in names
+    for group in ("suite", "optimize", "oracle", "local-llm"):
+        assert group in groups
+    assert [info.callback.__name__ for info in cli.app.registered_commands] == [
+        "status", "validate", "schema", "import_peer"]
+    assert cli.app.registered_groups == []
+
+
+@pytest.mark.parametrize("module", ["scorer.cli", "experiments.runner.cli", "optimize.serve.cli"])
+def test_a_package_whose_commands_fail_to_import_fails_the_start_up(module):
+    code = f"import sys; sys.modules[{module!r}] = None; from optimize.root import main; main()"
+    proc = subprocess.run([sys.executable, "-c", code, "status", str(SUITE)], capture_output=True, text=True,
+                          cwd=ROOT, env={"PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"})
+    assert proc.returncode != 0 and proc.stdout == ""
+    assert f"import of {module} halted" in proc.stderr
 
 
 def test_console_entry_point_in_a_subprocess(tmp_path):
-    code = "from symbolic.cli import main; main()"
+    code = "from optimize.root import main; main()"
     bad = tmp_path / "bad.jsonl"
     bad.write_text("[1]\n", encoding="utf-8")
     proc = subprocess.run([sys.executable, "-c", code, "validate", str(bad)], capture_output=True,
@@ -294,14 +289,12 @@ def test_usage_errors_are_one_line(args, words):
 def test_main_quiets_the_lm_libraries_loggers(monkeypatch):
     import logging
 
-    import symbolic.cli as cli
-
     monkeypatch.delenv("PARATRACE_DEBUG", raising=False)
-    monkeypatch.setattr(cli, "app", lambda prog_name: None)
+    monkeypatch.setattr(root, "app", lambda prog_name: None)
     logger = logging.getLogger("instructor")
     before = logger.level
     try:
-        cli.main()
+        root.main()
         assert logger.level > logging.CRITICAL
     finally:
         logger.setLevel(before)

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import symbolic.cli as cli
+import optimize.root as cli
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SUITE = FIXTURES / "penalty_suite.jsonl"

@@ -1,0 +1,82 @@
+"""The composition root of the ``paratrace`` command.
+
+This module sits above every package it composes (symbolic < scorer <
+assistant < experiments < optimize; docs/architecture.md): it imports each
+package's ``register`` explicitly and adds its commands to one group made by
+:func:`symbolic.cli.new_app`.  A package whose commands fail to import fails
+the start-up with that error; no command silently vanishes.  The command
+modules import their heavy dependencies (statistics, MLflow, DSPy) inside the
+commands, so ``paratrace status`` starts without them.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import typer
+
+from assistant import cli as assistant_cli
+from assistant.backends import apply_env_defaults
+from assistant.ingest import cli as ingest_cli
+from experiments import cli as experiments_cli
+from experiments.runner import cli as runner_cli
+from scorer import cli as scorer_cli
+from scorer.contract import json_schemas
+from symbolic import cli as symbolic_cli
+
+from . import cli as optimize_cli
+from .serve import cli as serve_cli
+
+__all__ = ["QUIET_LOGGERS", "REGISTRARS", "app", "compose", "main"]
+
+REGISTRARS = (
+    symbolic_cli.register,
+    scorer_cli.register,
+    assistant_cli.register,
+    ingest_cli.register,
+    experiments_cli.register,
+    runner_cli.register,
+    optimize_cli.register,
+    serve_cli.register,
+)
+"""Each package's ``register(app)``, in the order the commands are listed in ``--help``."""
+
+# Libraries that log every failed LM attempt with the full prompt-side validation
+# error; paratrace records those failures itself (re-ask log, raw text, hard
+# failure), so on the console they are noise.
+QUIET_LOGGERS = ("instructor", "LiteLLM", "litellm", "httpx")
+
+
+def compose() -> typer.Typer:
+    """The ``paratrace`` group with the commands of every package.
+
+    Returns
+    -------
+    typer.Typer
+    """
+    root = symbolic_cli.new_app(symbolic_cli.CliContext(schemas=json_schemas))
+    for register in REGISTRARS:
+        register(root)
+    return root
+
+
+app = compose()
+
+
+def main() -> None:
+    """Entry point of the ``paratrace`` console script.
+
+    Keeps litellm, DSPy and MLflow off the network unless the user set the
+    variables (:func:`assistant.backends.apply_env_defaults`), masks secrets
+    in every log line and quiets the LM libraries' loggers, then runs
+    :data:`app`.
+    """
+    from symbolic.cli import debug_enabled
+    from symbolic.redact import install_log_redaction
+
+    apply_env_defaults()
+    install_log_redaction()  # every log line of every library, secrets masked
+    if not debug_enabled():
+        for name in QUIET_LOGGERS:
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    app(prog_name="paratrace")
