@@ -2,9 +2,11 @@
 (paper Section 4.6, Table 3), Instructor-validated outputs, any litellm
 backbone, the embedded local model and a deterministic scripted backend.
 
-Importing the package sets ``LITELLM_LOCAL_MODEL_COST_MAP=true`` and
-``MLFLOW_DISABLE_TELEMETRY=true`` unless the user set them, so that nothing
-tries the network on its own.
+Importing the package changes nothing in the environment; the ``paratrace``
+command (:func:`optimize.root.main`) and :func:`assistant.backends.resolve`
+call :func:`apply_env_defaults`, which sets ``LITELLM_LOCAL_MODEL_COST_MAP=true``
+and ``MLFLOW_DISABLE_TELEMETRY=true`` unless the user set them, so that
+nothing tries the network on its own.
 
 >>> from assistant import ask
 >>> ask("Is a penalty due?", [{"id": "E-01", "text": "A penalty is due.", "source": "Contract"}],
@@ -12,13 +14,9 @@ tries the network on its own.
 'undecidable'
 """
 
-from .backends import apply_env_defaults
-
-apply_env_defaults()
-
 _EXPORTS = {
     "Assistant": "api", "RunResult": "api", "ask": "api",
-    "Backbone": "backends", "Decoding": "backends", "resolve": "backends",
+    "Backbone": "backends", "Decoding": "backends", "apply_env_defaults": "backends", "resolve": "backends",
     "B1": "configs", "B2": "configs", "B3": "configs", "B4": "configs", "CONFIGURATIONS": "configs",
     "build": "configs",
     "AssistantError": "errors", "BackendError": "errors", "ConfigurationError": "errors",

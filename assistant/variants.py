@@ -24,7 +24,7 @@ from .evidence import EvidencePackage
 from .extraction import Extraction, FactOut, PriorityOut, RuleOut, StructuredAnswer, TargetedExtraction, AttackOut
 from .schemas import CitedAnswer, SelfCheck
 
-__all__ = ["INSTRUCTIONS", "Variant", "apply_variant", "demo_fields", "demos_for"]
+__all__ = ["INSTRUCTIONS", "Variant", "apply_variant", "demo_fields", "demos_for", "instruction"]
 
 _STATUS_SHORT = "Status: accepted, rejected, both (conflict unresolved) or undecidable (nothing grounded)."
 
@@ -98,6 +98,25 @@ class Variant:
         return cls(name=text, style=style, shots=shots, contract=contract)
 
 
+def instruction(style: str, signature: str) -> str | None:
+    """The instruction of the signature named ``signature`` in prompt style ``style``.
+
+    Looks in the configurations' table (:data:`INSTRUCTIONS`), then in the
+    baselines' (:data:`assistant.baselines.variants.INSTRUCTIONS`); ``None``
+    when neither has one (the signature keeps its standard instruction).
+
+    Examples
+    --------
+    >>> instruction("compact", "EvaluatePath").startswith("Value the reading")
+    True
+    >>> instruction("compact", "NoSuchSignature") is None
+    True
+    """
+    from .baselines.variants import INSTRUCTIONS as BASELINES
+
+    return INSTRUCTIONS.get(style, {}).get(signature) or BASELINES.get(style, {}).get(signature)
+
+
 def apply_variant(module: dspy.Module, variant: Variant, demos: dict[str, list] | None = None) -> dspy.Module:
     """Set the variant's instructions and demos on every predictor of ``module`` (in place).
 
@@ -110,7 +129,7 @@ def apply_variant(module: dspy.Module, variant: Variant, demos: dict[str, list] 
         raise ConfigurationError(f"variant {variant.name!r} needs demos from a held-out split (see demos_for)")
     for name, predictor in module.named_predictors():
         if variant.style != "standard":
-            text = INSTRUCTIONS[variant.style].get(predictor.signature.__name__)
+            text = instruction(variant.style, predictor.signature.__name__)
             if text:
                 predictor.signature = predictor.signature.with_instructions(text)
         if demos is not None:

@@ -60,7 +60,7 @@ def main(argv=None) -> int:
     from optimize.data import LMCallCounter, evaluate, to_examples
     from optimize.objectives import Objective
     from optimize.optimizers import make_optimizer
-    from optimize.splits import split_scenarios
+    from experiments.splits import split_scenarios
     from optimize.tutor import Tutor, tutor_backbone
 
     for name in ("dspy", "optuna", "gepa"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from symbolic.errors import ParatraceError
 
-__all__ = ["ExperimentError", "SuiteCheckError", "SuiteError"]
+__all__ = ["ExperimentError", "SplitError", "SuiteCheckError", "SuiteError"]
 
 
 class ExperimentError(ParatraceError):
@@ -32,3 +32,7 @@ class SuiteCheckError(SuiteError):
         more = len(self.findings) - 3
         tail = f" (and {more} more)" if more > 0 else ""
         super().__init__(f"suite {suite!r} fails {len(self.findings)} check(s): {shown}{tail}")
+
+
+class SplitError(ExperimentError, ValueError):
+    """A train/validation/test split cannot be made (too few scenarios or clusters, bad fractions)."""

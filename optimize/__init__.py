@@ -2,7 +2,7 @@
 
 Metrics as DSPy objectives (:mod:`optimize.objectives`, feedback from the
 trace alignment in :mod:`optimize.feedback`), leak-free splits by scenario
-and update-pair cluster (:mod:`optimize.splits`), thin seeded wrappers over
+and update-pair cluster (:mod:`experiments.splits`), thin seeded wrappers over
 DSPy's optimizers (:mod:`optimize.optimizers`), one run end to end
 (:mod:`optimize.run`), saved programs with a manifest
 (:mod:`optimize.programs`), the MLflow registry (:mod:`optimize.registry`)
@@ -37,14 +37,13 @@ __all__ = [
     "registered_name",
     "run_optimization",
     "save_program",
-    "split_scenarios",
 ]
 
 _WHERE = {
     "LoadedProgram": "programs", "Manifest": "programs", "load_program": "programs", "model_family": "programs",
     "save_program": "programs", "Objective": "objectives", "OptimizeError": "errors",
     "ProgramLoadError": "errors", "RunSpec": "run", "run_optimization": "run", "log_program": "registry",
-    "registered_name": "registry", "make_optimizer": "optimizers", "split_scenarios": "splits",
+    "registered_name": "registry", "make_optimizer": "optimizers",
 }
 
 

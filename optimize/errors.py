@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from symbolic.errors import ParatraceError
 
-__all__ = ["OptimizeError", "ProgramLoadError", "SplitError"]
+__all__ = ["OptimizeError", "ProgramLoadError"]
 
 
 class OptimizeError(ParatraceError):
@@ -19,6 +19,3 @@ class OptimizeError(ParatraceError):
 class ProgramLoadError(OptimizeError):
     """A saved program cannot be read: missing or malformed file, digest mismatch, unknown reference."""
 
-
-class SplitError(OptimizeError, ValueError):
-    """A train/validation/test split cannot be made (too few scenarios or clusters, bad fractions)."""

@@ -160,7 +160,7 @@ class TransferMatrix:
 
 
 def _test_split(run: SavedRun, scenarios: Sequence[Scenario]) -> list[Scenario]:
-    from .splits import digest
+    from experiments.splits import digest
 
     by_id = {s.id: s for s in scenarios}
     ids = run.evaluation["split"]["test"]

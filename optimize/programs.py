@@ -216,10 +216,10 @@ class LoadedProgram:
 
         model = model or self.manifest.model
         if "backbone" not in kwargs:
-            from .run import TUTOR_MODELS, resolve_backbone
+            from .tutor import TUTOR_MODELS, tutor_for
 
             if model in TUTOR_MODELS:  # the offline tutor families are optimize's own
-                kwargs["backbone"] = resolve_backbone(model)
+                kwargs["backbone"] = tutor_for(model)
         return Assistant(self.config, model, program=self.program, **kwargs)
 
 

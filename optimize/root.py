@@ -19,6 +19,7 @@ from assistant import cli as assistant_cli
 from assistant.backends import apply_env_defaults
 from assistant.ingest import cli as ingest_cli
 from experiments import cli as experiments_cli
+from experiments import oracle_cli
 from experiments.runner import cli as runner_cli
 from scorer import cli as scorer_cli
 from scorer.contract import json_schemas
@@ -34,6 +35,7 @@ REGISTRARS = (
     scorer_cli.register,
     assistant_cli.register,
     ingest_cli.register,
+    oracle_cli.register,
     experiments_cli.register,
     runner_cli.register,
     optimize_cli.register,

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from experiments.splits import DEFAULT_FRACTIONS, Split, split_scenarios
 from symbolic.model import Scenario
 
 from .data import Evaluation, LMCallCounter, check_demos, evaluate, to_examples
@@ -23,21 +24,18 @@ from .errors import OptimizeError
 from .objectives import Objective
 from .optimizers import make_optimizer
 from .programs import Manifest, model_family, save_program
-from .splits import DEFAULT_FRACTIONS, Split, split_scenarios
+from .tutor import TUTOR_MODELS, tutor_for
 
 __all__ = [
     "EVALUATION_FILE",
     "RunOutcome",
     "RunSpec",
-    "TUTOR_MODELS",
     "read_evaluation",
     "resolve_backbone",
     "run_optimization",
 ]
 
 EVALUATION_FILE = "evaluation.json"
-#: Offline model families played by :class:`optimize.tutor.Tutor` (what each learns from).
-TUTOR_MODELS = {"scripted/tutor": "both", "scripted/tutor-demos": "demos", "scripted/tutor-hint": "hint"}
 
 
 def resolve_backbone(model: str, scenarios: Sequence[Scenario] = (), *, seed: int = 0, api_base: str | None = None):
@@ -50,9 +48,7 @@ def resolve_backbone(model: str, scenarios: Sequence[Scenario] = (), *, seed: in
     'scripted/tutor-hint'
     """
     if model in TUTOR_MODELS:
-        from .tutor import Tutor, tutor_backbone
-
-        return tutor_backbone(Tutor(scenarios, seed=seed, learns_from=TUTOR_MODELS[model]), model)
+        return tutor_for(model, scenarios, seed=seed)
     from assistant.backends import resolve
 
     return resolve(model, api_base=api_base)
@@ -149,7 +145,7 @@ def run_optimization(spec: RunSpec, scenarios: Sequence[Scenario], out_dir: str 
     ----------
     spec : RunSpec
     scenarios : sequence of Scenario
-        The suite; split by :func:`optimize.splits.split_scenarios` with ``spec.seed``.
+        The suite; split by :func:`experiments.splits.split_scenarios` with ``spec.seed``.
     out_dir : str or Path
         Directory for ``program.json``, ``manifest.json`` and ``evaluation.json``.
     backbone : Backbone, optional

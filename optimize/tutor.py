@@ -31,8 +31,10 @@ from typing import Iterable
 
 from symbolic.model import Scenario
 
-__all__ = ["HINT", "INSTRUCTION", "Tutor", "TutorEngine", "tutor_backbone"]
+__all__ = ["HINT", "INSTRUCTION", "TUTOR_MODELS", "Tutor", "TutorEngine", "tutor_backbone", "tutor_for"]
 
+#: Offline model families played by :class:`Tutor` (what each learns from).
+TUTOR_MODELS = {"scripted/tutor": "both", "scripted/tutor-demos": "demos", "scripted/tutor-hint": "hint"}
 HINT = "Ground every priority"
 INSTRUCTION = (f"{HINT} and every exception in the fragment that states it; extract facts, rules, attacks and "
                "priorities with fragment ids.")
@@ -223,3 +225,14 @@ def tutor_backbone(tutor: Tutor, model: str = "scripted/tutor"):
 
     lm = dspy.LM(model, engine=TutorEngine(tutor), cache=False, temperature=0.0)
     return Backbone(model, lm, "scripted", json_schema=True)
+
+
+def tutor_for(model: str, scenarios: Iterable[Scenario] = (), *, seed: int = 0):
+    """The backbone of the offline family ``model`` (a key of :data:`TUTOR_MODELS`), knowing ``scenarios``.
+
+    Examples
+    --------
+    >>> tutor_for("scripted/tutor-hint").model
+    'scripted/tutor-hint'
+    """
+    return tutor_backbone(Tutor(scenarios, seed=seed, learns_from=TUTOR_MODELS[model]), model)

@@ -11,7 +11,8 @@ from importlib import import_module
 from .contract import CommonV1, Diagnostics, OutputRecord, Rejected, RunMeta, TraceV2, json_schemas
 from .errors import OutputFileError, ReportError, ScorerError, ScoringError, StatsError
 from .records import AlignmentRecord, CaseResult, MetricAggregate, MetricRecord
-from .repair import Repaired, dump_outputs, load_outputs, repair_output, repair_record
+from .outputs_io import dump_outputs, load_outputs
+from .repair import Repaired, repair_output, repair_record
 from .stats import (
     ConfusionMatrix,
     Interval,

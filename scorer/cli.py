@@ -2,7 +2,7 @@
 
 ``paratrace score --suite SUITE.jsonl --outputs OUTPUTS.jsonl [--outputs ...]
 --report DIR`` loads the suite and the outputs (repairing raw lines that carry
-only ``meta.raw_text``, :func:`scorer.repair.load_outputs`), scores every output
+only ``meta.raw_text``, :func:`scorer.outputs_io.load_outputs`), scores every output
 (:func:`scorer.score.score_suite`), and writes the report
 (:mod:`scorer.report`).  A suite case without an output in some run is
 scored as a hard failure of that run ("no output"), never dropped.  Bad
@@ -83,7 +83,7 @@ def run_score(suite: Path, outputs: Sequence[Path], report: Path, *, seed: int =
 
     from .audit import component_audit
     from .errors import OutputFileError, ScoringError
-    from .repair import load_outputs
+    from .outputs_io import load_outputs
     from .report import write_report
     from .score import score_suite
     from .summary import summarize

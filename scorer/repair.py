@@ -16,9 +16,9 @@ status) is a *hard failure*: :func:`repair_record` returns an
 :class:`~scorer.contract.OutputRecord` that keeps the raw text and the reason
 and that the scorer counts as incorrect.  Nothing is dropped.
 
-:func:`load_outputs` and :func:`dump_outputs` (from :mod:`scorer.outputs_io`)
-read and write outputs JSONL files with typed errors naming file, line, field
-and value.
+Outputs JSONL files are read and written by :mod:`scorer.outputs_io`
+(typed errors naming file, line, field and value), which repairs records
+holding only raw text with :func:`repair_record`.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ from symbolic.model import Analysis, TraceNode
 from symbolic.records import Records, parse_record
 
 from .contract import CommonV1, OutputRecord, Rejected, TraceV2
-from .outputs_io import dump_outputs, load_outputs
 from .repair_edges import reject_unsourced_edges, to_trace_edge
 from .repair_fields import (
     COMMON_ALIASES,
@@ -50,7 +49,7 @@ from .repair_fields import (
 )
 from .repair_text import TextRepairError, extract_json_object, strip_fences
 
-__all__ = ["Repaired", "dump_outputs", "load_outputs", "repair_output", "repair_record"]
+__all__ = ["Repaired", "repair_output", "repair_record"]
 
 # The outputs-file I/O lives in scorer.outputs_io; it is re-exported here.
 

@@ -16,8 +16,8 @@ None of them uses the symbolic engine; in every one the LM decides the status.
 
 Audit mode: each baseline answers the query in its own style and then answers
 B1's audit prompt for ``trace.diagnostics`` (:mod:`assistant.baselines.base`).
-Importing the package registers the baselines' compact and zero-shot
-instructions with :mod:`assistant.variants` (:mod:`assistant.baselines.variants`).
+The baselines' compact and zero-shot instructions are in
+:mod:`assistant.baselines.variants`, where :func:`assistant.variants.instruction` finds them.
 
 >>> sorted(BASELINES)
 ['dspy-modular', 'graphrag', 'legalbench-rag', 'react', 'self-refine', 'tot']
@@ -34,7 +34,6 @@ from .rag import LegalBenchRAG
 from .react import ReActBaseline
 from .refine import SelfRefine
 from .tot import TreeOfThought
-from .variants import register
 
 __all__ = [
     "BASELINES",
@@ -51,4 +50,3 @@ BASELINES: dict[str, type[dspy.Module]] = {
     cls.name: cls for cls in (LegalBenchRAG, GraphRAG, ReActBaseline, SelfRefine, TreeOfThought, DSPyModular)
 }
 
-register()

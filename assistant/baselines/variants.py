@@ -1,19 +1,16 @@
 """Compact and zero-shot instructions of the baselines' signatures (paper Table 13 controls).
 
 :func:`assistant.variants.apply_variant` swaps a predictor's instruction for
-``INSTRUCTIONS[style][signature name]``; :func:`register` adds the baselines'
-signatures to that table (``assistant.baselines`` calls it on import, before
-any baseline can be built), so a ``compact`` or ``zero-shot`` run of a baseline
-really uses the shorter instructions.  The two predictors ``dspy.ReAct``
+the instruction :func:`assistant.variants.instruction` finds for its
+signature, in the configurations' table or this one, so a ``compact`` or
+``zero-shot`` run of a baseline really uses the shorter instructions.  The two predictors ``dspy.ReAct``
 builds internally have generated signatures and keep their standard
 instruction.
 """
 
 from __future__ import annotations
 
-from ..variants import INSTRUCTIONS as _TABLE
-
-__all__ = ["INSTRUCTIONS", "register"]
+__all__ = ["INSTRUCTIONS"]
 
 _STATUS_SHORT = "Status: accepted, rejected, both (conflict unresolved) or undecidable (nothing grounded)."
 
@@ -53,17 +50,3 @@ INSTRUCTIONS: dict[str, dict[str, str]] = {
         "AnswerFromExtraction": f"Apply the rules, weigh conflicts by priorities; cite ids. {_STATUS_SHORT}",
     },
 }
-
-
-def register() -> None:
-    """Add the baselines' instructions to :data:`assistant.variants.INSTRUCTIONS` (idempotent).
-
-    Examples
-    --------
-    >>> from assistant.variants import INSTRUCTIONS as table
-    >>> register()
-    >>> table["compact"]["EvaluatePath"].startswith("Value the reading")
-    True
-    """
-    for style, texts in INSTRUCTIONS.items():
-        _TABLE.setdefault(style, {}).update(texts)

@@ -151,7 +151,7 @@ def select_cases(spec: ExperimentSpec, scenarios: Sequence[Scenario]) -> list[Sc
     """The cases of one suite that the spec covers (held-out split, ``cases`` filter, then ``limit``)."""
     chosen = list(scenarios)
     if spec.split == "test":
-        from optimize.splits import split_scenarios
+        from ..splits import split_scenarios
 
         held_out = {s.id for s in split_scenarios(chosen, seed=spec.seed).test}
         chosen = [s for s in chosen if s.id in held_out]

@@ -131,7 +131,7 @@ class AssistantModel(mlflow.pyfunc.PythonModel):
         chosen = serving_settings(settings, default)
         kwargs = {}
         if loaded is not None:
-            from optimize.run import TUTOR_MODELS
+            from optimize.tutor import TUTOR_MODELS
 
             if chosen.model not in TUTOR_MODELS:
                 kwargs["backbone"] = resolve_backbone(chosen)

@@ -155,11 +155,15 @@ def test_a_scripted_answer_reply_is_not_mistaken_for_a_graph():
 
 def test_compact_and_zero_shot_variants_reach_every_baseline_signature():
     from assistant.baselines import signatures
-    from assistant.variants import INSTRUCTIONS, Variant, apply_variant
+    from assistant.baselines.variants import INSTRUCTIONS
+    from assistant.variants import INSTRUCTIONS as CONFIGURATIONS
+    from assistant.variants import Variant, apply_variant, instruction
 
     for style in ("compact", "zero-shot"):
         assert set(signatures.__all__) <= set(INSTRUCTIONS[style])
-        texts = set(INSTRUCTIONS[style].values())
+        assert not set(signatures.__all__) & set(CONFIGURATIONS[style])  # the configurations' table is untouched
+        assert all(instruction(style, name) == INSTRUCTIONS[style][name] for name in signatures.__all__)
+        texts = {*INSTRUCTIONS[style].values(), *CONFIGURATIONS[style].values()}
         for cls in BASELINES.values():
             module = apply_variant(cls(), Variant.parse(style))
             for name, predictor in module.named_predictors():

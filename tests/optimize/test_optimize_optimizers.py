@@ -15,7 +15,7 @@ from optimize.data import LMCallCounter, check_demos, demo_cases, to_examples
 from optimize.errors import OptimizeError
 from optimize.objectives import Objective
 from optimize.optimizers import OPTIMIZERS, make_optimizer
-from optimize.splits import split_scenarios
+from experiments.splits import split_scenarios
 from optimize.tutor import HINT, Tutor, tutor_backbone
 
 

@@ -10,7 +10,7 @@ from experiments.suites.registry import load_suite
 from optimize.data import demo_cases
 from optimize.errors import OptimizeError
 from optimize.run import RunSpec, read_evaluation, run_optimization
-from optimize.splits import cluster_keys, digest
+from experiments.splits import cluster_keys, digest
 
 
 @pytest.fixture(scope="module")

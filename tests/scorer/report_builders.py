@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 
 from scorer.contract import OutputRecord
-from scorer.repair import dump_outputs, repair_record
+from scorer.outputs_io import dump_outputs
+from scorer.repair import repair_record
 from symbolic.io import dump_suite
 from symbolic.model import Analysis, EvidenceFragment, Fact, Gold, Metadata, Priority, Rule, Scenario
 

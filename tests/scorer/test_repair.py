@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from scorer.contract import CommonV1, OutputRecord
 from scorer.errors import OutputFileError
-from scorer.repair import dump_outputs, load_outputs, repair_output, repair_record
+from scorer.outputs_io import dump_outputs, load_outputs
+from scorer.repair import repair_output, repair_record
 
 PACKAGE = frozenset({"E-01", "E-02", "E-03", "E-04", "CTRL_T0_001_SU1"})
 GOOD = '{"final_status": "both", "evidence_ids": ["E-01", "E-02"], "conflict_detected": true}'

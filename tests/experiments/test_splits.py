@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from experiments.suites.registry import load_suite
-from optimize.errors import SplitError
-from optimize.splits import cluster_keys, digest, split_scenarios
+from experiments.errors import SplitError
+from experiments.splits import cluster_keys, digest, split_scenarios
 from scorer.metrics._examples import penalty_scenario
 from symbolic.model import Metadata
 

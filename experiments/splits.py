@@ -1,4 +1,4 @@
-"""Leak-free train / validation / test splits for prompt optimization.
+"""Leak-free train / validation / test splits (prompt optimization, held-out runs).
 
 Scenarios are grouped into *clusters* before they are split: the two members
 of an update pair (``metadata.pair``) and every controlled variant of a corpus
