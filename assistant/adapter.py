@@ -10,7 +10,7 @@ are spent the adapter raises :class:`~assistant.errors.ValidationFailure`
 carrying the raw text.
 
 Every attempt is recorded: in ``lm.history`` and DSPy's usage tracker (which
-``lm.forward`` skips, ecosystem-facts pitfall 4) and in the active
+``lm.forward`` skips) and in the active
 :class:`CallLog` (:func:`recording`), with tokens and latency per call.
 """
 

@@ -1,6 +1,6 @@
 """LM-facing output types, validated against the evidence package.
 
-The validators live inside the output field types (ecosystem-facts pitfall 3),
+The validators live inside the output field types,
 so they survive optimizers that replace the signature.  They read the call's
 inputs from the pydantic *validation context*, which
 :class:`~assistant.adapter.InstructorAdapter` fills with the signature inputs

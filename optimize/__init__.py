@@ -1,4 +1,4 @@
-"""Prompt optimization of the assistant per model family (issue 7).
+"""Prompt optimization of the assistant per model family (docs/optimize.md).
 
 Metrics as DSPy objectives (:mod:`optimize.objectives`, feedback from the
 trace alignment in :mod:`optimize.feedback`), leak-free splits by scenario

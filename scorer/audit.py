@@ -118,7 +118,7 @@ def status_under(variant: str, evidence_ids: Iterable[str], analysis: Analysis, 
 
     Examples
     --------
-    The penalty example (SEMANTICS.md section 8):
+    The penalty example (docs/semantics.md section 8):
 
     >>> from symbolic.model import Analysis
     >>> e = ["E-01"]

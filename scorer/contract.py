@@ -174,7 +174,7 @@ class TraceV2(BaseModel):
     facts, rules, attacks, priorities : tuple
         The emitted normative objects, as :mod:`symbolic.model` types.
     nodes, edges : tuple
-        Typed trace nodes and edges (SEMANTICS.md section 10).
+        Typed trace nodes and edges (docs/semantics.md section 12).
     rejected : tuple of Rejected
         Objects dropped before status computation, with reasons.
     emitted_conclusions : tuple of str, optional

@@ -153,7 +153,7 @@ def ncr_witness(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
 
     Examples
     --------
-    The penalty example (SEMANTICS.md section 8): NCR is 1, and deleting
+    The penalty example (docs/semantics.md section 8): NCR is 1, and deleting
     ``r3 > r2`` is one of the unit edits that flip ``accepted``.
 
     >>> from symbolic.model import Analysis, Fact, Priority, Rule

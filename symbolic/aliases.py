@@ -1,4 +1,4 @@
-"""Proof-alias collapse (TNF step v, SEMANTICS.md section 10).
+"""Proof-alias collapse (TNF step v, docs/semantics.md section 12).
 
 A proof alias is a node with no normative content of its own: a rule stated
 twice under two ids (same antecedent set, consequent and kind), a fact

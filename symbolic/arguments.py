@@ -1,4 +1,4 @@
-"""Argument construction (Definition 1, SEMANTICS.md section 2).
+"""Argument construction (Definition 1, docs/semantics.md section 3).
 
 Arguments are built bottom-up in rounds: round 0 holds one argument per
 grounded fact; round ``k`` holds every rule application whose highest

@@ -1,4 +1,4 @@
-"""Attacks and their neutralization (Definitions 2 and 4, SEMANTICS.md sections 3 and 5).
+"""Attacks and their neutralization (Definitions 2 and 4, docs/semantics.md sections 4 and 5).
 
 Derived attacks:
 

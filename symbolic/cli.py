@@ -313,7 +313,7 @@ def import_peer(
     file: Path = typer.Argument(..., help="A peer corpus JSONL file (thecontrey/neuro_symbolic format)."),
     output: Path = typer.Option(..., "--output", "-o", help="The scenario suite (JSONL) to write."),
 ) -> None:
-    """Convert peer corpus records into a scenario suite (SEMANTICS.md section 9)."""
+    """Convert peer corpus records into a scenario suite (docs/semantics.md section 9)."""
     from collections import Counter
 
     from .io import dump_suite

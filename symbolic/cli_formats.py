@@ -1,6 +1,6 @@
 """Machine-readable outputs of ``paratrace status`` and the trace check of
 ``paratrace validate --check-gold``, all through the trace normal form
-(:mod:`symbolic.tnf`, SEMANTICS.md section 10).
+(:mod:`symbolic.tnf`, docs/semantics.md section 12).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The parser-validator: grounding checks that turn an :class:`Analysis` into a
-:class:`Theory` (SEMANTICS.md section 1, "Grounding").
+:class:`Theory` (docs/semantics.md section 2).
 
 An object is grounded iff it cites at least one fragment and every fragment id
 it cites exists in the evidence package.  Priorities and explicit attacks must

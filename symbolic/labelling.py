@@ -1,4 +1,4 @@
-"""Grounded labelling (Algorithm 1, SEMANTICS.md section 6).
+"""Grounded labelling (Algorithm 1, docs/semantics.md section 6).
 
 The least fixpoint of: IN when every attacker is OUT, OUT when some attacker
 is IN, UNDEC otherwise.  Computed by a worklist with attacker counters, linear

@@ -1,5 +1,5 @@
 """Closed vocabularies and their normalization: status, rule kinds, attack
-kinds, priority bases, evidence ids (SEMANTICS.md sections 1 and 7).
+kinds, priority bases, evidence ids (docs/semantics.md sections 1, 7 and 10).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ class Status(str, Enum):
 
 
 class RuleKind(str, Enum):
-    """Kinds of rule (SEMANTICS.md section 1)."""
+    """Kinds of rule (docs/semantics.md section 1)."""
 
     STRICT = "strict"
     DEFEASIBLE = "defeasible"

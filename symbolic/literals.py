@@ -1,4 +1,4 @@
-"""Literals: normalization and complement (SEMANTICS.md section 1).
+"""Literals: normalization and complement (docs/semantics.md section 1).
 
 A literal is an atom such as ``Penalty(x)`` or its complement ``¬Penalty(x)``.
 Every negation spelling (``not X``, ``NOT X``, ``~X``, ``-X``, ``!X``, ``¬X``)

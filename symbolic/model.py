@@ -151,7 +151,7 @@ class AttackEdge(BaseModel):
 
 
 class NodeType(str, Enum):
-    """Node types of the trace graph (SEMANTICS.md section 10)."""
+    """Node types of the trace graph (docs/semantics.md section 12)."""
 
     QUERY = "query"
     EVIDENCE = "evidence"
@@ -164,7 +164,7 @@ class NodeType(str, Enum):
 
 
 class EdgeType(str, Enum):
-    """Edge types of the trace graph (SEMANTICS.md section 10)."""
+    """Edge types of the trace graph (docs/semantics.md section 12)."""
 
     GROUNDING = "grounding"
     DERIVATION = "derivation"

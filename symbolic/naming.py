@@ -1,5 +1,5 @@
 """Canonical, content-derived ids of trace nodes and edges (TNF step vi,
-SEMANTICS.md section 10).
+docs/semantics.md section 12).
 
 A node's id depends only on its normative content, never on the name an
 author gave the object (``r1``, ``f2``) nor on the engine's argument numbering

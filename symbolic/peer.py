@@ -1,6 +1,6 @@
 """Import the public peer corpus format (thecontrey/neuro_symbolic) as scenarios.
 
-SEMANTICS.md section 9.  A peer record carries ``source_units``, a fact table
+docs/semantics.md section 9.  A peer record carries ``source_units``, a fact table
 (literal -> bool), rules (``antecedents``, ``consequent``, ``type``,
 ``source``), priorities (``stronger``/``weaker`` with a free-text ``basis``)
 and a three-valued gold label (Positive / Negative / Undetermined).  The
@@ -72,7 +72,7 @@ class PeerLabelMismatch(ScenarioError):
 
 
 def project_status(status) -> str:
-    """The three-valued peer label of a four-valued status (SEMANTICS.md section 9).
+    """The three-valued peer label of a four-valued status (docs/semantics.md section 9).
 
     Parameters
     ----------
@@ -248,7 +248,7 @@ def _contradiction(facts, rules) -> bool:
 
 
 def import_peer_record(record: dict, *, file=None, line=None) -> Scenario:
-    """Convert one peer corpus record into a scenario (SEMANTICS.md section 9).
+    """Convert one peer corpus record into a scenario (docs/semantics.md section 9).
 
     Parameters
     ----------

@@ -1,4 +1,4 @@
-"""The priority order ``P+`` over rules (Definition 3, SEMANTICS.md section 4).
+"""The priority order ``P+`` over rules (Definition 3, docs/semantics.md section 5).
 
 The grounded priority base ``P0`` is a set of ``(stronger, weaker)`` pairs.
 Its strongly connected components that contain a cycle (size > 1, or a

@@ -1,5 +1,5 @@
 """Serialized attack records and provenance events -> typed objects (TNF step ii,
-SEMANTICS.md section 10).
+docs/semantics.md section 12).
 
 Assistants and annotators write attacks in many shapes.  This module turns
 each record into the typed objects of :mod:`symbolic.model`:

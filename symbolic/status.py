@@ -1,4 +1,4 @@
-"""The four-valued status of a target literal (Definition 5, SEMANTICS.md section 7).
+"""The four-valued status of a target literal (Definition 5, docs/semantics.md section 7).
 
 For a target ``p`` (where "arguments for p" leaves out defeater arguments):
 
@@ -7,7 +7,7 @@ For a target ``p`` (where "arguments for p" leaves out defeater arguments):
   UNDEC, or arguments for ``p`` exist and none of them is IN;
 - ``(1, 0)`` accepted, ``(0, 1)`` rejected, ``(1, 1)`` both, ``(0, 0)`` undecidable.
 
-This is the reading fixed by SEMANTICS.md (it differs from the paper's literal
+This is the reading of docs/semantics.md section 7 (it differs from the paper's literal
 "IN-labelled" text so that an unresolved conflict gives ``both``).
 """
 
@@ -36,7 +36,7 @@ _STATUS = {
 
 
 def support_against(target: str, arguments: Sequence[Argument], labelling: Labelling) -> tuple[bool, bool]:
-    """``(s(p), a(p))`` for a target literal (Definition 5, SEMANTICS.md section 7).
+    """``(s(p), a(p))`` for a target literal (Definition 5, docs/semantics.md section 7).
 
     Parameters
     ----------

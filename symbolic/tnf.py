@@ -1,4 +1,4 @@
-"""Trace normal form (paper Section 4.3 and Algorithm 4, SEMANTICS.md section 10).
+"""Trace normal form (paper Section 4.3 and Algorithm 4, docs/semantics.md section 12).
 
 :func:`tnf` turns an analysis over an evidence package into its trace normal
 form in six steps:

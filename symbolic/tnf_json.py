@@ -1,5 +1,5 @@
 """The trace normal form on disk: canonical JSON, reading it back, consistency
-checks and TNF equivalence (SEMANTICS.md section 10).
+checks and TNF equivalence (docs/semantics.md section 12).
 
 :func:`tnf_json` writes ``{"edges": [...], "nodes": [...], "schema_version":
 "tnf-v1"}`` with sorted keys, compact separators and UTF-8 text

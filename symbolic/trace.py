@@ -1,4 +1,4 @@
-"""The trace graph of an evaluation (paper Section 4.3, SEMANTICS.md section 10).
+"""The trace graph of an evaluation (paper Section 4.3, docs/semantics.md section 12).
 
 :func:`build_trace` renders an :class:`~symbolic.results.Evaluation` as a
 typed :class:`networkx.MultiDiGraph` whose nodes carry *content-derived* ids
@@ -146,7 +146,7 @@ class _Builder:
 
 
 def build_trace(evaluation: Evaluation, *, query: str | None = None) -> nx.MultiDiGraph:
-    """Render an evaluation as a typed trace graph (Section 4.3, SEMANTICS.md section 10).
+    """Render an evaluation as a typed trace graph (Section 4.3, docs/semantics.md section 12).
 
     Parameters
     ----------

@@ -1,4 +1,4 @@
-"""Suite checks: gold consistency and annotation smells (issue 4).
+"""Suite checks: gold consistency and annotation smells (experiments/suites/normative-en.md).
 
 Three families of findings, each a :class:`Finding`:
 

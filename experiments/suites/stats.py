@@ -1,4 +1,4 @@
-"""Suite statistics (``paratrace suite stats``) and the corpus coverage targets of issue 4."""
+"""Suite statistics (``paratrace suite stats``) and the corpus coverage targets of experiments/suites/normative-en.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Serving the assistant over HTTP (issue 7, part 2).
+"""Serving the assistant over HTTP (docs/optimize.md).
 
 ``paratrace serve`` runs :func:`optimize.serve.app.create_app` under uvicorn
 (:mod:`optimize.serve.server`); :mod:`optimize.serve.pyfunc` wraps the same

@@ -1,4 +1,4 @@
-"""The paper's penalty example (SEMANTICS.md section 8) as a scenario and as
+"""The paper's penalty example (docs/semantics.md section 8) as a scenario and as
 assistant outputs, for the doctests and tests of the metrics.
 
 Not part of the public API.

@@ -2,7 +2,7 @@
 
 Every scenario must validate, be fully grounded, agree with the engine on its
 gold status, carry truthful metadata and feature tags, and the share as a
-whole must meet its distribution targets (issue 4).
+whole must meet its distribution targets (experiments/suites/normative-en.md).
 """
 
 from __future__ import annotations

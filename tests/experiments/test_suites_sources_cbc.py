@@ -80,7 +80,7 @@ def test_every_feature_is_exercised():
 
 
 def test_penalty_walkthrough_reproduces_the_semantics_table():
-    """cont-001 is the paper's penalty / force majeure example (SEMANTICS.md section 8)."""
+    """cont-001 is the paper's penalty / force majeure example (docs/semantics.md section 8)."""
     s = scenario("cont-001")
     gold = Analysis(facts=s.gold.facts, rules=s.gold.rules, priorities=s.gold.priorities)
     assert status(s, gold) == "accepted"

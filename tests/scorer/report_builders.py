@@ -1,5 +1,5 @@
 """A small suite and outputs for the report and CLI tests: the penalty family
-(SEMANTICS.md section 8) under several variants, scored by a white-box
+(docs/semantics.md section 8) under several variants, scored by a white-box
 configuration (two runs) and a black-box one (two runs, one hard failure, one
 missing output)."""
 

@@ -1,4 +1,4 @@
-"""The peer corpus importer (SEMANTICS.md section 9)."""
+"""The peer corpus importer (docs/semantics.md section 9)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every worked example of SEMANTICS.md section 8 (the paper's penalty example)."""
+"""Every worked example of docs/semantics.md section 8 (the paper's penalty example)."""
 
 from __future__ import annotations
 
@@ -125,7 +125,7 @@ PROJECTION = {Status.ACCEPTED: "Positive", Status.REJECTED: "Negative", Status.B
 
 @pytest.mark.skipif(not PEER_FILE.exists(), reason="peer corpus copy not present")
 def test_sample_of_peer_records_projects_to_gold():
-    """Every 20th peer record, mapped one to one (SEMANTICS.md section 9), gives its gold label.
+    """Every 20th peer record, mapped one to one (docs/semantics.md section 9), gives its gold label.
 
     The full 600-record conformance test lives with the peer importer; this one only checks the
     engine against an outside oracle, with its own minimal mapping.

@@ -1,4 +1,4 @@
-"""The four-valued status (Definition 5, SEMANTICS.md section 7) and the engine entry points."""
+"""The four-valued status (Definition 5, docs/semantics.md section 7) and the engine entry points."""
 
 from __future__ import annotations
 

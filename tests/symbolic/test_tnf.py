@@ -1,4 +1,4 @@
-"""Trace normal form (SEMANTICS.md section 10): the paper's Appendix C.1-C.3
+"""Trace normal form (docs/semantics.md section 12): the paper's Appendix C.1-C.3
 cases on the penalty example, invariance under renaming and reordering, and
 the JSON format."""
 
@@ -240,7 +240,7 @@ def test_order_of_objects_and_evidence_spelling_do_not_change_tnf(seed):
     assert tnf_json(tnf(evidence, shuffled, "Penalty( x )", query=CASE["query"])) == tnf_json(BASE)
 
 
-# --- variants of SEMANTICS.md section 8 -------------------------------------------------
+# --- variants of docs/semantics.md section 8 -------------------------------------------------
 
 def test_ungrounded_rule_is_dropped_from_the_trace():
     evidence = [e for e in EVIDENCE if e != "E-06"]

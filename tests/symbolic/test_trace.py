@@ -1,4 +1,4 @@
-"""The trace graph (SEMANTICS.md section 10) and the canonical naming scheme."""
+"""The trace graph (docs/semantics.md section 12) and the canonical naming scheme."""
 
 from __future__ import annotations
 

@@ -65,7 +65,7 @@ One scenario dict (the :class:`symbolic.model.Scenario` schema, minus ``gold.tra
     Every gold object cites at least one fragment and every cited fragment is in
     the package (the gold analysis is fully grounded).  Fact and rule ids are
     ``f1``, ``f2``... and ``r1``, ``r2``...; ids are unique within a scenario.
-    ``status`` is the annotator's reasoned answer under SEMANTICS.md; the build
+    ``status`` is the annotator's reasoned answer under docs/semantics.md; the build
     recomputes it with :func:`symbolic.status.evaluate_analysis` and fails on
     disagreement (fix the reasoning, never copy the engine's answer blindly).
 ``metadata``

@@ -1,7 +1,7 @@
 """Banking-guarantee scenarios ``bank-001`` .. ``bank-012`` of ``normative-en``.
 
 Fictional banks, parties and instruments, written for paratrace.  Each block
-states the reasoning under SEMANTICS.md section 7 that gives its gold status.
+states the reasoning under docs/semantics.md section 7 that gives its gold status.
 """
 
 from __future__ import annotations

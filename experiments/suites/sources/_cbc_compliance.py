@@ -2,7 +2,7 @@
 
 Fictional firms, people, screening vendors and jurisdictions (Korvania is
 invented), written for paratrace.  Each block states the reasoning under
-SEMANTICS.md section 7 that gives its gold status.
+docs/semantics.md section 7 that gives its gold status.
 """
 
 from __future__ import annotations

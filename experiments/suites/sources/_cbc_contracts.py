@@ -1,7 +1,7 @@
 """Contract scenarios ``cont-001`` .. ``cont-016`` of ``normative-en``.
 
 Fictional parties and documents, written for paratrace.  Each block states the
-reasoning under SEMANTICS.md section 7 that gives its gold status.
+reasoning under docs/semantics.md section 7 that gives its gold status.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ __all__ = ["CONTRACTS"]
 
 CONTRACTS: list[dict] = []
 
-# --- cbc-p01: late delivery, force majeure, gross negligence (paper Appendix B, SEMANTICS.md 8) --
+# --- cbc-p01: late delivery, force majeure, gross negligence (paper Appendix B, docs/semantics.md section 8) --
 # r1 (cl. 11.1) delay -> liquidated damages; r2 (cl. 11.4) force majeure -> none, "notwithstanding
 # 11.1" (r2 > r1); r3 (cl. 11.5) gross negligence -> damages again, overriding 11.4 (r3 > r2).
 # r2's rebuttals of r1 and r3 are neutralized by r3 > r2 (r3 is applicable), r3's rebuttal of r2

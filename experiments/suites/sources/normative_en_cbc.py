@@ -5,7 +5,7 @@ Hand-written in plain professional English for paratrace; every party,
 instrument, clause number and jurisdiction is fictional and no text is copied
 from a real contract or statute.  The data live in three modules, one per
 domain, each block preceded by the reasoning that gives its gold status
-(SEMANTICS.md section 7).  The authoring format is the docstring of
+(docs/semantics.md section 7).  The authoring format is the docstring of
 :mod:`experiments.suites.sources`.
 
 Update pairs have ids ``cbc-pNN``: ``cbc-p01`` .. ``cbc-p05`` and ``cbc-p13``

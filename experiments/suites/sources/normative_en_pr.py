@@ -7,7 +7,7 @@ docstring of :mod:`experiments.suites.sources`: this module defines
 :class:`symbolic.model.Scenario` schema without ``gold.trace``.  The helpers
 below only assemble those dicts; each scenario's reasoning is written next to
 it as a comment (what stands, what is attacked, why the status follows under
-SEMANTICS.md section 7).
+docs/semantics.md section 7).
 
 Update pairs (``metadata.pair`` ``pr-pNN``) share their fragments: the update
 package is the base package with fragments added (next free id), removed (the
