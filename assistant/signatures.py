@@ -21,6 +21,7 @@ __all__ = [
     "AnswerWithCitations",
     "AuditCandidate",
     "CandidateAnalysis",
+    "EXTRACTION_INSTRUCTION",
     "ExtractTheory",
     "ExtractTheoryAndTarget",
     "ExtractThenAnswer",
@@ -101,15 +102,19 @@ class ExtractThenAnswer(dspy.Signature):
     analysis: StructuredAnswer = dspy.OutputField()
 
 
-_THEORY = (
+#: What to extract from the evidence and how to cite it: the one extraction instruction, shared by the
+#: configurations (followed by "a symbolic engine computes the status") and the modular baseline.
+EXTRACTION_INSTRUCTION = (
     "Extract the normative content of the evidence. Facts: literals the evidence states, Predicate(arg) or "
     "¬Predicate(arg). Rules: antecedents => consequent, of kind strict, defeasible or defeater; an exception to "
     "rule rK is a rule whose consequent is ¬applicable(rK). Attacks: only explicit ones the evidence states beyond "
     "conflicting rules. Priorities: stronger > weaker between rules, with basis exception, hierarchy, specificity, "
     "temporal or authority, only where the evidence grounds the ordering. Every object cites the ids of the "
-    "fragments stating it and may quote their words verbatim. Do not judge the question: a symbolic engine "
-    f"computes the status from what you extract. {_UNTRUSTED}"
+    "fragments stating it and may quote their words verbatim."
 )
+
+_THEORY = (f"{EXTRACTION_INSTRUCTION} Do not judge the question: a symbolic engine computes the status from what "
+           f"you extract. {_UNTRUSTED}")
 
 
 class ExtractTheory(dspy.Signature):

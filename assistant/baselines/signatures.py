@@ -12,7 +12,7 @@ import dspy
 from ..evidence import EvidencePackage
 from ..extraction import Extraction
 from ..schemas import CitedAnswer
-from ..signatures import _STATUSES, _UNTRUSTED
+from ..signatures import EXTRACTION_INSTRUCTION, _STATUSES, _UNTRUSTED
 from .schemas import ExtractionCheck, Feedback, FragmentIndex, KnowledgeGraph, NormativePath, PathProposals
 from .schemas import PathValue
 
@@ -121,14 +121,7 @@ class EvaluatePath(dspy.Signature):
     value: PathValue = dspy.OutputField()
 
 
-_NORMS = (
-    "Extract the normative content of the evidence. Facts: literals the evidence states, Predicate(arg) or "
-    "¬Predicate(arg). Rules: antecedents => consequent, of kind strict, defeasible or defeater; an exception to "
-    "rule rK is a rule whose consequent is ¬applicable(rK). Attacks: only explicit ones the evidence states beyond "
-    "conflicting rules. Priorities: stronger > weaker between rules, with basis exception, hierarchy, specificity, "
-    "temporal or authority, only where the evidence grounds the ordering. Every object cites the ids of the "
-    f"fragments stating it and may quote their words verbatim. Do not answer the question yet. {_UNTRUSTED}"
-)
+_NORMS = f"{EXTRACTION_INSTRUCTION} Do not answer the question yet. {_UNTRUSTED}"
 
 
 class ExtractNorms(dspy.Signature):
