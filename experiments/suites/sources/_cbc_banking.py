@@ -6,7 +6,7 @@ states the reasoning under docs/semantics.md section 7 that gives its gold statu
 
 from __future__ import annotations
 
-from ._cbc_authoring import case, fact, frag, prio, revise, rule
+from .authoring import case, fact, frag, prio, revise, rule
 
 __all__ = ["BANKING"]
 

@@ -7,7 +7,7 @@ docs/semantics.md section 7 that gives its gold status.
 
 from __future__ import annotations
 
-from ._cbc_authoring import case, fact, frag, prio, revise, rule
+from .authoring import case, fact, frag, prio, revise, rule
 
 __all__ = ["COMPLIANCE"]
 

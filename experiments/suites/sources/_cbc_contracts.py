@@ -6,7 +6,7 @@ reasoning under docs/semantics.md section 7 that gives its gold status.
 
 from __future__ import annotations
 
-from ._cbc_authoring import case, fact, frag, prio, revise, rule
+from .authoring import case, fact, frag, prio, revise, rule
 from ._cbc_contracts_b import CONTRACTS_B
 
 __all__ = ["CONTRACTS"]

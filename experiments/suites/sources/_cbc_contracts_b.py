@@ -3,7 +3,7 @@ authoring order; see :mod:`experiments.suites.sources._cbc_contracts`)."""
 
 from __future__ import annotations
 
-from ._cbc_authoring import case, fact, frag, prio, revise, rule  # noqa: F401
+from .authoring import case, fact, frag, prio, revise, rule  # noqa: F401
 
 __all__ = ["CONTRACTS_B"]
 

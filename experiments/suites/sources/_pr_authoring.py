@@ -1,9 +1,15 @@
-"""Assembly helpers of the internal-policy and regulatory scenarios (see
-:mod:`experiments.suites.sources.normative_en_pr`)."""
+"""Numbered shorthands of the internal-policy and regulatory scenarios (see
+:mod:`experiments.suites.sources.normative_en_pr`): fragment, fact and rule ids
+from numbers, over the constructors of :mod:`.authoring`."""
 
 from __future__ import annotations
 
+from .authoring import case, fact, frag, prio, revise, rule
+
 __all__ = ["_case", "_e", "_f", "_p", "_r", "_with"]
+
+_case = case
+_p = prio
 
 
 def _e(num, source, clause, text, distractor=False):
@@ -13,44 +19,19 @@ def _e(num, source, clause, text, distractor=False):
     ...     lines.''')["id"], _e(3, "Memo", None, "x")["tags"]
     ('E-03', [])
     """
-    return {"id": f"E-{num:02d}", "text": " ".join(text.split()), "source": source,
-            "clause": clause, "tags": ["distractor"] if distractor else []}
+    return frag(f"E-{num:02d}", source, clause, text, distractor=distractor)
 
 
 def _f(num, literal, *evidence):
     """Gold fact ``f<num>`` grounded in ``evidence``."""
-    return {"id": f"f{num}", "literal": literal, "evidence": list(evidence)}
+    return fact(f"f{num}", literal, *evidence)
 
 
 def _r(num, antecedents, consequent, *evidence, kind="defeasible"):
     """Gold rule ``r<num>: antecedents => consequent``."""
-    return {"id": f"r{num}", "antecedents": list(antecedents), "consequent": consequent,
-            "kind": kind, "evidence": list(evidence)}
-
-
-def _p(stronger, weaker, basis, *evidence, note=None):
-    """Gold priority ``stronger > weaker`` on ``basis``."""
-    return {"stronger": stronger, "weaker": weaker, "basis": basis,
-            "evidence": list(evidence), "note": note}
-
-
-def _case(ident, query, target, evidence, *, facts, rules, status, tags,
-          priorities=(), attacks=(), contradiction, pair=None, role=None):
-    """One scenario dict; the domain follows the id prefix, ``priority`` the priorities."""
-    domain = "internal_policies" if ident.startswith("pol-") else "regulatory"
-    return {
-        "id": ident,
-        "query": query,
-        "target": target,
-        "evidence": list(evidence),
-        "gold": {"facts": list(facts), "rules": list(rules), "attacks": list(attacks),
-                 "priorities": list(priorities), "status": status},
-        "metadata": {"domain": domain, "contradiction": contradiction,
-                     "priority": bool(priorities), "pair": pair, "role": role,
-                     "tags": sorted(tags)},
-    }
+    return rule(f"r{num}", antecedents, consequent, *evidence, kind=kind)
 
 
 def _with(evidence, *extra):
     """An update package: the base fragments followed by the added ones."""
-    return [*evidence, *extra]
+    return revise(evidence, add=extra)

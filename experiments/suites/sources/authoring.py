@@ -1,4 +1,6 @@
-"""Small constructors for the hand-written scenario dicts of :mod:`.normative_en_cbc`.
+"""Small constructors for the hand-written scenario dicts of ``normative-en``
+(:mod:`.normative_en_cbc` directly, :mod:`.normative_en_pr` through the
+numbered shorthands of :mod:`._pr_authoring`).
 
 They only assemble plain JSON-compatible dicts in the authoring format of
 :mod:`experiments.suites.sources`; every judgement (facts, rules, priorities,
@@ -9,7 +11,8 @@ from __future__ import annotations
 
 __all__ = ["case", "fact", "frag", "prio", "revise", "rule"]
 
-_DOMAINS = {"cont": "contracts", "bank": "banking_guarantees", "comp": "compliance"}
+_DOMAINS = {"cont": "contracts", "bank": "banking_guarantees", "comp": "compliance",
+            "pol": "internal_policies", "reg": "regulatory"}
 
 
 def frag(ident, source, clause, text, *, distractor=False):
