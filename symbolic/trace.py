@@ -35,13 +35,15 @@ from typing import Iterable
 
 import networkx as nx
 
+from .attack_table import KINDS
 from .attacks import applicable_rules
 from .labels import AttackKind
 from .model import EdgeType, NodeType, Trace, TraceEdge, TraceNode
 from .naming import Namer, edge_id, edge_key, trace_sort_key
 from .results import Attack, Evaluation
+from .trace_attacks import AttackEdges, attack_edges
 
-__all__ = ["build_trace", "graph_to_trace", "neutralizers", "trace_to_graph"]
+__all__ = ["build_trace", "graph_to_trace", "neutralizers", "trace_parts", "trace_to_graph"]
 
 _ACTIVE, _DEFEATED = "active", "defeated"
 
@@ -177,6 +179,29 @@ def build_trace(evaluation: Evaluation, *, query: str | None = None) -> nx.Multi
     >>> g.nodes["rule:Delay(x)=>Penalty(x)"]["names"]
     ('r1',)
     """
+    graph, edges = trace_parts(evaluation, query=query)
+    _add_attack_edges(graph, edges)
+    return graph
+
+
+def trace_parts(evaluation: Evaluation, *, query: str | None = None) -> tuple[nx.MultiDiGraph, AttackEdges]:
+    """The trace graph without its attack and defeat edges, and those edges as columns.
+
+    Every node is in the graph (closure priorities included); the attack and
+    defeat edges are in the :class:`~symbolic.trace_attacks.AttackEdges`, so
+    that a large trace can be written (:mod:`symbolic.tnf_stream`) without a
+    Python object per edge.  :func:`build_trace` adds them to the graph.
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+    query : str, optional
+        The query node's label.
+
+    Returns
+    -------
+    (networkx.MultiDiGraph, AttackEdges)
+    """
     theory = evaluation.theory
     namer = Namer(theory.rules, evaluation.arguments)
     target = namer.literal(evaluation.target)
@@ -197,14 +222,14 @@ def build_trace(evaluation: Evaluation, *, query: str | None = None) -> nx.Multi
                rule.evidence)
     _priorities(evaluation, namer, b, ground)
     _arguments(evaluation, namer, b)
-    _attacks(evaluation, namer, b)
+    edges = _attacks(evaluation, namer, b)
 
     goal = b.node(f"conclusion:{target}", NodeType.CONCLUSION, target)
     asked = b.node(f"query:{target}", NodeType.QUERY, " ".join(query.split()) if query else target)
     b.edge(asked, goal, EdgeType.STATUS)
     status = str(evaluation.status)
     b.edge(goal, b.node(f"status:{status}", NodeType.STATUS, status), EdgeType.STATUS)
-    return graph
+    return graph, edges
 
 
 def _priorities(evaluation, namer: Namer, b: _Builder, ground) -> None:
@@ -245,45 +270,65 @@ def _arguments(evaluation, namer: Namer, b: _Builder) -> None:
                EdgeType.DERIVATION)
 
 
-def _attacks(evaluation, namer: Namer, b: _Builder) -> None:
-    neutral = _Neutralizers(evaluation)
-    groups: dict[tuple[str, str, AttackKind], list[Attack]] = defaultdict(list)
-    for attack in evaluation.attacks:
-        key = (namer.argument_id(attack.attacker),
-               namer.argument_id(attack.target), attack.kind)
-        groups[key].append(attack)
-    for (source, target, kind), members in sorted(groups.items()):
-        active = [a for a in members if a.active]
-        pool = active or members
-        lics = sorted({namer.rule_id(a.lic) for a in pool if a.lic is not None})
-        state = _ACTIVE if active else _DEFEATED
-        key = b.edge(source, target, EdgeType.ATTACK, kind=kind, lic=lics[0] if lics else None,
-                     state=state, explicit=any(a.explicit for a in members))
-        if active:
-            continue
-        pairs = set().union(*(neutral(a) for a in members))
-        for stronger, weaker in sorted(pairs):
-            b.edge(_priority_node(evaluation, namer, b, stronger, weaker), target, EdgeType.DEFEAT,
-                   attack=key)
+def _attacks(evaluation, namer: Namer, b: _Builder) -> AttackEdges:
+    """Add the closure priority nodes the defeat sets use; return the attack edges (not yet added)."""
+    edges = attack_edges(evaluation, namer)
+    closure = _Closure(evaluation)
+    for stronger, weaker in edges.pairs:
+        _priority_node(closure, namer, b, stronger, weaker)
+    return edges
 
 
-def _priority_node(evaluation, namer: Namer, b: _Builder, stronger: str, weaker: str) -> str:
+def _add_attack_edges(graph: nx.MultiDiGraph, edges: AttackEdges) -> None:
+    """Add every attack edge and, for a defeated one, a defeat edge per priority of its defeat set."""
+    b = _Builder(graph)
+    nodes, rules, sets = edges.node_ids, edges.rule_nodes, edges.sets
+    columns = zip(edges.source.tolist(), edges.target.tolist(), edges.kind.tolist(), edges.lic.tolist(),
+                  edges.active.tolist(), edges.explicit.tolist(), edges.defeat_set.tolist())
+    for source, target, kind, lic, active, explicit, chosen in columns:
+        target_id = nodes[target]
+        key = b.edge(nodes[source], target_id, EdgeType.ATTACK, kind=KINDS[kind],
+                     lic=rules[lic] if lic >= 0 else None, state=_ACTIVE if active else _DEFEATED,
+                     explicit=explicit)
+        if chosen >= 0:
+            for priority in sets[chosen]:
+                b.edge(priority, target_id, EdgeType.DEFEAT, attack=key)
+
+
+class _Closure:
+    """``P+`` indexed for finding the base priorities behind a closure pair."""
+
+    def __init__(self, evaluation):
+        order = evaluation.priorities
+        self.unresolved = order.unresolved
+        self.closure = order.closure
+        self.weaker: dict[str, set[str]] = defaultdict(set)
+        for strong, weak in order.closure:
+            self.weaker[strong].add(weak)
+        self.base: dict[str, list[str]] = defaultdict(list)
+        for strong, weak in sorted(order.base):
+            if not {strong, weak} & order.unresolved:
+                self.base[strong].append(weak)
+
+    def supporting(self, stronger: str, weaker: str) -> list[tuple[str, str]]:
+        """Base pairs ``(s, w)`` with ``stronger >= s`` and ``w >= weaker`` in ``P+``, sorted."""
+        found = []
+        for s in {stronger} | self.weaker.get(stronger, set()):
+            for w in self.base.get(s, ()):
+                if w == weaker or (w, weaker) in self.closure:
+                    found.append((s, w))
+        return sorted(found)
+
+
+def _priority_node(closure: _Closure, namer: Namer, b: _Builder, stronger: str, weaker: str) -> str:
     """The node of ``stronger > weaker``; a closure pair gets a derived node."""
     node = namer.priority_id(stronger, weaker)
     if node in b.graph:
         return node
     b.node(node, NodeType.PRIORITY, f"{namer.priority_label(stronger, weaker)} [closure]",
            f"{stronger}>{weaker}", pair=(stronger, weaker))
-    order = evaluation.priorities
-
-    def at_least(a: str, c: str) -> bool:
-        return a == c or order.stronger(a, c)
-
-    for s, w in sorted(order.base):
-        if {s, w} & order.unresolved:
-            continue
-        if at_least(stronger, s) and at_least(w, weaker):
-            b.edge(namer.priority_id(s, w), node, EdgeType.DERIVATION)
+    for s, w in closure.supporting(stronger, weaker):
+        b.edge(namer.priority_id(s, w), node, EdgeType.DERIVATION)
     return node
 
 
