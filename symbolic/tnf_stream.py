@@ -28,10 +28,10 @@ from typing import Iterator
 
 from .attack_table import KINDS
 from .dot import _EDGE_STYLE, _NODE_STYLE, dot_escape
-from .model import EdgeType
+from .model import EdgeType, NodeType
 from .naming import EDGE_ARROW, trace_sort_key
 from .results import Evaluation
-from .tnf_json import SCHEMA_VERSION, _canonical, _edge_json
+from .tnf_json import SCHEMA_VERSION
 from .trace import graph_to_trace, trace_parts
 from .trace_attacks import AttackEdges
 
@@ -107,6 +107,31 @@ def _defeat_lines(edges: AttackEdges) -> Iterator[str]:
         yield ",".join(out)
 
 
+def _first(item):
+    return item[0]
+
+
+def _skeleton_edges(graph) -> list[str]:
+    """JSON objects of the graph's edges (grounding, derivation, status), sorted by edge id.
+
+    Their keys are their edge ids (:func:`symbolic.naming.edge_key`), unique
+    in the graph, so the id alone orders them.
+    """
+    out = []
+    for source, target, key, data in sorted(graph.edges(keys=True, data=True), key=_third):
+        fields = {"id": key, "source": source, "target": target, "type": EdgeType(data["type"]).value}
+        for name in ("kind", "lic", "state", "attack"):
+            value = data.get(name)
+            if value is not None:
+                fields[name] = value.value if name == "kind" else value
+        out.append(json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+    return out
+
+
+def _third(item):
+    return item[2]
+
+
 def _joined(parts: Iterator[str], first: bool) -> Iterator[str]:
     """Join non-empty JSON fragments with commas; ``first`` says no item was written yet."""
     for part in parts:
@@ -143,7 +168,6 @@ def iter_tnf_json(evaluation: Evaluation, *, query: str | None = None, defeats: 
     """
     graph, edges = trace_parts(evaluation, query=query)
     summary = _summarize(edges, defeats)
-    nodes, rest = _canonical(graph_to_trace(graph))
     set_ids = [defeat_set_id(s) for s in edges.sets] if summary else None
     if summary:
         sets = sorted(zip(set_ids, edges.sets))
@@ -160,13 +184,12 @@ def iter_tnf_json(evaluation: Evaluation, *, query: str | None = None, defeats: 
         for piece in _joined(_defeat_lines(edges), first):
             first = False
             yield piece
-    tail = ",".join(json.dumps(_edge_json(key, e), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-                    for key, e in rest)
+    tail = ",".join(_skeleton_edges(graph))
     if tail:
         yield tail if first else "," + tail
     yield '],"nodes":['
-    yield ",".join(json.dumps({"id": n.id, "label": n.label, "type": n.type.value}, sort_keys=True,
-                              separators=(",", ":"), ensure_ascii=False) for n in nodes)
+    yield ",".join(f'{{"id":{_q(n)},"label":{_q(data.get("label", ""))},"type":"{NodeType(data["type"]).value}"}}'
+                   for n, data in sorted(graph.nodes(data=True), key=_first))
     version = SUMMARY_SCHEMA_VERSION if summary else SCHEMA_VERSION
     yield f'],"schema_version":"{version}"}}'
 

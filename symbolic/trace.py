@@ -360,11 +360,14 @@ def graph_to_trace(graph: nx.MultiDiGraph) -> Trace:
     >>> graph_to_trace(g).nodes[0].id
     'fact:a'
     """
-    nodes = [TraceNode(id=n, type=d["type"], label=d.get("label", "")) for n, d in graph.nodes(data=True)]
+    node, edge = TraceNode.model_construct, TraceEdge.model_construct
+    nodes = [node(id=n, type=NodeType(d["type"]), label=d.get("label", "")) for n, d in graph.nodes(data=True)]
     edges = []
     for source, target, data in graph.edges(data=True):
-        fields = {k: data[k] for k in ("kind", "lic", "state", "attack") if data.get(k) is not None}
-        edges.append(TraceEdge(source=source, target=target, type=data["type"], **fields))
+        kind = data.get("kind")
+        edges.append(edge(source=source, target=target, type=EdgeType(data["type"]),
+                          kind=AttackKind(kind) if kind is not None else None, lic=data.get("lic"),
+                          state=data.get("state"), attack=data.get("attack")))
     edges.sort(key=trace_sort_key)
     return Trace.model_construct(nodes=tuple(sorted(nodes, key=lambda n: n.id)), edges=tuple(edges))
 

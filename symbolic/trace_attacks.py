@@ -219,8 +219,9 @@ class _TargetRules:
             targets = self.depending(target, on)
         else:
             targets = self.concluders(self.args[on].conclusion)
-        strong = self.stronger.get(lic, ())
-        found = {(t, lic) for t in targets if t in strong}
+        strong = self.stronger.get(lic)
+        found = {(t, lic) for t in (targets & strong if len(targets) > len(strong) else strong & targets)} \
+            if strong else set()
         if defeated_by is not None:
             found.add(tuple(defeated_by))
         return frozenset(found)
