@@ -26,6 +26,7 @@ from .literals import excepted_rule, normalize_literal
 
 __all__ = [
     "Analysis",
+    "AttackColumns",
     "AttackEdge",
     "DEFECT_CLASSES",
     "DefectClass",
@@ -150,6 +151,66 @@ class AttackEdge(BaseModel):
     evidence: tuple[EvidenceId, ...] = ()
 
 
+class AttackColumns(BaseModel):
+    """Explicit attacks as columns: row ``i`` is the :class:`AttackEdge`
+    ``(source[i], target[i], kind[i], lic[i])``, every row grounded in ``evidence``.
+
+    The same content as a list of ``attacks``, for abstract frameworks with
+    millions of edges: it is validated and stored without a Python object per
+    edge.  ``kind`` is one kind for every row or one per row; ``lic`` is
+    omitted (each row's licensing rule defaults to its source rule) or given
+    per row (``null`` for the default).
+    """
+
+    model_config = _FROZEN
+    source: tuple[str, ...]
+    target: tuple[str, ...]
+    kind: AttackKind | tuple[AttackKind, ...]
+    lic: tuple[str | None, ...] | None = None
+    evidence: tuple[EvidenceId, ...] = ()
+
+    @model_validator(mode="after")
+    def _columns(self):
+        n = len(self.source)
+        for name, column in (("target", self.target), ("kind", self.kind), ("lic", self.lic)):
+            if isinstance(column, tuple) and len(column) != n:
+                raise ValueError(f"attack_table.{name} has {len(column)} rows but source has {n}")
+        for name, column in (("source", self.source), ("lic", self.lic or ())):
+            for value in set(column) - {None}:
+                try:
+                    if _ident(value) != value:
+                        raise ValueError(f"an id must not start or end with spaces, got {value!r}")
+                except ValueError as exc:
+                    raise ValueError(f"attack_table.{name}.{column.index(value)}: {exc}") from None
+        if "" in set(self.target):
+            raise ValueError(f"attack_table.target.{self.target.index('')}: a target must be a non-empty string")
+        return self
+
+    def __len__(self) -> int:
+        return len(self.source)
+
+    def kinds(self) -> tuple[AttackKind, ...]:
+        """The kind of each row."""
+        return self.kind if isinstance(self.kind, tuple) else (self.kind,) * len(self.source)
+
+    def lics(self) -> tuple[str | None, ...]:
+        """The licensing rule given for each row (``None``: the default)."""
+        return self.lic if self.lic is not None else (None,) * len(self.source)
+
+    def rows(self) -> tuple[AttackEdge, ...]:
+        """The rows as :class:`AttackEdge` objects (one Python object per edge)."""
+        return tuple(AttackEdge.model_construct(source=s, target=t, kind=k, lic=lic, evidence=self.evidence)
+                     for s, t, k, lic in zip(self.source, self.target, self.kinds(), self.lics()))
+
+    def select(self, keep) -> "AttackColumns":
+        """The rows where ``keep`` (a sequence of bool) is true."""
+        chosen = [i for i, flag in enumerate(keep) if flag]
+        kind = tuple(self.kind[i] for i in chosen) if isinstance(self.kind, tuple) else self.kind
+        lic = tuple(self.lic[i] for i in chosen) if self.lic is not None else None
+        return self.model_copy(update={"source": tuple(self.source[i] for i in chosen),
+                                       "target": tuple(self.target[i] for i in chosen), "kind": kind, "lic": lic})
+
+
 class NodeType(str, Enum):
     """Node types of the trace graph (SEMANTICS.md section 10)."""
 
@@ -214,6 +275,8 @@ class Analysis(BaseModel):
     rules: tuple[Rule, ...] = ()
     attacks: tuple[AttackEdge, ...] = ()
     priorities: tuple[Priority, ...] = ()
+    attack_table: AttackColumns | None = Field(
+        default=None, description="More explicit attacks, as columns (for large abstract frameworks).")
 
     @model_validator(mode="after")
     def _unique_ids(self):

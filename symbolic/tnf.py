@@ -178,7 +178,7 @@ def normal_form(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
         analysis.facts, analysis.rules, analysis.priorities + resolved.priorities, resolved.groundings)
     try:
         merged = Analysis(facts=facts, rules=rules, attacks=analysis.attacks + resolved.attacks,
-                          priorities=priorities)
+                          priorities=priorities, attack_table=analysis.attack_table)
     except ValidationError as exc:
         raise RecordError(exc.errors()[0]["msg"], field="raw_edges") from None
     theory, alias = collapse_aliases(ground(frozenset(evidence), merged))
