@@ -137,9 +137,9 @@ def explicit(args: int = 8600, attacks: int = 1_176_000, acyclic: bool = False, 
     case = f"af-{'acyclic' if acyclic else 'uniform'}-{args}-{attacks}"
     if columnar:
         table = {"source": [f"a{a}" for a, _ in edges], "target": [f"a{b}" for _, b in edges],
-                 "kind": "undermine"}
+                 "kind": "undermine", "evidence": _E}
         return scenario(case, "a0", facts, [], attack_table=table)
-    records = [{"source": f"a{a}", "target": f"a{b}", "kind": "undermine"} for a, b in edges]
+    records = [{"source": f"a{a}", "target": f"a{b}", "kind": "undermine", "evidence": _E} for a, b in edges]
     return scenario(case, "a0", facts, [], attacks=records)
 
 

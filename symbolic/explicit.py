@@ -29,18 +29,23 @@ COLUMNS = ("attacker", "target", "on", "lic", "defeat", "kind", "shape", "explic
 
 
 def _rows(theory):
-    """``(sources, targets, kinds, lics)`` of every explicit edge, edges before table rows."""
+    """``(sources, targets, kinds, lics)`` of every explicit edge, edges before table rows.
+
+    ``lics`` is ``None`` when no edge names its licensing rule.
+    """
     sources = [e.source for e in theory.attacks]
     targets = [e.target for e in theory.attacks]
     kinds = [e.kind for e in theory.attacks]
     lics = [e.lic for e in theory.attacks]
+    given = any(x is not None for x in lics)
     table = theory.attack_table
     if table is not None and len(table):
         sources += table.source
         targets += table.target
         kinds += table.kinds()
         lics += table.lics()
-    return sources, targets, kinds, lics
+        given = given or table.lic is not None
+    return sources, targets, kinds, lics if given else None
 
 
 def _reach(builder, target: str, kind: AttackKind) -> list[tuple[int, int, int, object]]:
@@ -69,9 +74,9 @@ def _reach(builder, target: str, kind: AttackKind) -> list[tuple[int, int, int, 
 
 def _codes(values) -> tuple[np.ndarray, list]:
     """Integer code of each value (first-seen order) and the distinct values."""
-    table: dict = {}
-    codes = np.fromiter((table.setdefault(v, len(table)) for v in values), dtype=np.int64, count=len(values))
-    return codes, list(table)
+    distinct = list(dict.fromkeys(values))
+    position = {v: i for i, v in enumerate(distinct)}
+    return np.fromiter(map(position.__getitem__, values), dtype=np.int64, count=len(values)), distinct
 
 
 def _csr(lists) -> tuple[np.ndarray, np.ndarray]:
@@ -86,11 +91,16 @@ def _expanded(builder, sources, targets, kinds, lics):
     source_code, distinct_sources = _codes(sources)
     attackers = [index.by_top.get(s, ()) for s in distinct_sources]
     rule_code = builder.rule_code
-    lic_names = [lic if lic is not None else (s if s in rule_code else None) for s, lic in zip(sources, lics)]
-    lic_code = np.fromiter((builder.rule_code[x] if x is not None else -1 for x in lic_names), dtype=np.int64,
-                           count=len(lic_names))
-    reach_code, distinct_reach = _codes(list(zip(targets, kinds)))
-    reached = [_reach(builder, t, k) for t, k in distinct_reach]
+    lic_code = np.array([rule_code.get(s, -1) for s in distinct_sources], dtype=np.int64)[source_code]
+    if lics is not None:  # a given lic overrides the source rule
+        given = np.fromiter((-2 if x is None else rule_code[x] for x in lics), dtype=np.int64, count=len(lics))
+        lic_code = np.where(given == -2, lic_code, given)
+    target_code, distinct_targets = _codes(targets)
+    kind_of = np.fromiter(map(_KIND_CODE.__getitem__, kinds), dtype=np.int64, count=len(kinds))
+    pairs, reach_code = np.unique(target_code * 3 + kind_of, return_inverse=True)
+    reach_code = reach_code.reshape(-1)
+    by_code = {v: k for k, v in _KIND_CODE.items()}
+    reached = [_reach(builder, distinct_targets[p // 3], by_code[p % 3]) for p in pairs.tolist()]
     a_off, a_size = _csr(attackers)
     r_off, r_size = _csr(reached)
     a_flat = np.fromiter((a for group in attackers for a in group), dtype=np.int64, count=int(a_size.sum()))
@@ -104,16 +114,16 @@ def _expanded(builder, sources, targets, kinds, lics):
     width = r_size[reach_code][edge]
     attacker = a_flat[a_off[source_code[edge]] + within // np.maximum(width, 1)]
     reach_row = r_off[reach_code[edge]] + within % np.maximum(width, 1)
-    kind_code = np.fromiter((_KIND_CODE[k] for k in kinds), dtype=np.int64, count=len(kinds))[edge]
+    kind_code = kind_of[edge]
     lic = lic_code[edge]
     defeat = np.full(total, -1, dtype=np.int64)
     beatable = [rule_code[r] for r in builder.stronger_than if r in rule_code]
     if beatable and total:
-        records = np.flatnonzero(np.isin(lic, beatable))
+        records = np.flatnonzero(_member(lic, np.array(beatable, dtype=np.int64)))
         if len(records):
             memo: dict[tuple[int, int], int] = {}
             for i in records.tolist():
-                row, name = int(reach_row[i]), lic_names[int(edge[i])]
+                row, name = int(reach_row[i]), builder.rule_ids[int(lic[i])]
                 key = (row, int(lic[i]))
                 if key not in memo:
                     rules = r_rules[row]
@@ -125,20 +135,33 @@ def _expanded(builder, sources, targets, kinds, lics):
             "shape": r_cols[reach_row, 2], "kind": kind_code, "lic": lic, "defeat": defeat}
 
 
+def _member(values: np.ndarray, pool: np.ndarray) -> np.ndarray:
+    """Whether each of ``values`` is in ``pool`` (binary search; ``np.isin`` hashes huge keys slowly)."""
+    if not len(values) or not len(pool):
+        return np.zeros(len(values), dtype=bool)
+    pool = np.sort(pool)
+    where = np.minimum(np.searchsorted(pool, values), len(pool) - 1)
+    return pool[where] == values
+
+
 _KEY = ("attacker", "target", "kind", "shape", "on", "lic")
 
 
 def _group_ids(parts: list[dict[str, np.ndarray]]) -> list[np.ndarray]:
-    """One dense integer per distinct ``(attacker, target, kind, on, shape, lic)`` across ``parts``.
+    """One integer per distinct ``(attacker, target, kind, on, shape, lic)`` across ``parts``.
 
-    The columns are combined one at a time and re-numbered after each step,
-    so the ids stay below the number of rows and never overflow.
+    The columns are combined one at a time (mixed radix); the partial key is
+    re-numbered densely whenever the next column could overflow 63 bits.
     """
     sizes = [len(p["attacker"]) for p in parts]
-    ids = np.zeros(sum(sizes), dtype=np.int64)
+    ids, bound = np.zeros(sum(sizes), dtype=np.int64), 1
     for name in _KEY:
         column = np.concatenate([p[name].astype(np.int64) for p in parts]) + 1
-        ids = np.unique(ids * (int(column.max(initial=0)) + 1) + column, return_inverse=True)[1].reshape(-1)
+        width = int(column.max(initial=0)) + 1
+        if bound * width >= 1 << 62:  # renumber before the combined key could overflow
+            ids = np.unique(ids, return_inverse=True)[1].reshape(-1)
+            bound = int(ids.max(initial=0)) + 1
+        ids, bound = ids * width + column, bound * width
     return np.split(ids, np.cumsum(sizes)[:-1])
 
 
@@ -174,10 +197,10 @@ def merge_explicit(builder, columns: dict[str, np.ndarray]) -> dict[str, np.ndar
     _, first = np.unique(new_key, return_index=True)
     first.sort()  # the first occurrence of each attack, in edge order
     unique_key = new_key[first]
-    named = np.isin(old_key, unique_key)
+    named = _member(old_key, unique_key)
     columns = dict(columns)
     columns["explicit"] = columns["explicit"] | named
-    keep = first[~np.isin(unique_key, old_key[named])] if named.any() else first
+    keep = first[~_member(unique_key, old_key[named])] if named.any() else first
     appended = {name: extra[name][keep] for name in ("attacker", "target", "on", "lic", "defeat", "kind", "shape")}
     appended["explicit"] = np.ones(len(keep), dtype=bool)
     return {name: np.concatenate([columns[name], appended[name].astype(columns[name].dtype)]) for name in COLUMNS}
