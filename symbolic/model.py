@@ -48,16 +48,37 @@ __all__ = [
 
 
 def _ident(value):
-    if not isinstance(value, str) or not value.strip() or any(c.isspace() for c in value.strip()):
+    parts = value.split() if isinstance(value, str) else ()
+    if len(parts) != 1:
         raise ValueError(f"an id must be a non-empty string without spaces, got {value!r}")
-    return value.strip()
+    return parts[0]
 
 
-EvidenceId = Annotated[str, AfterValidator(normalize_evidence_id)]
-LiteralStr = Annotated[str, AfterValidator(normalize_literal)]
+def _memo(normalize, size: int = 1 << 16):
+    """``normalize`` with its results on strings remembered (ids and labels repeat across objects)."""
+    seen: dict[str, object] = {}
+
+    def cached(value):
+        if type(value) is not str:
+            return normalize(value)
+        try:
+            return seen[value]
+        except KeyError:
+            result = normalize(value)
+            if len(seen) >= size:
+                seen.clear()
+            seen[value] = result
+            return result
+
+    cached.__doc__ = normalize.__doc__
+    return cached
+
+
+EvidenceId = Annotated[str, AfterValidator(_memo(normalize_evidence_id))]
+LiteralStr = Annotated[str, AfterValidator(_memo(normalize_literal))]
 ObjectId = Annotated[str, AfterValidator(_ident)]
 StatusField = Annotated[Status, BeforeValidator(normalize_status)]
-BasisField = Annotated[Basis, BeforeValidator(normalize_basis)]
+BasisField = Annotated[Basis, BeforeValidator(_memo(normalize_basis))]
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=False)
 
