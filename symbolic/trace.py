@@ -131,20 +131,30 @@ class _Builder:
 
     def __init__(self, graph: nx.MultiDiGraph):
         self.graph = graph
+        self.nodes = graph.nodes
+        self.keys = {key for _, _, key in graph.edges(keys=True)}
+        self.pending: list[tuple[str, str, str, dict]] = []
 
     def node(self, node_id: str, node_type: NodeType, label: str, name: str | None = None, **attrs):
-        if node_id not in self.graph:
+        data = self.nodes.get(node_id)
+        if data is None:
             self.graph.add_node(node_id, type=node_type, label=label, names=(), **attrs)
-        data = self.graph.nodes[node_id]
+            data = self.nodes[node_id]
         if name is not None and name not in data["names"]:
             data["names"] = tuple(sorted(data["names"] + (name,)))
         return node_id
 
     def edge(self, source: str, target: str, edge_type: EdgeType, **attrs) -> str:
+        """Queue an edge (once per key); :meth:`flush` adds the queue to the graph."""
         key = edge_key(edge_type, source, target, attrs.get("kind"), attrs.get("attack"))
-        if not self.graph.has_edge(source, target, key):
-            self.graph.add_edge(source, target, key=key, type=edge_type, **attrs)
+        if key not in self.keys:
+            self.keys.add(key)
+            self.pending.append((source, target, key, {"type": edge_type, **attrs}))
         return key
+
+    def flush(self) -> None:
+        self.graph.add_edges_from(self.pending)
+        self.pending = []
 
 
 def build_trace(evaluation: Evaluation, *, query: str | None = None) -> nx.MultiDiGraph:
@@ -229,6 +239,7 @@ def trace_parts(evaluation: Evaluation, *, query: str | None = None) -> tuple[nx
     b.edge(asked, goal, EdgeType.STATUS)
     status = str(evaluation.status)
     b.edge(goal, b.node(f"status:{status}", NodeType.STATUS, status), EdgeType.STATUS)
+    b.flush()
     return graph, edges
 
 
@@ -293,6 +304,7 @@ def _add_attack_edges(graph: nx.MultiDiGraph, edges: AttackEdges) -> None:
         if chosen >= 0:
             for priority in sets[chosen]:
                 b.edge(priority, target_id, EdgeType.DEFEAT, attack=key)
+    b.flush()
 
 
 class _Closure:
