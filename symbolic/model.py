@@ -11,7 +11,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_serializer, model_validator
 
 from .labels import (
     AttackKind,
@@ -298,6 +298,14 @@ class Analysis(BaseModel):
     priorities: tuple[Priority, ...] = ()
     attack_table: AttackColumns | None = Field(
         default=None, description="More explicit attacks, as columns (for large abstract frameworks).")
+
+    @model_serializer(mode="wrap")
+    def _without_empty_table(self, handler):
+        """Leave ``attack_table`` out of dumps when there is none (dumps stay as before the field existed)."""
+        data = handler(self)
+        if self.attack_table is None and isinstance(data, dict):
+            data.pop("attack_table", None)
+        return data
 
     @model_validator(mode="after")
     def _unique_ids(self):
