@@ -135,7 +135,7 @@ def _select(scenarios, case: str | None, file: Path):
 
 
 class Defeats(str, Enum):
-    """How ``paratrace status --format json`` writes defeat edges."""
+    """How ``paratrace status --format json|dot`` writes defeat edges."""
 
     AUTO = "auto"
     EDGES = "edges"
@@ -157,8 +157,9 @@ def status(
     fmt: Format = typer.Option(Format.TEXT, "--format", "-f", help="text, json (TNF trace) or dot."),
     analysis: Which = typer.Option(Which.GOLD, "--analysis", help="Evaluate the gold or the candidate analysis."),
     defeats: Defeats = typer.Option(Defeats.AUTO, "--defeats",
-                                    help="json: defeat edges one by one (edges), as defeat sets (summary), "
-                                         "or summary only for traces with very many defeat edges (auto)."),
+                                    help="json and dot: defeat edges one by one (edges), as defeat sets "
+                                         "(summary), or summary only for traces with very many defeat "
+                                         "edges (auto)."),
 ) -> None:
     """Compute and explain the status of each scenario (or one case)."""
     from .io import load_suite
@@ -186,7 +187,7 @@ def status(
     else:
         from .cli_formats import iter_traces_dot
 
-        _write(iter_traces_dot(chosen))
+        _write(iter_traces_dot(chosen, defeats=defeats.value))
 
 
 def _gold_problems(scenario, line: int, file: str) -> list[str]:

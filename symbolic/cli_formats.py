@@ -94,7 +94,7 @@ def traces_json(evaluated: Iterable[tuple]) -> str:
     return "".join(iter_traces_json(pairs, defeats="edges"))[:-1]
 
 
-def iter_traces_dot(evaluated: Iterable[tuple[Scenario, Analysis]]) -> Iterator[str]:
+def iter_traces_dot(evaluated: Iterable[tuple[Scenario, Analysis]], *, defeats: str = "auto") -> Iterator[str]:
     """Graphviz DOT of each scenario's trace graph (one ``digraph`` per scenario), in chunks.
 
     The graph shows the authors' ids under each canonical node; the text is
@@ -104,12 +104,12 @@ def iter_traces_dot(evaluated: Iterable[tuple[Scenario, Analysis]]) -> Iterator[
 
     for scenario, analysis in evaluated:
         form = scenario_normal_form(scenario, analysis)
-        yield from iter_dot(form.evaluation, query=scenario.query, name=scenario.id)
+        yield from iter_dot(form.evaluation, query=scenario.query, name=scenario.id, defeats=defeats)
 
 
 def traces_dot(evaluated: Iterable[tuple]) -> str:
     """Graphviz DOT of each scenario's trace graph (``(scenario, analysis)`` pairs, or triples)."""
-    return "".join(iter_traces_dot([(item[0], item[-1]) for item in evaluated]))
+    return "".join(iter_traces_dot([(item[0], item[-1]) for item in evaluated], defeats="edges"))
 
 
 def _ids(trace) -> tuple[set[str], set[str]]:

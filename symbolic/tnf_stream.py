@@ -26,6 +26,8 @@ import hashlib
 import json
 from typing import Iterator
 
+import numpy as np
+
 from .attack_table import KINDS
 from .dot import _EDGE_STYLE, _NODE_STYLE, dot_escape
 from .model import EdgeType, NodeType
@@ -194,9 +196,16 @@ def iter_tnf_json(evaluation: Evaluation, *, query: str | None = None, defeats: 
     yield f'],"schema_version":"{version}"}}'
 
 
-def iter_dot(evaluation: Evaluation, *, query: str | None = None, name: str = "trace") -> Iterator[str]:
+def iter_dot(evaluation: Evaluation, *, query: str | None = None, name: str = "trace",
+             defeats: str = "auto") -> Iterator[str]:
     """Graphviz DOT of an evaluation's trace, in chunks: exactly
-    :func:`symbolic.dot.to_dot` of :func:`symbolic.trace.build_trace`.
+    :func:`symbolic.dot.to_dot` of :func:`symbolic.trace.build_trace`,
+    unless the defeat edges are summarized.
+
+    In the summary form (see :func:`iter_tnf_json`) the defeat edges are left
+    out, each defeated attack edge carries ``defeats="<set id>"`` and one
+    comment line per set, ``// defeats:<id>: <priority ids>``, follows the
+    nodes.
 
     Parameters
     ----------
@@ -204,12 +213,16 @@ def iter_dot(evaluation: Evaluation, *, query: str | None = None, name: str = "t
     query : str, optional
     name : str, optional
         The graph's name.
+    defeats : {"auto", "edges", "summary"}
+        As for :func:`iter_tnf_json`.
 
     Yields
     ------
     str
     """
     graph, edges = trace_parts(evaluation, query=query)
+    summary = _summarize(edges, defeats)
+    set_ids = [defeat_set_id(s) for s in edges.sets] if summary else None
     names = {n: tuple(d.get("names", ())) for n, d in graph.nodes(data=True)}
     skeleton = graph_to_trace(graph)
     lines = [f"digraph {dot_escape(name)} {{", "  rankdir=LR;",
@@ -220,6 +233,9 @@ def iter_dot(evaluation: Evaluation, *, query: str | None = None, name: str = "t
         if names.get(node.id):
             label = f"{label}\n({', '.join(names[node.id])})"
         lines.append(f"  {dot_escape(node.id)} [label={dot_escape(label)}, {_NODE_STYLE[node.type]}];")
+    if summary:
+        for ident, priorities in sorted(zip(set_ids, edges.sets)):
+            lines.append(f"  // {ident}: {', '.join(priorities)}".replace("\n", " "))
     yield "\n".join(lines) + "\n"
     nodes = [dot_escape(n) for n in edges.node_ids]
     kinds = [k.value for k in KINDS]
@@ -227,14 +243,16 @@ def iter_dot(evaluation: Evaluation, *, query: str | None = None, name: str = "t
     for start in range(0, len(edges), _CHUNK):
         cut = slice(start, start + _CHUNK)
         out = []
-        for s, t, k, active in zip(edges.source[cut].tolist(), edges.target[cut].tolist(),
-                                   edges.kind[cut].tolist(), edges.active[cut].tolist()):
+        for s, t, k, active, chosen in zip(edges.source[cut].tolist(), edges.target[cut].tolist(),
+                                           edges.kind[cut].tolist(), edges.active[cut].tolist(),
+                                           edges.defeat_set[cut].tolist()):
             text = kinds[k] if active else kinds[k] + " (defeated)"
             style = attack_style if active else attack_style + ", style=dashed"
             key = dot_escape(f"attack:{kinds[k]}:{edges.node_ids[s]}{arrow}{edges.node_ids[t]}")
-            out.append(f"  {nodes[s]} -> {nodes[t]} [{style}, label={dot_escape(text)}, id={key}];\n")
+            extra = f', defeats="{set_ids[chosen]}"' if summary and chosen >= 0 else ""
+            out.append(f"  {nodes[s]} -> {nodes[t]} [{style}, label={dot_escape(text)}, id={key}{extra}];\n")
         yield "".join(out)
-    edge, priority, priorities = edges.defeat_order()
+    edge, priority, priorities = edges.defeat_order() if not summary else (np.zeros(0, dtype=np.int64),) * 2 + ((),)
     defeat_style = _EDGE_STYLE[EdgeType.DEFEAT]
     prio = [dot_escape(p) for p in priorities]
     for start in range(0, len(edge), _CHUNK):

@@ -139,3 +139,19 @@ def test_cli_defeats_option(tmp_path):
     assert expand_summary(json.dumps(short["tnf"])) == {"nodes": full["tnf"]["nodes"], "edges": full["tnf"]["edges"]}
     bad = _cli("status", str(path), "-f", "json", "--defeats", "some")
     assert bad.returncode == 2 and "--defeats" in bad.stderr and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_dot_summary_leaves_out_defeat_edges_and_names_the_sets(seed):
+    form = _form(random_analysis(seed))
+    full = "".join(iter_dot(form.evaluation, defeats="edges"))
+    short = "".join(iter_dot(form.evaluation, defeats="summary"))
+    assert "".join(iter_dot(form.evaluation)) == full  # small traces: auto writes every edge
+    dropped = [line for line in full.splitlines() if "neutralizes" in line]
+    assert not [line for line in short.splitlines() if "neutralizes" in line]
+    sets = dict(line.strip()[3:].split(": ", 1) for line in short.splitlines() if line.strip().startswith("// "))
+    named = {line.split('defeats="')[1].split('"')[0] for line in short.splitlines() if 'defeats="' in line}
+    assert named == set(sets) and bool(dropped) == bool(named)
+    kept = [line for line in full.splitlines() if "neutralizes" not in line]
+    assert [line.split(", defeats=")[0] + ("];" if ", defeats=" in line else "") for line in short.splitlines()
+            if not line.strip().startswith("// ")] == kept
