@@ -3,7 +3,7 @@ attack or defeat edge (paper Section 4.3, SEMANTICS.md section 10).
 
 :func:`iter_tnf_json` yields the text of :func:`symbolic.tnf_json.tnf_json`
 in chunks, byte for byte, for the trace of an evaluation: the few nodes and
-grounding, derivation and status edges come from the trace graph of
+grounding, derivation and status edges come from the skeleton of
 :func:`symbolic.trace.trace_parts`, the attack and defeat edges straight from
 the columns of :class:`~symbolic.trace_attacks.AttackEdges`, already in
 canonical order (``attack:`` < ``defeat:`` < ``derivation:`` < ``grounding:``
@@ -31,10 +31,10 @@ import numpy as np
 from .attack_table import KINDS
 from .dot import _EDGE_STYLE, _NODE_STYLE, dot_escape
 from .model import EdgeType, NodeType
-from .naming import EDGE_ARROW, trace_sort_key
+from .naming import EDGE_ARROW
 from .results import Evaluation
 from .tnf_json import SCHEMA_VERSION
-from .trace import graph_to_trace, trace_parts
+from .trace import trace_parts
 from .trace_attacks import AttackEdges
 
 __all__ = ["DEFEAT_EDGE_LIMIT", "DEFEATS_MODES", "SUMMARY_SCHEMA_VERSION", "defeat_set_id", "iter_dot",
@@ -113,14 +113,14 @@ def _first(item):
     return item[0]
 
 
-def _skeleton_edges(graph) -> list[str]:
-    """JSON objects of the graph's edges (grounding, derivation, status), sorted by edge id.
+def _skeleton_edges(skeleton) -> list[str]:
+    """JSON objects of the skeleton's edges (grounding, derivation, status), sorted by edge id.
 
-    Their keys are their edge ids (:func:`symbolic.naming.edge_key`), unique
-    in the graph, so the id alone orders them.
+    Their edge ids (:func:`symbolic.naming.edge_key`) are unique, so the id
+    alone orders them.
     """
     out = []
-    for source, target, key, data in sorted(graph.edges(keys=True, data=True), key=_third):
+    for source, target, key, data in sorted(skeleton.edges, key=_third):
         fields = {"id": key, "source": source, "target": target, "type": EdgeType(data["type"]).value}
         for name in ("kind", "lic", "state", "attack"):
             value = data.get(name)
@@ -168,7 +168,7 @@ def iter_tnf_json(evaluation: Evaluation, *, query: str | None = None, defeats: 
     ValueError
         If ``defeats`` is not one of :data:`DEFEATS_MODES`.
     """
-    graph, edges = trace_parts(evaluation, query=query)
+    skeleton, edges = trace_parts(evaluation, query=query)
     summary = _summarize(edges, defeats)
     set_ids = [defeat_set_id(s) for s in edges.sets] if summary else None
     if summary:
@@ -186,12 +186,12 @@ def iter_tnf_json(evaluation: Evaluation, *, query: str | None = None, defeats: 
         for piece in _joined(_defeat_lines(edges), first):
             first = False
             yield piece
-    tail = ",".join(_skeleton_edges(graph))
+    tail = ",".join(_skeleton_edges(skeleton))
     if tail:
         yield tail if first else "," + tail
     yield '],"nodes":['
     yield ",".join(f'{{"id":{_q(n)},"label":{_q(data.get("label", ""))},"type":"{NodeType(data["type"]).value}"}}'
-                   for n, data in sorted(graph.nodes(data=True), key=_first))
+                   for n, data in sorted(skeleton.nodes.items(), key=_first))
     version = SUMMARY_SCHEMA_VERSION if summary else SCHEMA_VERSION
     yield f'],"schema_version":"{version}"}}'
 
@@ -220,19 +220,17 @@ def iter_dot(evaluation: Evaluation, *, query: str | None = None, name: str = "t
     ------
     str
     """
-    graph, edges = trace_parts(evaluation, query=query)
+    skeleton, edges = trace_parts(evaluation, query=query)
     summary = _summarize(edges, defeats)
     set_ids = [defeat_set_id(s) for s in edges.sets] if summary else None
-    names = {n: tuple(d.get("names", ())) for n, d in graph.nodes(data=True)}
-    skeleton = graph_to_trace(graph)
     lines = [f"digraph {dot_escape(name)} {{", "  rankdir=LR;",
              '  node [fontname="Helvetica", fontsize=10];',
              '  edge [fontname="Helvetica", fontsize=9];']
-    for node in skeleton.nodes:
-        label = node.label or node.id
-        if names.get(node.id):
-            label = f"{label}\n({', '.join(names[node.id])})"
-        lines.append(f"  {dot_escape(node.id)} [label={dot_escape(label)}, {_NODE_STYLE[node.type]}];")
+    for node_id, data in sorted(skeleton.nodes.items(), key=_first):
+        label = data.get("label", "") or node_id
+        if data.get("names"):
+            label = f"{label}\n({', '.join(data['names'])})"
+        lines.append(f"  {dot_escape(node_id)} [label={dot_escape(label)}, {_NODE_STYLE[NodeType(data['type'])]}];")
     if summary:
         for ident, priorities in sorted(zip(set_ids, edges.sets)):
             lines.append(f"  // {ident}: {', '.join(priorities)}".replace("\n", " "))
@@ -265,6 +263,6 @@ def iter_dot(evaluation: Evaluation, *, query: str | None = None, name: str = "t
             out.append(f"  {prio[p]} -> {nodes[t]} [{defeat_style}, id={key}];\n")
         yield "".join(out)
     rest = []
-    for e in sorted(skeleton.edges, key=trace_sort_key):
-        rest.append(f"  {dot_escape(e.source)} -> {dot_escape(e.target)} [{_EDGE_STYLE[e.type]}];\n")
+    for source, target, _, data in sorted(skeleton.edges, key=_third):
+        rest.append(f"  {dot_escape(source)} -> {dot_escape(target)} [{_EDGE_STYLE[EdgeType(data['type'])]}];\n")
     yield "".join(rest) + "}\n"

@@ -126,35 +126,56 @@ class _Neutralizers:
         return frozenset(pairs)
 
 
+class Skeleton:
+    """The nodes and the grounding, derivation and status edges of a trace, as plain dicts.
+
+    Attributes
+    ----------
+    nodes : dict of str to dict
+        Node id -> attributes (``type``, ``label``, ``names``, ...), in insertion order.
+    edges : list of (str, str, str, dict)
+        ``(source, target, edge id, attributes)``, each edge id once.
+    attrs : dict
+        The graph attributes (``target``, ``status``, ``support``, ``against``).
+    """
+
+    __slots__ = ("nodes", "edges", "attrs")
+
+    def __init__(self, **attrs):
+        self.nodes: dict[str, dict] = {}
+        self.edges: list[tuple[str, str, str, dict]] = []
+        self.attrs = attrs
+
+    def to_graph(self) -> nx.MultiDiGraph:
+        """The skeleton as a :class:`networkx.MultiDiGraph` keyed by edge id."""
+        graph = nx.MultiDiGraph(**self.attrs)
+        graph.add_nodes_from(self.nodes.items())
+        graph.add_edges_from(self.edges)
+        return graph
+
+
 class _Builder:
     """Accumulates nodes and edges, merging the ones that share a canonical id."""
 
-    def __init__(self, graph: nx.MultiDiGraph):
-        self.graph = graph
-        self.nodes = graph.nodes
-        self.keys = {key for _, _, key in graph.edges(keys=True)}
-        self.pending: list[tuple[str, str, str, dict]] = []
+    def __init__(self, skeleton: Skeleton):
+        self.nodes = skeleton.nodes
+        self.edges = skeleton.edges
+        self.keys = {key for _, _, key, _ in skeleton.edges}
 
     def node(self, node_id: str, node_type: NodeType, label: str, name: str | None = None, **attrs):
         data = self.nodes.get(node_id)
         if data is None:
-            self.graph.add_node(node_id, type=node_type, label=label, names=(), **attrs)
-            data = self.nodes[node_id]
+            data = self.nodes[node_id] = {"type": node_type, "label": label, "names": (), **attrs}
         if name is not None and name not in data["names"]:
             data["names"] = tuple(sorted(data["names"] + (name,)))
         return node_id
 
     def edge(self, source: str, target: str, edge_type: EdgeType, **attrs) -> str:
-        """Queue an edge (once per key); :meth:`flush` adds the queue to the graph."""
         key = edge_key(edge_type, source, target, attrs.get("kind"), attrs.get("attack"))
         if key not in self.keys:
             self.keys.add(key)
-            self.pending.append((source, target, key, {"type": edge_type, **attrs}))
+            self.edges.append((source, target, key, {"type": edge_type, **attrs}))
         return key
-
-    def flush(self) -> None:
-        self.graph.add_edges_from(self.pending)
-        self.pending = []
 
 
 def build_trace(evaluation: Evaluation, *, query: str | None = None) -> nx.MultiDiGraph:
@@ -189,18 +210,19 @@ def build_trace(evaluation: Evaluation, *, query: str | None = None) -> nx.Multi
     >>> g.nodes["rule:Delay(x)=>Penalty(x)"]["names"]
     ('r1',)
     """
-    graph, edges = trace_parts(evaluation, query=query)
+    skeleton, edges = trace_parts(evaluation, query=query)
+    graph = skeleton.to_graph()
     _add_attack_edges(graph, edges)
     return graph
 
 
-def trace_parts(evaluation: Evaluation, *, query: str | None = None) -> tuple[nx.MultiDiGraph, AttackEdges]:
-    """The trace graph without its attack and defeat edges, and those edges as columns.
+def trace_parts(evaluation: Evaluation, *, query: str | None = None) -> tuple[Skeleton, AttackEdges]:
+    """The trace without its attack and defeat edges, and those edges as columns.
 
-    Every node is in the graph (closure priorities included); the attack and
-    defeat edges are in the :class:`~symbolic.trace_attacks.AttackEdges`, so
-    that a large trace can be written (:mod:`symbolic.tnf_stream`) without a
-    Python object per edge.  :func:`build_trace` adds them to the graph.
+    Every node is in the :class:`Skeleton` (closure priorities included); the
+    attack and defeat edges are in the :class:`~symbolic.trace_attacks.AttackEdges`,
+    so that a large trace can be written (:mod:`symbolic.tnf_stream`) without a
+    Python object per edge.  :func:`build_trace` joins the two in a graph.
 
     Parameters
     ----------
@@ -210,14 +232,14 @@ def trace_parts(evaluation: Evaluation, *, query: str | None = None) -> tuple[nx
 
     Returns
     -------
-    (networkx.MultiDiGraph, AttackEdges)
+    (Skeleton, AttackEdges)
     """
     theory = evaluation.theory
     namer = Namer(theory.rules, evaluation.arguments)
     target = namer.literal(evaluation.target)
-    graph = nx.MultiDiGraph(target=target, status=evaluation.status,
-                            support=evaluation.support, against=evaluation.against)
-    b = _Builder(graph)
+    skeleton = Skeleton(target=target, status=evaluation.status, support=evaluation.support,
+                        against=evaluation.against)
+    b = _Builder(skeleton)
 
     def ground(node_id: str, evidence: Iterable[str]) -> None:
         for fragment in evidence:
@@ -239,8 +261,7 @@ def trace_parts(evaluation: Evaluation, *, query: str | None = None) -> tuple[nx
     b.edge(asked, goal, EdgeType.STATUS)
     status = str(evaluation.status)
     b.edge(goal, b.node(f"status:{status}", NodeType.STATUS, status), EdgeType.STATUS)
-    b.flush()
-    return graph, edges
+    return skeleton, edges
 
 
 def _priorities(evaluation, namer: Namer, b: _Builder, ground) -> None:
@@ -252,11 +273,11 @@ def _priorities(evaluation, namer: Namer, b: _Builder, ground) -> None:
         b.node(node, NodeType.PRIORITY, "", priority.id, pair=(priority.stronger, priority.weaker))
         ground(node, priority.evidence)
     for node, kinds in bases.items():
-        stronger, weaker = b.graph.nodes[node]["pair"]
+        stronger, weaker = b.nodes[node]["pair"]
         tags = sorted(kinds)
         if stronger in order.unresolved or weaker in order.unresolved:
             tags.append("unresolved")
-        b.graph.nodes[node]["label"] = f"{namer.priority_label(stronger, weaker)} [{', '.join(tags)}]"
+        b.nodes[node]["label"] = f"{namer.priority_label(stronger, weaker)} [{', '.join(tags)}]"
 
 
 def _arguments(evaluation, namer: Namer, b: _Builder) -> None:
@@ -270,7 +291,7 @@ def _arguments(evaluation, namer: Namer, b: _Builder) -> None:
         seen[node].add(str(label))
         via = "fact" if arg.top_rule is None else namer.rule_label(arg.top_rule)
         b.node(node, NodeType.ARGUMENT, "", arg.id, labelling=label, round=rounds.get(arg.id))
-        b.graph.nodes[node]["label"] = f"{'/'.join(sorted(seen[node]))}: {conclusion} via {via}"
+        b.nodes[node]["label"] = f"{'/'.join(sorted(seen[node]))}: {conclusion} via {via}"
         if arg.fact is not None:
             b.edge(namer.fact_id(arg.conclusion), node, EdgeType.DERIVATION)
         else:
@@ -292,19 +313,21 @@ def _attacks(evaluation, namer: Namer, b: _Builder) -> AttackEdges:
 
 def _add_attack_edges(graph: nx.MultiDiGraph, edges: AttackEdges) -> None:
     """Add every attack edge and, for a defeated one, a defeat edge per priority of its defeat set."""
-    b = _Builder(graph)
     nodes, rules, sets = edges.node_ids, edges.rule_nodes, edges.sets
+    out = []
     columns = zip(edges.source.tolist(), edges.target.tolist(), edges.kind.tolist(), edges.lic.tolist(),
                   edges.active.tolist(), edges.explicit.tolist(), edges.defeat_set.tolist())
     for source, target, kind, lic, active, explicit, chosen in columns:
-        target_id = nodes[target]
-        key = b.edge(nodes[source], target_id, EdgeType.ATTACK, kind=KINDS[kind],
-                     lic=rules[lic] if lic >= 0 else None, state=_ACTIVE if active else _DEFEATED,
-                     explicit=explicit)
+        source_id, target_id = nodes[source], nodes[target]
+        key = edge_key(EdgeType.ATTACK, source_id, target_id, KINDS[kind])
+        out.append((source_id, target_id, key, {"type": EdgeType.ATTACK, "kind": KINDS[kind],
+                                                "lic": rules[lic] if lic >= 0 else None,
+                                                "state": _ACTIVE if active else _DEFEATED, "explicit": explicit}))
         if chosen >= 0:
             for priority in sets[chosen]:
-                b.edge(priority, target_id, EdgeType.DEFEAT, attack=key)
-    b.flush()
+                out.append((priority, target_id, edge_key(EdgeType.DEFEAT, priority, target_id, None, key),
+                            {"type": EdgeType.DEFEAT, "attack": key}))
+    graph.add_edges_from(out)
 
 
 class _Closure:
@@ -335,7 +358,7 @@ class _Closure:
 def _priority_node(closure: _Closure, namer: Namer, b: _Builder, stronger: str, weaker: str) -> str:
     """The node of ``stronger > weaker``; a closure pair gets a derived node."""
     node = namer.priority_id(stronger, weaker)
-    if node in b.graph:
+    if node in b.nodes:
         return node
     b.node(node, NodeType.PRIORITY, f"{namer.priority_label(stronger, weaker)} [closure]",
            f"{stronger}>{weaker}", pair=(stronger, weaker))
