@@ -53,7 +53,7 @@ def _q(text: str) -> str:
 def defeat_set_id(priorities) -> str:
     """The id of a defeat set: ``defeats:`` and 12 hex of the sha256 of its sorted priority ids.
 
-    >>> defeat_set_id(["priority:(b=>¬p)>(a=>p)"])[:9]
+    >>> defeat_set_id(["priority:(b=>¬p)>(a=>p)"])[:8]
     'defeats:'
     """
     text = "\n".join(sorted(priorities))
