@@ -36,12 +36,11 @@ from typing import Iterable
 import networkx as nx
 
 from .attack_table import KINDS
-from .attacks import applicable_rules
 from .labels import AttackKind
 from .model import EdgeType, NodeType, Trace, TraceEdge, TraceNode
 from .naming import Namer, edge_id, edge_key, trace_sort_key
 from .results import Attack, Evaluation
-from .trace_attacks import AttackEdges, attack_edges
+from .trace_attacks import AttackEdges, TargetRules, attack_edges
 
 __all__ = ["build_trace", "graph_to_trace", "neutralizers", "trace_parts", "trace_to_graph"]
 
@@ -82,48 +81,9 @@ def neutralizers(evaluation: Evaluation, attack: Attack) -> frozenset[tuple[str,
     >>> sorted(p for att in ev.attacks for p in neutralizers(ev, att))
     [('r1', 'r2')]
     """
-    return _Neutralizers(evaluation)(attack)
-
-
-class _Neutralizers:
-    """``targetRules`` (Definition 4) with the indexes of one evaluation built once."""
-
-    def __init__(self, evaluation: Evaluation):
-        self.evaluation = evaluation
-        self.rules = {r.id: r for r in evaluation.theory.rules}
-        self.facts = {f.id for f in evaluation.theory.facts}
-        self.args = {a.id: a for a in evaluation.arguments}
-        self.concluders: dict[str, set[str]] | None = None
-
-    def _concluders(self, literal: str) -> set[str]:
-        if self.concluders is None:
-            self.concluders = defaultdict(set)
-            for rule_id in applicable_rules(self.evaluation.theory, self.evaluation.arguments):
-                self.concluders[self.rules[rule_id].consequent].add(rule_id)
-        return self.concluders.get(literal, set())
-
-    def __call__(self, attack: Attack) -> frozenset[tuple[str, str]]:
-        if attack.active or attack.lic is None:
-            return frozenset()
-        if attack.on in self.rules:
-            targets = {attack.on}
-        elif attack.on in self.facts:
-            targets, stack, seen = set(), [attack.target], set()
-            while stack:
-                node = self.args[stack.pop()]
-                if node.id in seen or attack.on not in node.premises:
-                    continue
-                seen.add(node.id)
-                if node.top_rule is not None:
-                    targets.add(node.top_rule)
-                stack.extend(node.subs)
-        else:
-            targets = self._concluders(self.args[attack.on].conclusion)
-        order, lic = self.evaluation.priorities, attack.lic
-        pairs = {(t, lic) for t in targets if order.stronger(t, lic)}
-        if attack.defeated_by is not None:
-            pairs.add(tuple(attack.defeated_by))
-        return frozenset(pairs)
+    if attack.active or attack.lic is None:
+        return frozenset()
+    return TargetRules(evaluation).pairs(attack.on, attack.target, attack.lic, attack.defeated_by)
 
 
 class Skeleton:

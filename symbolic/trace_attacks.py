@@ -30,7 +30,7 @@ from .labels import AttackKind
 from .naming import EDGE_ARROW, Namer
 from .results import Attack, Evaluation
 
-__all__ = ["AttackEdges", "attack_edges", "attack_columns"]
+__all__ = ["AttackEdges", "TargetRules", "attack_columns", "attack_edges"]
 
 _KIND_RANK = {kind: i for i, kind in enumerate(sorted(KINDS, key=lambda k: k.value))}
 
@@ -179,8 +179,13 @@ def _ranks(strings: Sequence[str]) -> np.ndarray:
     return ranks
 
 
-class _TargetRules:
-    """``targetRules`` and the neutralizing pairs of ``P+`` (Definition 4), per class of attacks."""
+class TargetRules:
+    """``targetRules`` and the neutralizing pairs of ``P+`` (Definition 4) of one evaluation.
+
+    :meth:`pairs` gives, for an attack on ``on`` inside ``target`` licensed by
+    ``lic``, every ``(t, lic)`` with ``t`` in ``targetRules`` and ``t >+ lic``,
+    plus the engine's own ``defeated_by`` pair.
+    """
 
     def __init__(self, evaluation: Evaluation):
         self.evaluation = evaluation
@@ -320,7 +325,7 @@ def _defeat_sets(evaluation, namer, table, order, group, active):
     by_class = np.lexsort((key2, key1))
     k1, k2 = key1[by_class], key2[by_class]
     class_start = np.concatenate([[0], np.flatnonzero((k1[1:] != k1[:-1]) | (k2[1:] != k2[:-1])) + 1])
-    rules = _TargetRules(evaluation)
+    rules = TargetRules(evaluation)
     names = (table.argument_ids, table.rule_ids, table.fact_ids)
     pair_sets: dict[frozenset, int] = {}
     class_set = np.empty(len(class_start), dtype=np.int64)
