@@ -28,7 +28,7 @@ from .arguments import ArgumentIndex, gc_paused
 from .attack_table import SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE, AttackTable
 from .explicit import merge_explicit
 from .grounding import Theory
-from .labels import AttackKind, RuleKind
+from .labels import RuleKind
 from .literals import complement, excepted_rule
 from .results import Argument, PriorityOrder
 

@@ -28,7 +28,7 @@ from .attack_table import KINDS, SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE, AttackT
 from .attacks import applicable_rules
 from .labels import AttackKind
 from .naming import EDGE_ARROW, Namer
-from .results import Attack, Evaluation
+from .results import Evaluation
 
 __all__ = ["AttackEdges", "TargetRules", "attack_columns", "attack_edges"]
 
