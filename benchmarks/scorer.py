@@ -55,14 +55,14 @@ from symbolic.tnf import normal_form  # noqa: E402
 from symbolic.model import Analysis  # noqa: E402
 
 LLM_CALL_SECONDS = 8.0
-MAX_OBJECTS = 20
+MAX_OBJECTS = 40
 
 
-def synthetic_case(i: int, rng: random.Random) -> Scenario:
-    """One random theory with at most :data:`MAX_OBJECTS` grounded objects."""
+def synthetic_case(i: int, rng: random.Random, max_objects: int = MAX_OBJECTS) -> Scenario:
+    """One random theory with at most ``max_objects`` grounded objects (sizes scale with it)."""
     ev = [f"E-{k:02d}" for k in range(1, 13)]
     pick = lambda: [rng.choice(ev)]  # noqa: E731
-    n_facts = rng.randint(3, 6)
+    n_facts = rng.randint(3, max(6, max_objects // 5))
     facts = [Fact(id=f"f{k}", literal=f"A{k}(c)", evidence=pick()) for k in range(1, n_facts + 1)]
     atoms = [f.literal for f in facts]
     rules: list[Rule] = []
@@ -72,12 +72,12 @@ def synthetic_case(i: int, rng: random.Random) -> Scenario:
                           evidence=pick()))
         return rules[-1].id
 
-    pro = [add(rng.sample(atoms, rng.randint(1, 2)), "P(c)") for _ in range(rng.randint(1, 3))]
-    con = [add(rng.sample(atoms, rng.randint(1, 2)), "¬P(c)") for _ in range(rng.randint(1, 2))]
-    if rng.random() < 0.5:
-        mid = add([rng.choice(atoms)], "M(c)")
-        pro.append(add(["M(c)"], "P(c)"))
-        del mid
+    pro = [add(rng.sample(atoms, rng.randint(1, 2)), "P(c)") for _ in range(rng.randint(1, max(3, max_objects // 10)))]
+    con = [add(rng.sample(atoms, rng.randint(1, 2)), "¬P(c)") for _ in range(rng.randint(1, max(2, max_objects // 13)))]
+    for step in range(max(1, max_objects // 20)):  # intermediate literals: longer derivations
+        if rng.random() < 0.5:
+            add([rng.choice(atoms)], f"M{step}(c)")
+            pro.append(add([f"M{step}(c)"], "P(c)"))
     if rng.random() < 0.5:
         add([rng.choice(atoms)], f"¬applicable({pro[0]})")
         if rng.random() < 0.5:
@@ -90,11 +90,11 @@ def synthetic_case(i: int, rng: random.Random) -> Scenario:
     rng.shuffle(pairs)
     priorities = []
     for s, w in pairs:
-        if len(facts) + len(rules) + len(priorities) >= MAX_OBJECTS:
+        if len(facts) + len(rules) + len(priorities) >= max_objects:
             break
         if rank[s] > rank[w] and rng.random() < 0.6:
             priorities.append(Priority(stronger=s, weaker=w, basis="specificity", evidence=pick()))
-    while len(facts) + len(rules) + len(priorities) > MAX_OBJECTS:
+    while len(facts) + len(rules) + len(priorities) > max_objects:
         priorities.pop() if priorities else facts.pop()
     if rng.random() < 0.08:  # absence of proof: no fact on the cone, so undecidable (NCR censored)
         facts = [Fact(id="f99", literal="Unrelated(c)", evidence=pick())]
@@ -127,9 +127,10 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cases", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--max-objects", type=int, default=MAX_OBJECTS, help="largest NCR edit set per case")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
-    scenarios = [synthetic_case(i, rng) for i in range(args.cases)]
+    scenarios = [synthetic_case(i, rng, args.max_objects) for i in range(args.cases)]
     outputs = [synthetic_output(sc, i, rng) for i, sc in enumerate(scenarios)]
 
     t0, c0 = time.perf_counter(), time.process_time()
@@ -143,6 +144,13 @@ def main(argv=None) -> int:
         per_case.append(time.perf_counter() - t)
         per_case_cpu.append(time.process_time() - c)
     per_case.sort()
+    engine: list[float] = []  # the engine core on the same cases: one normal form of the gold analysis
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PriorityCycleWarning)
+        for sc in scenarios:
+            t = time.perf_counter()
+            normal_form(sc.evidence_ids(), sc.gold, sc.target)
+            engine.append(time.perf_counter() - t)
 
     ncr = [r.metrics["NCR"].metadata for r in results]
     sizes = [m["edit_set_size"] for m in ncr]
@@ -166,6 +174,11 @@ def main(argv=None) -> int:
             "max": round(1000 * per_case[-1], 3),
         },
         "per_case_cpu_ms_mean": round(1000 * statistics.fmean(per_case_cpu), 3),
+        "max_objects": args.max_objects,
+        "engine_per_case_ms_mean": round(1000 * statistics.fmean(engine), 3),
+        "score_over_engine": round(mean / statistics.fmean(engine), 2),
+        "score_over_engine_per_evaluation": round(
+            mean / statistics.fmean(engine) / max(statistics.fmean(m["evaluations"] for m in ncr), 1), 3),
         "per_case_share_of_llm_call": round(mean / LLM_CALL_SECONDS, 6),
         "goal_share_of_llm_call": 0.01,
         "edit_set_size": {"min": min(sizes), "mean": round(statistics.fmean(sizes), 2), "max": max(sizes)},

@@ -2,34 +2,25 @@
 the statistics and the reports (paper Sections 5-6, Appendix A.8).
 
 Importing this package touches no network and no LLM library.  The contract,
-repair, records and statistics load eagerly (the assistant imports the
-contract); scoring, summaries, reports and the audit load on first use.
+repair and records load eagerly (the assistant imports the contract); the
+statistics (statsmodels, scipy), scoring, summaries, reports and the audit
+load on first use, so the ``paratrace`` command starts without them.
 """
 
 from importlib import import_module
 
 from .contract import CommonV1, Diagnostics, OutputRecord, Rejected, RunMeta, TraceV2, json_schemas
 from .errors import OutputFileError, ReportError, ScorerError, ScoringError, StatsError
-from .records import AlignmentRecord, CaseResult, MetricAggregate, MetricRecord
 from .outputs_io import dump_outputs, load_outputs
+from .records import AlignmentRecord, CaseResult, MetricAggregate, MetricRecord
 from .repair import Repaired, repair_output, repair_record
-from .stats import (
-    ConfusionMatrix,
-    Interval,
-    McNemar,
-    Stability,
-    benjamini_hochberg,
-    bootstrap_mean,
-    bootstrap_tgc,
-    confusion_matrix,
-    mcnemar_exact,
-    mean_sd,
-    paired_mcnemar,
-    stability,
-    wilson,
-)
+
+_STATS = ("ConfusionMatrix", "Interval", "McNemar", "Stability", "benjamini_hochberg", "bootstrap_mean",
+          "bootstrap_tgc", "confusion_matrix", "mcnemar_exact", "mean_sd", "paired_mcnemar", "stability",
+          "wilson")
 
 _LAZY = {
+    **{name: "stats" for name in _STATS},
     "AuditRow": "audit", "component_audit": "audit",
     "write_report": "report",
     "aggregate": "score", "score_case": "score", "score_suite": "score",

@@ -31,6 +31,7 @@ from .labelling import grounded_labelling
 from .literals import complement, normalize_literal
 from .model import (
     Analysis,
+    AttackColumns,
     AttackEdge,
     DefectClass,
     Domain,
@@ -59,6 +60,7 @@ __all__ = sorted([
     "Argument",
     "ArgumentLimitError",
     "Attack",
+    "AttackColumns",
     "AttackEdge",
     "AttackKind",
     "Basis",

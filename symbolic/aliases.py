@@ -127,8 +127,9 @@ def collapse_aliases(theory: Theory) -> tuple[Theory, dict[str, str]]:
         elif target not in known:
             target = lit(normalize_literal(target))
         attacks.append(a.model_copy(update={"source": sub(a.source), "lic": sub(a.lic), "target": target}))
+    table = _collapse_table(theory.attack_table, steps, alias, known, sub, lit, dropped)
     collapsed = Theory(theory.evidence, new_facts, new_rules, _dedupe(attacks), _dedupe(priorities),
-                       tuple(dropped))
+                       tuple(dropped), table)
     return collapsed, dict(sorted(alias.items()))
 
 
@@ -139,3 +140,34 @@ def _dedupe(items):
             seen.add(item)
             out.append(item)
     return tuple(out)
+
+
+def _collapse_table(table, steps, alias, known, sub, lit, dropped):
+    """The attack table with aliases redirected and rows naming a proof step dropped (per distinct name)."""
+    if table is None:
+        return None
+    target_of = {}
+    for target in set(table.target):
+        if target in alias:
+            target_of[target] = alias[target]
+        elif target not in known:
+            target_of[target] = lit(normalize_literal(target))
+        else:
+            target_of[target] = target
+    lics = table.lics()
+    touched = steps and (steps & (set(table.source) | set(lics) | set(table.target)))
+    if touched:
+        keep = []
+        for source, lic, target, kind in zip(table.source, lics, table.target, table.kinds()):
+            bad = bool({source, lic, target} & steps)
+            if bad:
+                dropped.append(Dropped("attack", f"{source}-{kind.value}->{target}", "refers to a proof-step rule"))
+            keep.append(not bad)
+        table = table.select(keep)
+        lics = table.lics()
+    sources = tuple(sub(s) for s in table.source) if alias else table.source
+    targets = tuple(target_of[t] for t in table.target)
+    lic = tuple(sub(x) for x in lics) if table.lic is not None else None
+    if sources == table.source and targets == table.target and lic == table.lic:
+        return table
+    return table.model_copy(update={"source": sources, "target": targets, "lic": lic})

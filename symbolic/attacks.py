@@ -26,15 +26,15 @@ import numpy as np
 
 from .arguments import ArgumentIndex, gc_paused
 from .attack_table import SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE, AttackTable
+from .explicit import merge_explicit
 from .grounding import Theory
-from .labels import AttackKind, RuleKind
-from .literals import complement, excepted_rule, normalize_literal
+from .labels import RuleKind
+from .literals import complement, excepted_rule
 from .results import Argument, PriorityOrder
 
 __all__ = ["applicable_rules", "derive_attacks"]
 
 _REBUTTABLE = (RuleKind.DEFEASIBLE, RuleKind.DEFEATER)
-_KIND_CODE = {AttackKind.REBUT: 0, AttackKind.UNDERCUT: 1, AttackKind.UNDERMINE: 2}
 _COLUMNS = ("attacker", "target", "on", "lic", "defeat", "kind", "shape", "explicit")
 
 
@@ -211,62 +211,6 @@ class _Builder:
             self.block(attackers, self.lic_codes(attackers), targets, self.fact_code[fact.id], 2,
                        SHAPE_FACT, defeat)
 
-    def explicit_records(self) -> dict[tuple, int]:
-        """Explicit edges normalized to ``(attacker, target, kind, on, shape, lic) -> defeat``."""
-        index, records = self.index, {}
-        for edge in self.theory.attacks:
-            lic = edge.lic if edge.lic is not None else (edge.source if edge.source in self.rule_code else None)
-            attackers = index.by_top.get(edge.source, ())
-            if edge.target in self.rule_code and edge.kind is AttackKind.REBUT:
-                # A rebut of rule rK attacks the conclusions rK draws: the same
-                # team reading of targetRules as a derived rebut (Definition 4).
-                targets = [(t, sub, SHAPE_ARGUMENT, self.rebut_rules(sub))
-                           for sub in index.by_top.get(edge.target, ()) if self.rebuttable(sub)
-                           for t in index.containers[sub]]
-            elif edge.target in self.rule_code:
-                on, shape = self.rule_code[edge.target], SHAPE_RULE
-                targets = [(t, on, shape, [edge.target]) for t in index.users.get(edge.target, ())]
-            elif edge.target in self.fact_code:
-                on, shape = self.fact_code[edge.target], SHAPE_FACT
-                targets = [(t, on, shape, None) for t in index.premise_users.get(edge.target, ())]
-            else:
-                literal = normalize_literal(edge.target)
-                # Definition 2: only a sub-argument with a defeasible or defeater top
-                # rule can be rebutted; other kinds of edge on a conclusion hit every one.
-                targets = [(t, sub, SHAPE_ARGUMENT, self.rebut_rules(sub))
-                           for sub in index.by_conclusion.get(literal, ())
-                           if edge.kind is not AttackKind.REBUT or self.rebuttable(sub)
-                           for t in index.containers[sub]]
-            lic_code = self.rule_code[lic] if lic is not None else -1
-            for attacker in attackers:
-                for target, on, shape, rules in targets:
-                    key = (attacker, target, _KIND_CODE[edge.kind], on, shape, lic_code)
-                    if key not in records:
-                        if rules is None:
-                            rules = self.depending_rules(target, edge.target)
-                        records[key] = self.first_stronger(rules, lic)
-        return records
-
-    def merge_explicit(self, columns: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        records = self.explicit_records()
-        if not records:
-            return columns
-        n = max(len(self.index.arguments), 1)
-        keys = columns["attacker"].astype(np.int64) * n + columns["target"]
-        wanted = np.array(sorted({a * n + t for a, t, *_ in records}), dtype=np.int64)
-        for i in np.flatnonzero(np.isin(keys, wanted)).tolist():
-            key = (int(columns["attacker"][i]), int(columns["target"][i]), int(columns["kind"][i]),
-                   int(columns["on"][i]), int(columns["shape"][i]), int(columns["lic"][i]))
-            if key in records:
-                columns["explicit"][i] = True
-                del records[key]
-        extra = {name: [] for name in _COLUMNS}
-        for (attacker, target, kind, on, shape, lic), defeat in records.items():
-            for name, value in zip(_COLUMNS, (attacker, target, on, lic, defeat, kind, shape, True)):
-                extra[name].append(value)
-        return {name: np.concatenate([columns[name], np.asarray(extra[name], dtype=columns[name].dtype)])
-                for name in _COLUMNS}
-
     def table(self) -> AttackTable:
         self.rebuts()
         self.undercuts()
@@ -274,7 +218,7 @@ class _Builder:
         dtypes = {"kind": np.int8, "shape": np.int8, "explicit": bool}
         columns = {name: (np.concatenate(parts) if parts else np.zeros(0, dtype=dtypes.get(name, np.int32)))
                    for name, parts in self.chunks.items()}
-        columns = self.merge_explicit(columns)
+        columns = merge_explicit(self, columns)
         defeats = tuple(sorted(self.defeats, key=self.defeats.get))
         return AttackTable(self.index.ids, self.rule_ids, self.fact_ids, defeats, columns)
 

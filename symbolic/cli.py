@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -168,40 +169,60 @@ def _select(scenarios, case: str | None, file: Path):
     return chosen
 
 
+class Defeats(str, Enum):
+    """How ``paratrace status --format json|dot`` writes defeat edges."""
+
+    AUTO = "auto"
+    EDGES = "edges"
+    SUMMARY = "summary"
+
+
+def _write(chunks) -> None:
+    """Stream text pieces to stdout."""
+    out = sys.stdout
+    for chunk in chunks:
+        out.write(chunk)
+    out.flush()
+
+
 @app.command()
 def status(
     file: Path = typer.Argument(..., help="A JSONL suite, or a .json file holding one scenario."),
     case: Optional[str] = typer.Option(None, "--case", "-c", help="Only this case id."),
     fmt: Format = typer.Option(Format.TEXT, "--format", "-f", help="text, json (TNF trace) or dot."),
     analysis: Which = typer.Option(Which.GOLD, "--analysis", help="Evaluate the gold or the candidate analysis."),
+    defeats: Defeats = typer.Option(Defeats.AUTO, "--defeats",
+                                    help="json and dot: defeat edges one by one (edges), as defeat sets "
+                                         "(summary), or summary only for traces with very many defeat "
+                                         "edges (auto)."),
 ) -> None:
     """Compute and explain the status of each scenario (or one case)."""
     from .io import load_suite
 
     scenarios = _select(load_suite(file), case, file)
-    evaluated = []
+    chosen = []
     for scenario in scenarios:
-        chosen = scenario.gold if analysis is Which.GOLD else scenario.candidate
-        if chosen is None:
+        picked = scenario.gold if analysis is Which.GOLD else scenario.candidate
+        if picked is None:
             raise ScenarioError(f"case {scenario.id!r} has no candidate analysis", file=str(file),
                                 field="candidate")
-        evaluated.append((scenario, _evaluate(scenario, chosen), chosen))
+        chosen.append((scenario, picked))
     if fmt is Format.TEXT:
         from rich.console import Console
 
         from .cli_render import render_text
 
         console = Console(highlight=False)
-        for scenario, evaluation, _ in evaluated:
-            render_text(console, scenario, evaluation, analysis=analysis.value)
+        for scenario, picked in chosen:
+            render_text(console, scenario, _evaluate(scenario, picked), analysis=analysis.value)
     elif fmt is Format.JSON:
-        from .cli_formats import traces_json
+        from .cli_formats import iter_traces_json
 
-        typer.echo(traces_json(evaluated))
+        _write(iter_traces_json(chosen, defeats=defeats.value))
     else:
-        from .cli_formats import traces_dot
+        from .cli_formats import iter_traces_dot
 
-        typer.echo(traces_dot(evaluated), nl=False)
+        _write(iter_traces_dot(chosen, defeats=defeats.value))
 
 
 def _gold_problems(scenario, line: int, file: str) -> list[str]:

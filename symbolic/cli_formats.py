@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import json
 import warnings
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from .errors import PriorityCycleWarning
 from .model import Analysis, Scenario
-from .results import Evaluation
 
-__all__ = ["scenario_normal_form", "trace_disagreement", "traces_dot", "traces_json"]
+__all__ = ["iter_traces_dot", "iter_traces_json", "scenario_normal_form", "trace_disagreement", "traces_dot",
+           "traces_json"]
 
 
 def scenario_normal_form(scenario: Scenario, analysis: Analysis | None = None):
@@ -39,45 +39,77 @@ def scenario_normal_form(scenario: Scenario, analysis: Analysis | None = None):
                            scenario.target, query=scenario.query)
 
 
-def traces_json(evaluated: Iterable[tuple[Scenario, Evaluation, Analysis]]) -> str:
-    """One JSON line per scenario: case, status, ``s(p)``, ``a(p)``, gold status and the TNF.
+def _record_head(scenario: Scenario, form) -> str:
+    """The JSON record of one scenario without its last member, ``tnf``."""
+    record = {
+        "case": scenario.id,
+        "target": form.evaluation.target,
+        "status": form.evaluation.status.value,
+        "support": form.evaluation.support,
+        "against": form.evaluation.against,
+        "gold_status": scenario.gold.status.value,
+        "dropped": [{"kind": d.kind, "id": d.id, "reason": d.reason} for d in form.dropped],
+    }
+    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)[:-1]
 
-    The ``tnf`` member is exactly :func:`symbolic.tnf.tnf_json` of the
-    trace, so the output is byte-identical across runs.
+
+def iter_traces_json(evaluated: Iterable[tuple[Scenario, Analysis]], *, defeats: str = "auto") -> Iterator[str]:
+    """One JSON line per scenario, in chunks: case, status, ``s(p)``, ``a(p)``, gold status and the TNF.
+
+    Each scenario's engine runs once (in :func:`scenario_normal_form`), and its
+    trace is streamed (:func:`symbolic.tnf_stream.iter_tnf_json`): ``tnf`` is
+    exactly :func:`symbolic.tnf.tnf_json` of the trace unless ``defeats``
+    summarizes the defeat edges.
+
+    Parameters
+    ----------
+    evaluated : iterable of (Scenario, Analysis)
+        Each scenario with the analysis to evaluate.
+    defeats : {"auto", "edges", "summary"}
+        See :func:`symbolic.tnf_stream.iter_tnf_json`.
+
+    Yields
+    ------
+    str
+        Pieces of the output; every record ends with a newline.
     """
-    from .tnf import tnf_json
+    from .tnf_stream import iter_tnf_json
 
-    lines = []
-    for scenario, _evaluation, analysis in evaluated:
+    for scenario, analysis in evaluated:
         form = scenario_normal_form(scenario, analysis)
-        record = {
-            "case": scenario.id,
-            "target": form.evaluation.target,
-            "status": form.evaluation.status.value,
-            "support": form.evaluation.support,
-            "against": form.evaluation.against,
-            "gold_status": scenario.gold.status.value,
-            "dropped": [{"kind": d.kind, "id": d.id, "reason": d.reason} for d in form.dropped],
-            "tnf": json.loads(tnf_json(form.trace)),
-        }
-        lines.append(json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
-    return "\n".join(lines)
+        yield _record_head(scenario, form) + ',"tnf":'
+        yield from iter_tnf_json(form.evaluation, query=scenario.query, defeats=defeats)
+        yield "}\n"
 
 
-def traces_dot(evaluated: Iterable[tuple[Scenario, Evaluation, Analysis]]) -> str:
-    """Graphviz DOT of each scenario's trace graph (one ``digraph`` per scenario).
+def traces_json(evaluated: Iterable[tuple]) -> str:
+    """One JSON line per scenario (lines joined by newlines, no final one).
 
-    The graph shows the authors' ids under each canonical node
-    (:func:`symbolic.dot.to_dot` on :func:`symbolic.trace.build_trace`).
+    ``evaluated`` holds ``(scenario, analysis)`` pairs (or the older
+    ``(scenario, evaluation, analysis)`` triples); see :func:`iter_traces_json`.
+    The ``tnf`` member is exactly :func:`symbolic.tnf.tnf_json` of the trace,
+    so the output is byte-identical across runs.
     """
-    from .dot import to_dot
-    from .trace import build_trace
+    pairs = [(item[0], item[-1]) for item in evaluated]
+    return "".join(iter_traces_json(pairs, defeats="edges"))[:-1]
 
-    parts = []
-    for scenario, _evaluation, analysis in evaluated:
+
+def iter_traces_dot(evaluated: Iterable[tuple[Scenario, Analysis]], *, defeats: str = "auto") -> Iterator[str]:
+    """Graphviz DOT of each scenario's trace graph (one ``digraph`` per scenario), in chunks.
+
+    The graph shows the authors' ids under each canonical node; the text is
+    :func:`symbolic.dot.to_dot` of :func:`symbolic.trace.build_trace`.
+    """
+    from .tnf_stream import iter_dot
+
+    for scenario, analysis in evaluated:
         form = scenario_normal_form(scenario, analysis)
-        parts.append(to_dot(build_trace(form.evaluation, query=scenario.query), name=scenario.id))
-    return "".join(parts)
+        yield from iter_dot(form.evaluation, query=scenario.query, name=scenario.id, defeats=defeats)
+
+
+def traces_dot(evaluated: Iterable[tuple]) -> str:
+    """Graphviz DOT of each scenario's trace graph (``(scenario, analysis)`` pairs, or triples)."""
+    return "".join(iter_traces_dot([(item[0], item[-1]) for item in evaluated], defeats="edges"))
 
 
 def _ids(trace) -> tuple[set[str], set[str]]:
@@ -93,14 +125,16 @@ def trace_disagreement(scenario: Scenario) -> str | None:
     (:func:`symbolic.tnf.tnf_equivalent`); the reason names a few nodes or
     edges present on one side only, or says that only attributes differ.
     """
-    from .tnf import tnf_equivalent
+    from .tnf import tnf_json
+    from .tnf_stream import iter_tnf_json
 
     gold = scenario.gold.trace
     if gold is None:
         return None
-    mine = scenario_normal_form(scenario).trace
-    if tnf_equivalent(mine, gold):
-        return None
+    form = scenario_normal_form(scenario)
+    if "".join(iter_tnf_json(form.evaluation, query=scenario.query, defeats="edges")) == tnf_json(gold):
+        return None  # TNF-equivalent, decided without building the recomputed trace's objects
+    mine = form.trace
     (gold_nodes, gold_edges), (my_nodes, my_edges) = _ids(gold), _ids(mine)
     parts = []
     for what, left, right in (("node", gold_nodes, my_nodes), ("edge", gold_edges, my_edges)):

@@ -9,17 +9,23 @@ the parser-validator dropped as ungrounded, with the reason.
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from rich.console import Console, Group
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from .attack_table import KINDS, AttackTable
 from .labels import Status
 from .model import Scenario
 from .results import Evaluation, Label
 
-__all__ = ["STATUS_STYLE", "evaluation_renderable", "render_text"]
+__all__ = ["STATUS_STYLE", "TABLE_LIMIT", "evaluation_renderable", "render_text"]
+
+TABLE_LIMIT = 2000
+_CHUNK = 1 << 14
 
 STATUS_STYLE = {
     Status.ACCEPTED: "bold green",
@@ -88,7 +94,8 @@ def _priorities_text(evaluation: Evaluation) -> Text:
     return text
 
 
-def evaluation_renderable(scenario: Scenario, evaluation: Evaluation, *, analysis: str = "gold") -> Panel:
+def evaluation_renderable(scenario: Scenario, evaluation: Evaluation, *, analysis: str = "gold",
+                          tables: bool = True) -> Panel:
     """A rich panel describing one evaluated scenario.
 
     Parameters
@@ -98,6 +105,9 @@ def evaluation_renderable(scenario: Scenario, evaluation: Evaluation, *, analysi
         The engine's evaluation of ``scenario`` (of its ``analysis``).
     analysis : str, default "gold"
         Which analysis was evaluated (``gold`` or ``candidate``), for the header.
+    tables : bool, default True
+        Include the labelling and attack tables (:func:`render_text` writes
+        them as plain lines for a large theory).
 
     Returns
     -------
@@ -119,8 +129,9 @@ def evaluation_renderable(scenario: Scenario, evaluation: Evaluation, *, analysi
                           style="yellow")
     header.append(f"\nquery: {scenario.query}\n")
     parts = [header, _priorities_text(evaluation)]
-    parts.append(_arguments_table(evaluation) if evaluation.arguments else Text("No arguments.\n"))
-    parts.append(_attacks_table(evaluation) if evaluation.attacks else Text("No attacks.\n"))
+    if tables:
+        parts.append(_arguments_table(evaluation) if evaluation.arguments else Text("No arguments.\n"))
+        parts.append(_attacks_table(evaluation) if evaluation.attacks else Text("No attacks.\n"))
     if evaluation.theory.dropped:
         parts.append(_dropped_table(evaluation))
     else:
@@ -130,5 +141,49 @@ def evaluation_renderable(scenario: Scenario, evaluation: Evaluation, *, analysi
 
 
 def render_text(console: Console, scenario: Scenario, evaluation: Evaluation, *, analysis: str = "gold") -> None:
-    """Print :func:`evaluation_renderable` on ``console``."""
-    console.print(evaluation_renderable(scenario, evaluation, analysis=analysis))
+    """Print :func:`evaluation_renderable` on ``console``.
+
+    Above :data:`TABLE_LIMIT` arguments or attacks the two tables are written
+    as plain tab-separated lines after the panel (streamed, linear in the
+    output) instead of rich tables, whose layout cost grows with every row.
+    """
+    if len(evaluation.arguments) <= TABLE_LIMIT and len(evaluation.attacks) <= TABLE_LIMIT:
+        console.print(evaluation_renderable(scenario, evaluation, analysis=analysis))
+        return
+    console.print(evaluation_renderable(scenario, evaluation, analysis=analysis, tables=False))
+    out = console.file
+    out.write(f"Grounded labelling (Algorithm 1): {len(evaluation.arguments)} arguments\n"
+              "argument\tconclusion\tderivation\tlabel\n")
+    labels = evaluation.labelling.labels
+    lines = []
+    for arg in evaluation.arguments:
+        lines.append(f"{arg.id}\t{arg.conclusion}\t{_derivation(arg)}\t{labels.get(arg.id, Label.UNDEC).value}\n")
+        if len(lines) >= _CHUNK:
+            out.write("".join(lines))
+            lines = []
+    out.write("".join(lines))
+    out.write(f"Attacks (Definition 2) and neutralization (Definition 4): {len(evaluation.attacks)} attacks\n"
+              "attacker\ttarget\tkind\ton\tlic\tstate\n")
+    for chunk in _attack_rows(evaluation.attacks):
+        out.write(chunk)
+    out.flush()
+
+
+def _attack_rows(attacks) -> Iterator[str]:
+    """Tab-separated attack rows, in chunks, from the columns when the attacks are a table."""
+    if not isinstance(attacks, AttackTable):
+        yield "".join(f"{a.attacker}\t{a.target}\t{a.kind.value}\t{a.on}\t{a.lic or '-'}\t"
+                      f"{'active' if a.defeated_by is None else 'defeated by %s > %s' % a.defeated_by}\n"
+                      for a in attacks)
+        return
+    args, rules = attacks.argument_ids, attacks.rule_ids
+    names = (attacks.argument_ids, attacks.rule_ids, attacks.fact_ids)
+    kinds = [k.value for k in KINDS]
+    states = [f"defeated by {s} > {w}" for s, w in attacks.defeats]
+    for start in range(0, len(attacks), _CHUNK):
+        cut = slice(start, start + _CHUNK)
+        columns = [getattr(attacks, c)[cut].tolist() for c in ("attacker", "target", "kind", "shape", "on", "lic",
+                                                                "defeat")]
+        yield "".join(f"{args[a]}\t{args[t]}\t{kinds[k]}\t{names[sh][on]}\t{rules[lic] if lic >= 0 else '-'}\t"
+                      f"{states[d] if d >= 0 else 'active'}\n"
+                      for a, t, k, sh, on, lic, d in zip(*columns))

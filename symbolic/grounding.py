@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Iterable, Literal
 
 from .literals import normalize_literal
-from .model import Analysis, AttackEdge, Fact, Priority, Rule
+from .model import Analysis, AttackColumns, AttackEdge, Fact, Priority, Rule
 
 __all__ = ["Dropped", "Theory", "ground"]
 
@@ -40,6 +40,7 @@ class Theory:
     attacks: tuple[AttackEdge, ...] = ()
     priorities: tuple[Priority, ...] = ()
     dropped: tuple[Dropped, ...] = ()
+    attack_table: AttackColumns | None = None
 
     def rule(self, rule_id: str) -> Rule | None:
         """The grounded rule with this id, if any."""
@@ -113,21 +114,47 @@ def ground(evidence_ids: Iterable[str], analysis: Analysis) -> Theory:
                 ref(p.stronger, rule_ids) or ref(p.weaker, rule_ids))
     )
 
+    def target_problem(target: str) -> str | None:
+        if target in known:
+            return None
+        if target in all_ids:
+            return ref(target, known)
+        try:
+            normalize_literal(target)
+        except ValueError as exc:
+            return f"target {target!r} is neither an object id nor a literal ({exc})"
+        return None
+
+    checks = (lambda source: ref(source, known), lambda lic: None if lic is None else ref(lic, rule_ids),
+              target_problem)
+
     def attack_problem(edge: AttackEdge) -> str | None:
-        problem = ref(edge.source, known)
-        if problem is None and edge.lic is not None:
-            problem = ref(edge.lic, rule_ids)
-        if problem is None and edge.target not in known and edge.target in all_ids:
-            problem = ref(edge.target, known)
-        if problem is None and edge.target not in known:
-            try:
-                normalize_literal(edge.target)
-            except ValueError as exc:
-                problem = f"target {edge.target!r} is neither an object id nor a literal ({exc})"
-        return problem
+        return checks[0](edge.source) or checks[1](edge.lic) or checks[2](edge.target)
 
     attacks = tuple(
         e for e in analysis.attacks
         if keep("attack", e, f"{e.source}-{e.kind.value}->{e.target}", attack_problem(e))
     )
-    return Theory(evidence, facts, rules, attacks, priorities, tuple(dropped))
+    table = _ground_table(analysis.attack_table, evidence, checks, dropped)
+    return Theory(evidence, facts, rules, attacks, priorities, tuple(dropped), table)
+
+
+def _ground_table(table: AttackColumns | None, evidence, checks, dropped) -> AttackColumns | None:
+    """The grounded rows of an attack table; each distinct source, lic and target is checked once."""
+    if table is None or not len(table):
+        return None
+    reason = _missing(table.evidence, evidence)
+    if reason:
+        dropped.append(Dropped("attack", f"attack_table ({len(table)} rows)", reason))
+        return None
+    columns = (table.source, table.lics(), table.target)
+    found = [{value: check(value) for value in set(column)} for check, column in zip(checks, columns)]
+    if not any(problem for per_value in found for problem in per_value.values()):
+        return table
+    keep = []
+    for source, lic, target, kind in zip(*columns, table.kinds()):
+        problem = found[0][source] or found[1][lic] or found[2][target]
+        if problem is not None:
+            dropped.append(Dropped("attack", f"{source}-{kind.value}->{target}", problem))
+        keep.append(problem is None)
+    return table.select(keep)

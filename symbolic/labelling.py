@@ -35,6 +35,7 @@ class _Worklist:
             pending = np.bincount(self.indices, minlength=n)
         self.pending = pending.astype(np.int64, copy=False)
         self.state = np.zeros(n, dtype=np.int8)
+        self.degree: np.ndarray | None = None
         self.ptr, self.ind = memoryview(self.indptr), memoryview(self.indices)
         self.pend, self.st = memoryview(self.pending), memoryview(self.state)
 
@@ -46,7 +47,23 @@ class _Worklist:
         """Whether a whole-array pass is cheaper than sorting ``targets``."""
         return 8 * len(targets) > len(self.state)
 
+    def _many(self, nodes: list[int]) -> bool:
+        """Whether ``nodes`` are so many that one boolean pass over all edges is cheaper."""
+        return 4 * len(nodes) > len(self.state)
+
+    def _targets(self, nodes: list[int]) -> np.ndarray:
+        """Every argument attacked by ``nodes`` (with repeats), by one boolean pass over the edges."""
+        if self.degree is None:
+            self.degree = np.diff(self.indptr)
+        mask = np.zeros(len(self.state), dtype=bool)
+        mask[nodes] = True
+        return self.indices[np.repeat(mask, self.degree)]
+
     def _gather(self, nodes: list[int]) -> np.ndarray:
+        """The unlabelled arguments attacked by ``nodes`` (with repeats)."""
+        if self._many(nodes):
+            targets = self._targets(nodes)
+            return targets[self.state[targets] == 0]
         nodes_arr = np.asarray(nodes, dtype=np.int64)
         starts = self.indptr[nodes_arr]
         lengths = self.indptr[nodes_arr + 1] - starts
@@ -69,6 +86,12 @@ class _Worklist:
             for b in out:
                 st[b] = -1
             return out
+        if self._many(nodes):  # mark the targets, keep the unlabelled ones: no gather of states per edge
+            hit = np.zeros(len(self.state), dtype=bool)
+            hit[self._targets(nodes)] = True
+            beaten = np.flatnonzero(hit & (self.state == 0))
+            self.state[beaten] = -1
+            return beaten.tolist()
         targets = self._gather(nodes)
         if self._dense(targets):  # mark and scan: O(n), no sort
             self.state[targets] = -2

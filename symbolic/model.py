@@ -11,7 +11,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_serializer, model_validator
 
 from .labels import (
     AttackKind,
@@ -26,6 +26,7 @@ from .literals import excepted_rule, normalize_literal
 
 __all__ = [
     "Analysis",
+    "AttackColumns",
     "AttackEdge",
     "DEFECT_CLASSES",
     "DefectClass",
@@ -47,16 +48,37 @@ __all__ = [
 
 
 def _ident(value):
-    if not isinstance(value, str) or not value.strip() or any(c.isspace() for c in value.strip()):
+    parts = value.split() if isinstance(value, str) else ()
+    if len(parts) != 1:
         raise ValueError(f"an id must be a non-empty string without spaces, got {value!r}")
-    return value.strip()
+    return parts[0]
 
 
-EvidenceId = Annotated[str, AfterValidator(normalize_evidence_id)]
-LiteralStr = Annotated[str, AfterValidator(normalize_literal)]
+def _memo(normalize, size: int = 1 << 16):
+    """``normalize`` with its results on strings remembered (ids and labels repeat across objects)."""
+    seen: dict[str, object] = {}
+
+    def cached(value):
+        if type(value) is not str:
+            return normalize(value)
+        try:
+            return seen[value]
+        except KeyError:
+            result = normalize(value)
+            if len(seen) >= size:
+                seen.clear()
+            seen[value] = result
+            return result
+
+    cached.__doc__ = normalize.__doc__
+    return cached
+
+
+EvidenceId = Annotated[str, AfterValidator(_memo(normalize_evidence_id))]
+LiteralStr = Annotated[str, AfterValidator(_memo(normalize_literal))]
 ObjectId = Annotated[str, AfterValidator(_ident)]
 StatusField = Annotated[Status, BeforeValidator(normalize_status)]
-BasisField = Annotated[Basis, BeforeValidator(normalize_basis)]
+BasisField = Annotated[Basis, BeforeValidator(_memo(normalize_basis))]
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=False)
 
@@ -150,6 +172,66 @@ class AttackEdge(BaseModel):
     evidence: tuple[EvidenceId, ...] = ()
 
 
+class AttackColumns(BaseModel):
+    """Explicit attacks as columns: row ``i`` is the :class:`AttackEdge`
+    ``(source[i], target[i], kind[i], lic[i])``, every row grounded in ``evidence``.
+
+    The same content as a list of ``attacks``, for abstract frameworks with
+    millions of edges: it is validated and stored without a Python object per
+    edge.  ``kind`` is one kind for every row or one per row; ``lic`` is
+    omitted (each row's licensing rule defaults to its source rule) or given
+    per row (``null`` for the default).
+    """
+
+    model_config = _FROZEN
+    source: tuple[str, ...]
+    target: tuple[str, ...]
+    kind: AttackKind | tuple[AttackKind, ...]
+    lic: tuple[str | None, ...] | None = None
+    evidence: tuple[EvidenceId, ...] = ()
+
+    @model_validator(mode="after")
+    def _columns(self):
+        n = len(self.source)
+        for name, column in (("target", self.target), ("kind", self.kind), ("lic", self.lic)):
+            if isinstance(column, tuple) and len(column) != n:
+                raise ValueError(f"attack_table.{name} has {len(column)} rows but source has {n}")
+        for name, column in (("source", self.source), ("lic", self.lic or ())):
+            for value in set(column) - {None}:
+                try:
+                    if _ident(value) != value:
+                        raise ValueError(f"an id must not start or end with spaces, got {value!r}")
+                except ValueError as exc:
+                    raise ValueError(f"attack_table.{name}.{column.index(value)}: {exc}") from None
+        if "" in set(self.target):
+            raise ValueError(f"attack_table.target.{self.target.index('')}: a target must be a non-empty string")
+        return self
+
+    def __len__(self) -> int:
+        return len(self.source)
+
+    def kinds(self) -> tuple[AttackKind, ...]:
+        """The kind of each row."""
+        return self.kind if isinstance(self.kind, tuple) else (self.kind,) * len(self.source)
+
+    def lics(self) -> tuple[str | None, ...]:
+        """The licensing rule given for each row (``None``: the default)."""
+        return self.lic if self.lic is not None else (None,) * len(self.source)
+
+    def rows(self) -> tuple[AttackEdge, ...]:
+        """The rows as :class:`AttackEdge` objects (one Python object per edge)."""
+        return tuple(AttackEdge.model_construct(source=s, target=t, kind=k, lic=lic, evidence=self.evidence)
+                     for s, t, k, lic in zip(self.source, self.target, self.kinds(), self.lics()))
+
+    def select(self, keep) -> "AttackColumns":
+        """The rows where ``keep`` (a sequence of bool) is true."""
+        chosen = [i for i, flag in enumerate(keep) if flag]
+        kind = tuple(self.kind[i] for i in chosen) if isinstance(self.kind, tuple) else self.kind
+        lic = tuple(self.lic[i] for i in chosen) if self.lic is not None else None
+        return self.model_copy(update={"source": tuple(self.source[i] for i in chosen),
+                                       "target": tuple(self.target[i] for i in chosen), "kind": kind, "lic": lic})
+
+
 class NodeType(str, Enum):
     """Node types of the trace graph (docs/semantics.md section 12)."""
 
@@ -214,6 +296,16 @@ class Analysis(BaseModel):
     rules: tuple[Rule, ...] = ()
     attacks: tuple[AttackEdge, ...] = ()
     priorities: tuple[Priority, ...] = ()
+    attack_table: AttackColumns | None = Field(
+        default=None, description="More explicit attacks, as columns (for large abstract frameworks).")
+
+    @model_serializer(mode="wrap")
+    def _without_empty_table(self, handler):
+        """Leave ``attack_table`` out of dumps when there is none (dumps stay as before the field existed)."""
+        data = handler(self)
+        if self.attack_table is None and isinstance(data, dict):
+            data.pop("attack_table", None)
+        return data
 
     @model_validator(mode="after")
     def _unique_ids(self):

@@ -130,6 +130,7 @@ class Namer:
         self._rules = {r.id: r for r in rules}
         self._cyclic = self._reference_cycles()
         self._content: dict[str, str] = {}
+        self._labels: dict[str, str] = {}
         self._args = {a.id: a for a in arguments}
         self._derivations: dict[str, str] = {}
         self._arg_ids: dict[str, str] = {}
@@ -180,9 +181,12 @@ class Namer:
         """A readable rendering of a rule: ``a ∧ b => p``."""
         if rule_id not in self._rules:
             return rule_id
-        rule = self._rules[rule_id]
-        body = " \u2227 ".join(sorted({self.literal(a) for a in rule.antecedents}))
-        return f"{body} {ARROWS[rule.kind]} {self.literal(rule.consequent)}".strip()
+        label = self._labels.get(rule_id)
+        if label is None:
+            rule = self._rules[rule_id]
+            body = " \u2227 ".join(sorted({self.literal(a) for a in rule.antecedents}))
+            label = self._labels[rule_id] = f"{body} {ARROWS[rule.kind]} {self.literal(rule.consequent)}".strip()
+        return label
 
     def fact_id(self, literal: str) -> str:
         """The node id of a fact, ``fact:<literal>``."""

@@ -57,6 +57,7 @@ are omitted.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
@@ -87,14 +88,12 @@ __all__ = [
     "trace_from_json",
 ]
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class NormalForm:
     """A TNF with what produced it.
 
     Attributes
     ----------
-    trace : Trace
-        The trace normal form.
     evaluation : Evaluation
         The engine's result on the normalized theory (author ids inside).
     aliases : mapping of str to str
@@ -103,13 +102,24 @@ class NormalForm:
         The typed content of the raw records.
     unmatched : tuple of str
         Grounding events that name no fact, rule or priority (ignored).
+    query : str or None
+        The question, the query node's label.
+    trace : Trace
+        The trace normal form, built on first access (a large trace can
+        instead be streamed from ``evaluation`` with
+        :func:`symbolic.tnf_stream.iter_tnf_json`, which writes the same JSON).
     """
 
-    trace: Trace
     evaluation: Evaluation
     aliases: Mapping[str, str]
     records: Records
     unmatched: tuple[str, ...] = ()
+    query: str | None = None
+
+    @cached_property
+    def trace(self) -> Trace:
+        """The trace normal form (computed once)."""
+        return graph_to_trace(build_trace(self.evaluation, query=self.query))
 
     @property
     def dropped(self) -> tuple[Dropped, ...]:
@@ -168,7 +178,7 @@ def normal_form(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
         analysis.facts, analysis.rules, analysis.priorities + resolved.priorities, resolved.groundings)
     try:
         merged = Analysis(facts=facts, rules=rules, attacks=analysis.attacks + resolved.attacks,
-                          priorities=priorities)
+                          priorities=priorities, attack_table=analysis.attack_table)
     except ValidationError as exc:
         raise RecordError(exc.errors()[0]["msg"], field="raw_edges") from None
     theory, alias = collapse_aliases(ground(frozenset(evidence), merged))
@@ -176,10 +186,8 @@ def normal_form(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
     if ref in alias:
         literal = (NEG if literal.startswith(NEG) else "") + applicability_atom(alias[ref])
     evaluation = evaluate(theory, literal)
-    trace = graph_to_trace(build_trace(evaluation, query=query))
     aliases = {**records.aliases(), **alias}
-    return NormalForm(trace, evaluation, MappingProxyType(dict(sorted(aliases.items()))), records,
-                      unmatched)
+    return NormalForm(evaluation, MappingProxyType(dict(sorted(aliases.items()))), records, unmatched, query)
 
 
 def _add_groundings(facts, rules, priorities, groundings):

@@ -35,13 +35,14 @@ from typing import Iterable
 
 import networkx as nx
 
-from .attacks import applicable_rules
+from .attack_table import KINDS
 from .labels import AttackKind
 from .model import EdgeType, NodeType, Trace, TraceEdge, TraceNode
 from .naming import Namer, edge_id, edge_key, trace_sort_key
 from .results import Attack, Evaluation
+from .trace_attacks import AttackEdges, TargetRules, attack_edges
 
-__all__ = ["build_trace", "graph_to_trace", "neutralizers", "trace_to_graph"]
+__all__ = ["build_trace", "graph_to_trace", "neutralizers", "trace_parts", "trace_to_graph"]
 
 _ACTIVE, _DEFEATED = "active", "defeated"
 
@@ -80,68 +81,60 @@ def neutralizers(evaluation: Evaluation, attack: Attack) -> frozenset[tuple[str,
     >>> sorted(p for att in ev.attacks for p in neutralizers(ev, att))
     [('r1', 'r2')]
     """
-    return _Neutralizers(evaluation)(attack)
+    if attack.active or attack.lic is None:
+        return frozenset()
+    return TargetRules(evaluation).pairs(attack.on, attack.target, attack.lic, attack.defeated_by)
 
 
-class _Neutralizers:
-    """``targetRules`` (Definition 4) with the indexes of one evaluation built once."""
+class Skeleton:
+    """The nodes and the grounding, derivation and status edges of a trace, as plain dicts.
 
-    def __init__(self, evaluation: Evaluation):
-        self.evaluation = evaluation
-        self.rules = {r.id: r for r in evaluation.theory.rules}
-        self.facts = {f.id for f in evaluation.theory.facts}
-        self.args = {a.id: a for a in evaluation.arguments}
-        self.concluders: dict[str, set[str]] | None = None
+    Attributes
+    ----------
+    nodes : dict of str to dict
+        Node id -> attributes (``type``, ``label``, ``names``, ...), in insertion order.
+    edges : list of (str, str, str, dict)
+        ``(source, target, edge id, attributes)``, each edge id once.
+    attrs : dict
+        The graph attributes (``target``, ``status``, ``support``, ``against``).
+    """
 
-    def _concluders(self, literal: str) -> set[str]:
-        if self.concluders is None:
-            self.concluders = defaultdict(set)
-            for rule_id in applicable_rules(self.evaluation.theory, self.evaluation.arguments):
-                self.concluders[self.rules[rule_id].consequent].add(rule_id)
-        return self.concluders.get(literal, set())
+    __slots__ = ("nodes", "edges", "attrs")
 
-    def __call__(self, attack: Attack) -> frozenset[tuple[str, str]]:
-        if attack.active or attack.lic is None:
-            return frozenset()
-        if attack.on in self.rules:
-            targets = {attack.on}
-        elif attack.on in self.facts:
-            targets, stack, seen = set(), [attack.target], set()
-            while stack:
-                node = self.args[stack.pop()]
-                if node.id in seen or attack.on not in node.premises:
-                    continue
-                seen.add(node.id)
-                if node.top_rule is not None:
-                    targets.add(node.top_rule)
-                stack.extend(node.subs)
-        else:
-            targets = self._concluders(self.args[attack.on].conclusion)
-        order, lic = self.evaluation.priorities, attack.lic
-        pairs = {(t, lic) for t in targets if order.stronger(t, lic)}
-        if attack.defeated_by is not None:
-            pairs.add(tuple(attack.defeated_by))
-        return frozenset(pairs)
+    def __init__(self, **attrs):
+        self.nodes: dict[str, dict] = {}
+        self.edges: list[tuple[str, str, str, dict]] = []
+        self.attrs = attrs
+
+    def to_graph(self) -> nx.MultiDiGraph:
+        """The skeleton as a :class:`networkx.MultiDiGraph` keyed by edge id."""
+        graph = nx.MultiDiGraph(**self.attrs)
+        graph.add_nodes_from(self.nodes.items())
+        graph.add_edges_from(self.edges)
+        return graph
 
 
 class _Builder:
     """Accumulates nodes and edges, merging the ones that share a canonical id."""
 
-    def __init__(self, graph: nx.MultiDiGraph):
-        self.graph = graph
+    def __init__(self, skeleton: Skeleton):
+        self.nodes = skeleton.nodes
+        self.edges = skeleton.edges
+        self.keys = {key for _, _, key, _ in skeleton.edges}
 
     def node(self, node_id: str, node_type: NodeType, label: str, name: str | None = None, **attrs):
-        if node_id not in self.graph:
-            self.graph.add_node(node_id, type=node_type, label=label, names=(), **attrs)
-        data = self.graph.nodes[node_id]
+        data = self.nodes.get(node_id)
+        if data is None:
+            data = self.nodes[node_id] = {"type": node_type, "label": label, "names": (), **attrs}
         if name is not None and name not in data["names"]:
             data["names"] = tuple(sorted(data["names"] + (name,)))
         return node_id
 
     def edge(self, source: str, target: str, edge_type: EdgeType, **attrs) -> str:
         key = edge_key(edge_type, source, target, attrs.get("kind"), attrs.get("attack"))
-        if not self.graph.has_edge(source, target, key):
-            self.graph.add_edge(source, target, key=key, type=edge_type, **attrs)
+        if key not in self.keys:
+            self.keys.add(key)
+            self.edges.append((source, target, key, {"type": edge_type, **attrs}))
         return key
 
 
@@ -177,12 +170,36 @@ def build_trace(evaluation: Evaluation, *, query: str | None = None) -> nx.Multi
     >>> g.nodes["rule:Delay(x)=>Penalty(x)"]["names"]
     ('r1',)
     """
+    skeleton, edges = trace_parts(evaluation, query=query)
+    graph = skeleton.to_graph()
+    _add_attack_edges(graph, edges)
+    return graph
+
+
+def trace_parts(evaluation: Evaluation, *, query: str | None = None) -> tuple[Skeleton, AttackEdges]:
+    """The trace without its attack and defeat edges, and those edges as columns.
+
+    Every node is in the :class:`Skeleton` (closure priorities included); the
+    attack and defeat edges are in the :class:`~symbolic.trace_attacks.AttackEdges`,
+    so that a large trace can be written (:mod:`symbolic.tnf_stream`) without a
+    Python object per edge.  :func:`build_trace` joins the two in a graph.
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+    query : str, optional
+        The query node's label.
+
+    Returns
+    -------
+    (Skeleton, AttackEdges)
+    """
     theory = evaluation.theory
     namer = Namer(theory.rules, evaluation.arguments)
     target = namer.literal(evaluation.target)
-    graph = nx.MultiDiGraph(target=target, status=evaluation.status,
-                            support=evaluation.support, against=evaluation.against)
-    b = _Builder(graph)
+    skeleton = Skeleton(target=target, status=evaluation.status, support=evaluation.support,
+                        against=evaluation.against)
+    b = _Builder(skeleton)
 
     def ground(node_id: str, evidence: Iterable[str]) -> None:
         for fragment in evidence:
@@ -197,14 +214,14 @@ def build_trace(evaluation: Evaluation, *, query: str | None = None) -> nx.Multi
                rule.evidence)
     _priorities(evaluation, namer, b, ground)
     _arguments(evaluation, namer, b)
-    _attacks(evaluation, namer, b)
+    edges = _attacks(evaluation, namer, b)
 
     goal = b.node(f"conclusion:{target}", NodeType.CONCLUSION, target)
     asked = b.node(f"query:{target}", NodeType.QUERY, " ".join(query.split()) if query else target)
     b.edge(asked, goal, EdgeType.STATUS)
     status = str(evaluation.status)
     b.edge(goal, b.node(f"status:{status}", NodeType.STATUS, status), EdgeType.STATUS)
-    return graph
+    return skeleton, edges
 
 
 def _priorities(evaluation, namer: Namer, b: _Builder, ground) -> None:
@@ -216,11 +233,11 @@ def _priorities(evaluation, namer: Namer, b: _Builder, ground) -> None:
         b.node(node, NodeType.PRIORITY, "", priority.id, pair=(priority.stronger, priority.weaker))
         ground(node, priority.evidence)
     for node, kinds in bases.items():
-        stronger, weaker = b.graph.nodes[node]["pair"]
+        stronger, weaker = b.nodes[node]["pair"]
         tags = sorted(kinds)
         if stronger in order.unresolved or weaker in order.unresolved:
             tags.append("unresolved")
-        b.graph.nodes[node]["label"] = f"{namer.priority_label(stronger, weaker)} [{', '.join(tags)}]"
+        b.nodes[node]["label"] = f"{namer.priority_label(stronger, weaker)} [{', '.join(tags)}]"
 
 
 def _arguments(evaluation, namer: Namer, b: _Builder) -> None:
@@ -234,7 +251,7 @@ def _arguments(evaluation, namer: Namer, b: _Builder) -> None:
         seen[node].add(str(label))
         via = "fact" if arg.top_rule is None else namer.rule_label(arg.top_rule)
         b.node(node, NodeType.ARGUMENT, "", arg.id, labelling=label, round=rounds.get(arg.id))
-        b.graph.nodes[node]["label"] = f"{'/'.join(sorted(seen[node]))}: {conclusion} via {via}"
+        b.nodes[node]["label"] = f"{'/'.join(sorted(seen[node]))}: {conclusion} via {via}"
         if arg.fact is not None:
             b.edge(namer.fact_id(arg.conclusion), node, EdgeType.DERIVATION)
         else:
@@ -245,45 +262,68 @@ def _arguments(evaluation, namer: Namer, b: _Builder) -> None:
                EdgeType.DERIVATION)
 
 
-def _attacks(evaluation, namer: Namer, b: _Builder) -> None:
-    neutral = _Neutralizers(evaluation)
-    groups: dict[tuple[str, str, AttackKind], list[Attack]] = defaultdict(list)
-    for attack in evaluation.attacks:
-        key = (namer.argument_id(attack.attacker),
-               namer.argument_id(attack.target), attack.kind)
-        groups[key].append(attack)
-    for (source, target, kind), members in sorted(groups.items()):
-        active = [a for a in members if a.active]
-        pool = active or members
-        lics = sorted({namer.rule_id(a.lic) for a in pool if a.lic is not None})
-        state = _ACTIVE if active else _DEFEATED
-        key = b.edge(source, target, EdgeType.ATTACK, kind=kind, lic=lics[0] if lics else None,
-                     state=state, explicit=any(a.explicit for a in members))
-        if active:
-            continue
-        pairs = set().union(*(neutral(a) for a in members))
-        for stronger, weaker in sorted(pairs):
-            b.edge(_priority_node(evaluation, namer, b, stronger, weaker), target, EdgeType.DEFEAT,
-                   attack=key)
+def _attacks(evaluation, namer: Namer, b: _Builder) -> AttackEdges:
+    """Add the closure priority nodes the defeat sets use; return the attack edges (not yet added)."""
+    edges = attack_edges(evaluation, namer)
+    closure = _Closure(evaluation)
+    for stronger, weaker in edges.pairs:
+        _priority_node(closure, namer, b, stronger, weaker)
+    return edges
 
 
-def _priority_node(evaluation, namer: Namer, b: _Builder, stronger: str, weaker: str) -> str:
+def _add_attack_edges(graph: nx.MultiDiGraph, edges: AttackEdges) -> None:
+    """Add every attack edge and, for a defeated one, a defeat edge per priority of its defeat set."""
+    nodes, rules, sets = edges.node_ids, edges.rule_nodes, edges.sets
+    out = []
+    columns = zip(edges.source.tolist(), edges.target.tolist(), edges.kind.tolist(), edges.lic.tolist(),
+                  edges.active.tolist(), edges.explicit.tolist(), edges.defeat_set.tolist())
+    for source, target, kind, lic, active, explicit, chosen in columns:
+        source_id, target_id = nodes[source], nodes[target]
+        key = edge_key(EdgeType.ATTACK, source_id, target_id, KINDS[kind])
+        out.append((source_id, target_id, key, {"type": EdgeType.ATTACK, "kind": KINDS[kind],
+                                                "lic": rules[lic] if lic >= 0 else None,
+                                                "state": _ACTIVE if active else _DEFEATED, "explicit": explicit}))
+        if chosen >= 0:
+            for priority in sets[chosen]:
+                out.append((priority, target_id, edge_key(EdgeType.DEFEAT, priority, target_id, None, key),
+                            {"type": EdgeType.DEFEAT, "attack": key}))
+    graph.add_edges_from(out)
+
+
+class _Closure:
+    """``P+`` indexed for finding the base priorities behind a closure pair."""
+
+    def __init__(self, evaluation):
+        order = evaluation.priorities
+        self.unresolved = order.unresolved
+        self.closure = order.closure
+        self.weaker: dict[str, set[str]] = defaultdict(set)
+        for strong, weak in order.closure:
+            self.weaker[strong].add(weak)
+        self.base: dict[str, list[str]] = defaultdict(list)
+        for strong, weak in sorted(order.base):
+            if not {strong, weak} & order.unresolved:
+                self.base[strong].append(weak)
+
+    def supporting(self, stronger: str, weaker: str) -> list[tuple[str, str]]:
+        """Base pairs ``(s, w)`` with ``stronger >= s`` and ``w >= weaker`` in ``P+``, sorted."""
+        found = []
+        for s in {stronger} | self.weaker.get(stronger, set()):
+            for w in self.base.get(s, ()):
+                if w == weaker or (w, weaker) in self.closure:
+                    found.append((s, w))
+        return sorted(found)
+
+
+def _priority_node(closure: _Closure, namer: Namer, b: _Builder, stronger: str, weaker: str) -> str:
     """The node of ``stronger > weaker``; a closure pair gets a derived node."""
     node = namer.priority_id(stronger, weaker)
-    if node in b.graph:
+    if node in b.nodes:
         return node
     b.node(node, NodeType.PRIORITY, f"{namer.priority_label(stronger, weaker)} [closure]",
            f"{stronger}>{weaker}", pair=(stronger, weaker))
-    order = evaluation.priorities
-
-    def at_least(a: str, c: str) -> bool:
-        return a == c or order.stronger(a, c)
-
-    for s, w in sorted(order.base):
-        if {s, w} & order.unresolved:
-            continue
-        if at_least(stronger, s) and at_least(w, weaker):
-            b.edge(namer.priority_id(s, w), node, EdgeType.DERIVATION)
+    for s, w in closure.supporting(stronger, weaker):
+        b.edge(namer.priority_id(s, w), node, EdgeType.DERIVATION)
     return node
 
 
@@ -315,11 +355,14 @@ def graph_to_trace(graph: nx.MultiDiGraph) -> Trace:
     >>> graph_to_trace(g).nodes[0].id
     'fact:a'
     """
-    nodes = [TraceNode(id=n, type=d["type"], label=d.get("label", "")) for n, d in graph.nodes(data=True)]
+    node, edge = TraceNode.model_construct, TraceEdge.model_construct
+    nodes = [node(id=n, type=NodeType(d["type"]), label=d.get("label", "")) for n, d in graph.nodes(data=True)]
     edges = []
     for source, target, data in graph.edges(data=True):
-        fields = {k: data[k] for k in ("kind", "lic", "state", "attack") if data.get(k) is not None}
-        edges.append(TraceEdge(source=source, target=target, type=data["type"], **fields))
+        kind = data.get("kind")
+        edges.append(edge(source=source, target=target, type=EdgeType(data["type"]),
+                          kind=AttackKind(kind) if kind is not None else None, lic=data.get("lic"),
+                          state=data.get("state"), attack=data.get("attack")))
     edges.sort(key=trace_sort_key)
     return Trace.model_construct(nodes=tuple(sorted(nodes, key=lambda n: n.id)), edges=tuple(edges))
 

@@ -1,0 +1,247 @@
+"""Benchmark of what users run: the CLI as a process and the API from JSON,
+against the engine core and peers on the same graph; prints JSON.
+
+Usage::
+
+    python benchmarks/paths.py            # the issue's table at full size, repeat 3
+    python benchmarks/paths.py --quick    # small sizes, repeat 2 (about a minute)
+
+Inputs come from the seeded generator :mod:`benchmarks.theories` (seed 0),
+written to a temporary directory.  For every input and path the report gives
+``first_ms`` (the first run) and ``median_ms`` (over ``--repeat`` runs), and
+for the CLI the peak RSS of the ``paratrace`` process and its output size:
+
+- ``engine``: :func:`symbolic.status.evaluate` on the grounded theory (the core);
+- ``api``: :func:`symbolic.io.load_suite` + :func:`symbolic.status.evaluate_analysis`
+  from the JSON file (full scenario -> status);
+- ``tnf``: :func:`symbolic.tnf.normal_form` and the streamed TNF JSON
+  (:func:`symbolic.tnf_stream.iter_tnf_json`) from the JSON file;
+- ``cli_json``, ``cli_text``, ``cli_dot``, ``cli_validate``: ``paratrace
+  status --format ...`` / ``paratrace validate --check-gold`` as a process,
+  output to ``/dev/null``.
+
+Ratios ``<path>_over_engine`` compare each path with the core on the same
+input.  ``peers`` times, on the active attack graph of the peer-size inputs,
+our labelling (:func:`symbolic.labelling.grounded_rounds` on the CSR, and
+:func:`symbolic.labelling.grounded_state` from the edge list) against the C
+worklist on the same CSR, a plain-Python worklist, networkx and clingo's
+grounded encoding (:mod:`benchmarks.peers`), and checks that all agree.
+Timings depend on the machine's load (reported); no test reads them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if __package__ in (None, ""):
+    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import numpy as np  # noqa: E402
+
+import peers  # noqa: E402
+import theories  # noqa: E402
+
+TINY = ROOT / "tests" / "symbolic" / "fixtures" / "penalty_suite.jsonl"
+
+# name -> (family, options, paths); the issue's table rows, at full size.
+FULL = {
+    "dense-12.8k": ("dense", {"k": 40, "groups": 4}, ("cli_json", "cli_text", "cli_dot", "cli_validate", "tnf")),
+    "dense-141k": ("dense", {"k": 133, "groups": 4}, ("cli_json", "cli_text", "tnf")),
+    "dense-peer": ("dense", {"k": 271, "groups": 8}, ("cli_json", "cli_text", "cli_dot", "tnf")),
+    "text-90k": ("dense", {"k": 106, "groups": 4}, ("cli_text",)),
+    "tnf-1e5": ("dense", {"k": 112, "groups": 4}, ("tnf", "cli_json")),
+    "mixed": ("mixed", {"k": 100, "groups": 12}, ("cli_json", "cli_text", "tnf")),
+    "altderiv": ("altderiv", {"m": 20, "q": 20, "groups": 8}, ("cli_json", "tnf")),
+    "af-list-peer": ("explicit", {"args": 8600, "attacks": 1_176_000}, ("cli_json",)),
+    "af-columnar-peer": ("explicit", {"args": 8600, "attacks": 1_176_000, "columnar": True}, ("cli_json",)),
+    "af-columnar-acyclic": ("explicit", {"args": 8600, "attacks": 1_176_000, "columnar": True, "acyclic": True},
+                            ("cli_json",)),
+}
+QUICK = {
+    "dense-12.8k": FULL["dense-12.8k"],
+    "mixed": ("mixed", {"k": 20, "groups": 6}, ("cli_json", "cli_text", "tnf")),
+    "altderiv": ("altderiv", {"m": 6, "q": 6, "groups": 4}, ("cli_json", "tnf")),
+    "af-columnar-peer": ("explicit", {"args": 2000, "attacks": 50_000, "columnar": True}, ("cli_json",)),
+}
+PEER_GRAPHS = {"dense-peer", "af-columnar-peer", "af-columnar-acyclic"}
+GOALS = {"label_over_c_max": 3.0, "clingo_over_api_min": 20.0, "cli_json_peer_s_max": 10.0,
+         "cli_json_peer_rss_mb_max": 1024, "path_over_engine_max": 3.0, "tiny_status_s_max": 0.6}
+
+
+def _summary(times: list[float]) -> dict:
+    return {"first_ms": round(times[0] * 1e3, 1), "median_ms": round(statistics.median(times) * 1e3, 1)}
+
+
+def _timed(fn, repeat: int) -> tuple[dict, object]:
+    times, out = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - start)
+    return _summary(times), out
+
+
+def _paratrace() -> list[str]:
+    script = shutil.which("paratrace", path=str(Path(sys.executable).parent)) or shutil.which("paratrace")
+    return [script] if script else [sys.executable, "-c", "from optimize.root import main; main()"]
+
+
+_RSS = """
+import resource, subprocess, sys
+child = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+size = 0
+while True:
+    chunk = child.stdout.read(1 << 20)
+    if not chunk:
+        break
+    size += len(chunk)
+code = child.wait()
+print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, size)
+"""
+
+
+def _cli(args: list[str], repeat: int) -> dict:
+    """Run ``paratrace args`` ``repeat`` times, reading its output from a pipe; wall times, peak RSS, bytes."""
+    times, rss, code, size = [], 0, None, 0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, "-c", _RSS, *_paratrace(), *args], capture_output=True, text=True)
+        times.append(time.perf_counter() - start)
+        code, peak, size = (int(x) for x in done.stdout.split())
+        rss = max(rss, peak // 1024)
+    return {**_summary(times), "rss_mb": rss, "exit": code, "output_bytes": size}
+
+
+def _in_process(path: Path, repeat: int) -> tuple[dict, object]:
+    from symbolic.grounding import ground
+    from symbolic.io import load_suite
+    from symbolic.status import evaluate, evaluate_analysis
+    from symbolic.tnf import normal_form
+    from symbolic.tnf_stream import iter_tnf_json
+
+    scenario = load_suite(path)[0]
+    theory = ground(scenario.evidence_ids(), scenario.gold)
+    engine, evaluation = _timed(lambda: evaluate(theory, scenario.target), repeat)
+
+    def api():
+        s = load_suite(path)[0]
+        return evaluate_analysis(s.evidence_ids(), s.gold, s.target)
+
+    def tnf():
+        s = load_suite(path)[0]
+        form = normal_form(s.evidence_ids(), s.gold, s.target, query=s.query)
+        return sum(len(piece) for piece in iter_tnf_json(form.evaluation, query=s.query))
+
+    api_row, _ = _timed(api, repeat)
+    tnf_row, chars = _timed(tnf, repeat)
+    row = {"arguments": len(evaluation.arguments), "attacks": len(evaluation.attacks),
+           "active": int(np.count_nonzero(evaluation.attacks.defeat < 0)) if hasattr(evaluation.attacks, "defeat")
+           else None, "status": str(evaluation.status), "engine": engine, "api": api_row,
+           "tnf": {**tnf_row, "chars": chars}}
+    return row, evaluation
+
+
+def _peers(evaluation, repeat: int) -> dict:
+    """Our labelling against the peers on the active attack graph of ``evaluation``."""
+    from symbolic.labelling import grounded_rounds, grounded_state
+
+    n = len(evaluation.arguments)
+    src, dst = (x.astype(np.int64) for x in evaluation.attacks.active_pairs())
+    indptr, indices = peers.csr(n, src, dst)
+    ours_csr, (state, _) = _timed(lambda: grounded_rounds(n, indptr, indices), repeat)
+    ours_edges, (state2, _) = _timed(lambda: grounded_state(n, src, dst), repeat)
+    reference = np.asarray(state, dtype=np.int8)
+    out = {"arguments": n, "active_attacks": int(len(src)), "ours_on_csr": ours_csr, "ours_from_edges": ours_edges}
+    peers.c_worklist(n, indptr, indices)  # compile the library outside the timing
+    c_row, c_state = _timed(lambda: peers.c_worklist(n, indptr, indices), repeat)
+    if c_state is not None:
+        out["c_worklist"] = {**c_row, "agrees": bool(np.array_equal(c_state, reference))}
+        out["label_over_c"] = round(ours_csr["median_ms"] / max(c_row["median_ms"], 1e-3), 2)
+    src_l, dst_l = src.tolist(), dst.tolist()
+    py_row, py_state = _timed(lambda: peers.python_worklist(n, src_l, dst_l), 1)
+    out["python_worklist"] = {**py_row, "agrees": py_state == reference.tolist()}
+    nx_row, nx_state = _timed(lambda: peers.networkx_worklist(n, src_l, dst_l), 1)
+    out["networkx"] = {**nx_row, "agrees": nx_state == reference.tolist()}
+    clingo_state, clingo_ms = peers.clingo_grounded(n, src, dst)
+    out["clingo"] = clingo_ms
+    if clingo_state is not None:
+        out["clingo"]["agrees"] = bool(np.array_equal(clingo_state, reference))
+    out["ours_over_python"] = round(ours_edges["median_ms"] / max(py_row["median_ms"], 1e-3), 3)
+    out["ours_over_networkx"] = round(ours_edges["median_ms"] / max(nx_row["median_ms"], 1e-3), 3)
+    assert np.array_equal(np.asarray(state2, dtype=np.int8), reference)
+    return out
+
+
+def _ratios(row: dict, startup_ms: float) -> dict:
+    """Each path over the engine core; for the CLI also after subtracting the start-up (the tiny case)."""
+    engine = max(row["engine"]["median_ms"], 1e-3)
+    out = {f"{name}_over_engine": round(row[name]["median_ms"] / engine, 2)
+           for name in ("api", "tnf", "cli_json", "cli_text", "cli_dot", "cli_validate") if name in row}
+    for name in ("cli_json", "cli_text", "cli_dot", "cli_validate"):
+        if name in row:
+            out[f"{name}_minus_startup_over_engine"] = round(max(row[name]["median_ms"] - startup_ms, 0) / engine, 2)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes, repeat 2")
+    parser.add_argument("--repeat", type=int, default=None)
+    parser.add_argument("--only", nargs="*", default=None, help="input names to run")
+    args = parser.parse_args(argv)
+    repeat = args.repeat or (2 if args.quick else 3)
+    inputs = QUICK if args.quick else FULL
+    warnings.simplefilter("ignore")
+    load = [round(x, 2) for x in os.getloadavg()]
+    rows, peer_rows = {}, {}
+    with tempfile.TemporaryDirectory(prefix="paratrace-paths-") as tmp:
+        first_case = json.loads(TINY.read_text(encoding="utf-8").splitlines()[0])["id"]
+        rows["tiny"] = {"cli_json": _cli(["status", str(TINY), "--case", first_case, "-f", "json"], repeat),
+                        "cli_text": _cli(["status", str(TINY), "--case", first_case], repeat)}
+        for name, (family, options, paths) in inputs.items():
+            if args.only and name not in args.only:
+                continue
+            path = Path(tmp) / f"{name}.json"
+            record = theories.FAMILIES[family](seed=0, **options)
+            path.write_text(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+            del record
+            slow = family == "explicit" and not options.get("columnar")  # one object per edge: run it once
+            row, evaluation = _in_process(path, 1 if slow else repeat)
+            for cli in paths:
+                if cli == "tnf":
+                    continue
+                fmt = cli.split("_")[1]
+                command = ["validate", str(path), "--check-gold"] if fmt == "validate" else \
+                    ["status", str(path), "-f", fmt]
+                row[cli] = _cli(command, repeat if row["attacks"] < 200_000 and not slow else 1)
+            row.update(_ratios(row, rows["tiny"]["cli_text"]["median_ms"]))
+            rows[name] = row
+            if name in PEER_GRAPHS:
+                peer_rows[name] = _peers(evaluation, repeat)
+                clingo = peer_rows[name]["clingo"].get("solve_ms")
+                if clingo:
+                    peer_rows[name]["clingo_over_api"] = round(clingo / max(row["api"]["median_ms"], 1e-3), 2)
+            del evaluation
+    report = {"benchmark": "paths", "quick": args.quick, "repeat": repeat,
+              "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "loadavg_at_start": load,
+                          "loadavg_at_end": [round(x, 2) for x in os.getloadavg()]},
+              "goals": GOALS, "rows": rows, "peers": peer_rows}
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,370 @@
+"""Attack and defeat edges of a trace, computed column-wise (paper Section 4.3,
+Definition 4, docs/semantics.md section 12).
+
+The trace has one attack edge per ``(attacker node, attacked node, kind)``
+and, for a defeated attack edge, one defeat edge per pair of ``P+`` that
+neutralizes one of its attacks.  With many attacks and dense priorities the
+defeat edges outnumber the attacks by the size of a rule team, so this module
+never builds a Python object per attack or per defeat edge: it groups the
+engine's :class:`~symbolic.attack_table.AttackTable` columns with numpy and
+computes ``targetRules`` once per *class* of attacks that share them (for a
+rebut, the attacked conclusion; for an undercut, the rule; for an undermine,
+the fact and the attacked argument).  Each defeated attack edge then points to
+a *defeat set*: the sorted priority node ids that neutralize it.
+
+:class:`AttackEdges` holds the result in canonical order (by
+:func:`symbolic.naming.edge_id`), ready for :mod:`symbolic.trace` (the graph)
+and :mod:`symbolic.tnf_stream` (streamed JSON and DOT).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from .attack_table import KINDS, SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE, AttackTable
+from .attacks import applicable_rules
+from .labels import AttackKind
+from .naming import EDGE_ARROW, Namer
+from .results import Evaluation
+
+__all__ = ["AttackEdges", "TargetRules", "attack_columns", "attack_edges"]
+
+_KIND_RANK = {kind: i for i, kind in enumerate(sorted(KINDS, key=lambda k: k.value))}
+
+
+def attack_columns(evaluation: Evaluation) -> AttackTable:
+    """The evaluation's attacks as an :class:`AttackTable` (converted when given as objects).
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+
+    Returns
+    -------
+    AttackTable
+        Indexed by the evaluation's arguments and theory rules and facts.
+    """
+    attacks = evaluation.attacks
+    ids = tuple(a.id for a in evaluation.arguments)
+    if isinstance(attacks, AttackTable) and attacks.argument_ids == ids:
+        return attacks
+    rules = list(dict.fromkeys([r.id for r in evaluation.theory.rules]))
+    facts = list(dict.fromkeys([f.id for f in evaluation.theory.facts]))
+    arg_pos = {a: i for i, a in enumerate(ids)}
+    rule_pos = {r: i for i, r in enumerate(rules)}
+    fact_pos = {f: i for i, f in enumerate(facts)}
+    defeats: dict[tuple[str, str], int] = {}
+    cols: dict[str, list] = {name: [] for name in
+                             ("attacker", "target", "on", "lic", "defeat", "kind", "shape", "explicit")}
+    kind_code = {kind: i for i, kind in enumerate(KINDS)}
+
+    def code(table: dict, names: list, name: str) -> int:
+        if name not in table:
+            table[name] = len(names)
+            names.append(name)
+        return table[name]
+
+    for att in attacks:
+        if att.on in arg_pos:
+            shape, on = SHAPE_ARGUMENT, arg_pos[att.on]
+        elif att.on in rule_pos or att.kind is AttackKind.UNDERCUT:
+            shape, on = SHAPE_RULE, code(rule_pos, rules, att.on)
+        else:
+            shape, on = SHAPE_FACT, code(fact_pos, facts, att.on)
+        cols["attacker"].append(arg_pos[att.attacker])
+        cols["target"].append(arg_pos[att.target])
+        cols["on"].append(on)
+        cols["lic"].append(-1 if att.lic is None else code(rule_pos, rules, att.lic))
+        cols["defeat"].append(-1 if att.defeated_by is None
+                              else defeats.setdefault(tuple(att.defeated_by), len(defeats)))
+        cols["kind"].append(kind_code[att.kind])
+        cols["shape"].append(shape)
+        cols["explicit"].append(bool(att.explicit))
+    return AttackTable(ids, rules, facts, tuple(sorted(defeats, key=defeats.get)), cols)
+
+
+@dataclass(frozen=True)
+class AttackEdges:
+    """The attack edges of a trace in canonical order, with their defeat sets.
+
+    Attributes
+    ----------
+    source, target : numpy.ndarray of int
+        Indices into ``node_ids`` (argument nodes) of each attack edge.
+    kind : numpy.ndarray of int
+        Index into :data:`symbolic.attack_table.KINDS`.
+    lic : numpy.ndarray of int
+        Index into ``rule_nodes`` (-1: no licensing rule).
+    active, explicit : numpy.ndarray of bool
+    defeat_set : numpy.ndarray of int
+        Index into ``sets`` for a defeated edge, -1 for an active one.
+    node_ids : tuple of str
+        Argument node ids, sorted.
+    rule_nodes : tuple of str
+        Node ids of licensing rules, sorted.
+    sets : tuple of tuple of str
+        Defeat sets: the sorted priority node ids neutralizing an edge.
+    pairs : tuple of (str, str)
+        Every ``(stronger, weaker)`` pair of ``P+`` used by a defeat set, sorted.
+    """
+
+    source: np.ndarray
+    target: np.ndarray
+    kind: np.ndarray
+    lic: np.ndarray
+    active: np.ndarray
+    explicit: np.ndarray
+    defeat_set: np.ndarray
+    node_ids: tuple[str, ...]
+    rule_nodes: tuple[str, ...]
+    sets: tuple[tuple[str, ...], ...]
+    pairs: tuple[tuple[str, str], ...]
+
+    def __len__(self) -> int:
+        return len(self.source)
+
+    def defeat_edge_count(self) -> int:
+        """How many defeat edges the full (per-edge) form has."""
+        if not len(self.sets):
+            return 0
+        sizes = np.array([len(s) for s in self.sets], dtype=np.int64)
+        chosen = self.defeat_set[self.defeat_set >= 0]
+        return int(sizes[chosen].sum())
+
+    def edge_id(self, i: int) -> str:
+        """The canonical id of attack edge ``i``."""
+        return (f"attack:{KINDS[self.kind[i]].value}:{self.node_ids[self.source[i]]}"
+                f"{EDGE_ARROW}{self.node_ids[self.target[i]]}")
+
+    def defeat_order(self) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
+        """Defeat edges of the full form in canonical order.
+
+        Returns
+        -------
+        edge : numpy.ndarray of int
+            The attack edge each defeat edge names.
+        priority : numpy.ndarray of int
+            Index into the returned priority node ids.
+        priorities : tuple of str
+            The priority node ids, sorted.
+        """
+        priorities = tuple(sorted({p for s in self.sets for p in s}))
+        if not priorities:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), priorities
+        position = {p: i for i, p in enumerate(priorities)}
+        members = [np.array([position[p] for p in s], dtype=np.int64) for s in self.sets]
+        defeated = np.flatnonzero(self.defeat_set >= 0)
+        chosen = self.defeat_set[defeated]
+        sizes = np.array([len(m) for m in members], dtype=np.int64)[chosen]
+        edge = np.repeat(defeated, sizes)
+        offsets = np.concatenate([[0], np.cumsum([len(m) for m in members])])
+        flat = np.concatenate(members) if members else np.zeros(0, dtype=np.int64)
+        starts = np.repeat(offsets[chosen], sizes)
+        within = np.arange(len(edge)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        priority = flat[starts + within]
+        # "defeat:<priority>→<attack id>": by priority id (with the arrow), then attack edge order.
+        arrow_rank = _ranks([p + EDGE_ARROW for p in priorities])
+        order = np.lexsort((edge, arrow_rank[priority]))
+        return edge[order], priority[order], priorities
+
+
+def _ranks(strings: Sequence[str]) -> np.ndarray:
+    """Rank of each string in code-point order."""
+    order = sorted(range(len(strings)), key=strings.__getitem__)
+    ranks = np.empty(len(strings), dtype=np.int64)
+    ranks[order] = np.arange(len(strings))
+    return ranks
+
+
+class TargetRules:
+    """``targetRules`` and the neutralizing pairs of ``P+`` (Definition 4) of one evaluation.
+
+    :meth:`pairs` gives, for an attack on ``on`` inside ``target`` licensed by
+    ``lic``, every ``(t, lic)`` with ``t`` in ``targetRules`` and ``t >+ lic``,
+    plus the engine's own ``defeated_by`` pair.
+    """
+
+    def __init__(self, evaluation: Evaluation):
+        self.evaluation = evaluation
+        self.rules = {r.id: r for r in evaluation.theory.rules}
+        self.facts = {f.id for f in evaluation.theory.facts}
+        self.args = {a.id: a for a in evaluation.arguments}
+        self._concluders: dict[str, set[str]] | None = None
+        weaker_than: dict[str, set[str]] = {}
+        for strong, weak in evaluation.priorities.closure:
+            weaker_than.setdefault(weak, set()).add(strong)
+        self.stronger = weaker_than
+
+    def concluders(self, literal: str) -> set[str]:
+        if self._concluders is None:
+            self._concluders = {}
+            for rule_id in applicable_rules(self.evaluation.theory, self.evaluation.arguments):
+                self._concluders.setdefault(self.rules[rule_id].consequent, set()).add(rule_id)
+        return self._concluders.get(literal, set())
+
+    def depending(self, target: str, fact: str) -> set[str]:
+        targets, stack, seen = set(), [target], set()
+        while stack:
+            node = self.args[stack.pop()]
+            if node.id in seen or fact not in node.premises:
+                continue
+            seen.add(node.id)
+            if node.top_rule is not None:
+                targets.add(node.top_rule)
+            stack.extend(node.subs)
+        return targets
+
+    def pairs(self, on: str, target: str, lic: str, defeated_by) -> frozenset[tuple[str, str]]:
+        if on in self.rules:
+            targets = {on}
+        elif on in self.facts:
+            targets = self.depending(target, on)
+        else:
+            targets = self.concluders(self.args[on].conclusion)
+        strong = self.stronger.get(lic)
+        found = {(t, lic) for t in (targets & strong if len(targets) > len(strong) else strong & targets)} \
+            if strong else set()
+        if defeated_by is not None:
+            found.add(tuple(defeated_by))
+        return frozenset(found)
+
+
+def _segments(keys: np.ndarray) -> np.ndarray:
+    """Start offsets of the runs of equal values in a sorted key array."""
+    if not len(keys):
+        return np.zeros(0, dtype=np.int64)
+    return np.concatenate([[0], np.flatnonzero(keys[1:] != keys[:-1]) + 1])
+
+
+def attack_edges(evaluation: Evaluation, namer: Namer) -> AttackEdges:
+    """Group an evaluation's attacks into trace edges, in canonical order.
+
+    An edge is active when one of its attacks is active; its ``lic`` is the
+    smallest licensing-rule node id among its active attacks (among all of
+    them when it is defeated); it is explicit when one of its attacks is.
+    A defeated edge's defeat set is every pair of ``P+`` that neutralizes one
+    of its attacks (Definition 4): the engine's ``defeated_by`` plus each
+    ``t >+ lic`` with ``t`` in ``targetRules``.
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+    namer : Namer
+        Names of the evaluation's theory and arguments.
+
+    Returns
+    -------
+    AttackEdges
+    """
+    table = attack_columns(evaluation)
+    n_args = len(table.argument_ids)
+    arg_nodes = [namer.argument_id(a) for a in table.argument_ids]
+    node_ids = tuple(sorted(set(arg_nodes)))
+    node_pos = {n: i for i, n in enumerate(node_ids)}
+    arg_node = np.array([node_pos[n] for n in arg_nodes], dtype=np.int64).reshape(n_args)
+    # Edge ids "attack:<kind>:<source>→<target>": kind, then source (with the arrow), then target.
+    source_rank = _ranks([n + EDGE_ARROW for n in node_ids])
+    kind_rank = np.array([_KIND_RANK[k] for k in KINDS], dtype=np.int64)
+    src = arg_node[table.attacker] if len(table) else np.zeros(0, dtype=np.int64)
+    dst = arg_node[table.target] if len(table) else np.zeros(0, dtype=np.int64)
+    n_nodes = max(len(node_ids), 1)
+    key = (kind_rank[table.kind.astype(np.int64)] * n_nodes + source_rank[src]) * n_nodes + dst
+    order = np.argsort(key, kind="stable")
+    key = key[order]
+    starts = _segments(key)
+    first = order[starts]
+    is_active = table.defeat[order] < 0
+    active = np.logical_or.reduceat(is_active, starts) if len(starts) else np.zeros(0, dtype=bool)
+    explicit = (np.logical_or.reduceat(table.explicit[order], starts) if len(starts)
+                else np.zeros(0, dtype=bool))
+    # lic: the smallest rule node id within the pool (active members, or all of a defeated edge).
+    rule_node_of = [namer.rule_id(r) for r in table.rule_ids]
+    rule_nodes = tuple(sorted(set(rule_node_of)))
+    position = {n: i for i, n in enumerate(rule_nodes)}
+    none = len(rule_nodes)
+    rule_rank = np.array([position[n] for n in rule_node_of] + [none], dtype=np.int64)
+    lic_rank = rule_rank[table.lic[order].astype(np.int64)]  # -1 (no lic) picks the sentinel
+    group = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(key))))
+    pooled = np.where(is_active | ~active[group], lic_rank, none)
+    lic = np.minimum.reduceat(pooled, starts) if len(starts) else np.zeros(0, dtype=np.int64)
+    lic = np.where(lic >= none, -1, lic)
+    defeat_set, sets, pairs = _defeat_sets(evaluation, namer, table, order, group, active)
+    return AttackEdges(
+        source=src[first], target=dst[first], kind=table.kind[first].astype(np.int64), lic=lic,
+        active=active, explicit=explicit, defeat_set=defeat_set, node_ids=node_ids,
+        rule_nodes=rule_nodes, sets=sets, pairs=pairs,
+    )
+
+
+def _defeat_sets(evaluation, namer, table, order, group, active):
+    """Defeat set of each attack edge (-1 when active), the sets, and the pairs they use."""
+    defeat_set = np.full(len(active), -1, dtype=np.int64)
+    defeated = np.flatnonzero(~active[group])  # positions in ``order``; every attack there is defeated
+    if not len(defeated):
+        return defeat_set, (), ()
+    rows = order[defeated]
+    shape = table.shape[rows].astype(np.int64)
+    on = table.on[rows].astype(np.int64)
+    n_args, n_rules = len(table.argument_ids), len(table.rule_ids)
+    # The class of an attack fixes its targetRules: the attacked conclusion (rebut on an argument),
+    # the rule, or the fact together with the attacked argument.
+    literal_code: dict[str, int] = {}
+    special = set(table.rule_ids) | set(table.fact_ids)
+    conclusion = np.array([literal_code.setdefault(a.conclusion, len(literal_code)) if a.id not in special
+                           else -1 for a in evaluation.arguments] if n_args else [], dtype=np.int64)
+    by_on = np.where(shape == SHAPE_ARGUMENT, conclusion[np.where(shape == SHAPE_ARGUMENT, on, 0)] if n_args else 0,
+                     -1)
+    by_on = np.where(by_on < 0, on + len(literal_code), by_on)
+    width = len(literal_code) + max(n_args, len(table.rule_ids), len(table.fact_ids)) + 1
+    key1 = (shape * width + by_on) * (n_rules + 1) + (table.lic[rows].astype(np.int64) + 1)
+    target_part = np.where(shape == SHAPE_FACT, table.target[rows].astype(np.int64) + 1, 0)
+    key2 = (table.defeat[rows].astype(np.int64) + 1) * (n_args + 1) + target_part
+    by_class = np.lexsort((key2, key1))
+    k1, k2 = key1[by_class], key2[by_class]
+    class_start = np.concatenate([[0], np.flatnonzero((k1[1:] != k1[:-1]) | (k2[1:] != k2[:-1])) + 1])
+    rules = TargetRules(evaluation)
+    names = (table.argument_ids, table.rule_ids, table.fact_ids)
+    pair_sets: dict[frozenset, int] = {}
+    class_set = np.empty(len(class_start), dtype=np.int64)
+    for c, start in enumerate(class_start.tolist()):
+        row = int(rows[by_class[start]])
+        d = int(table.defeat[row])
+        if table.lic[row] < 0:  # a fact attacker is never neutralized (Definition 4)
+            class_set[c] = pair_sets.setdefault(frozenset(), len(pair_sets))
+            continue
+        lic = table.rule_ids[table.lic[row]]
+        found = rules.pairs(names[table.shape[row]][table.on[row]], table.argument_ids[table.target[row]], lic,
+                            table.defeats[d] if d >= 0 else None)
+        class_set[c] = pair_sets.setdefault(found, len(pair_sets))
+    per_attack = np.empty(len(rows), dtype=np.int64)
+    per_attack[by_class] = np.repeat(class_set, np.diff(np.append(class_start, len(rows))))
+    groups = group[defeated]
+    group_start = _segments(groups)
+    low = np.minimum.reduceat(per_attack, group_start)
+    high = np.maximum.reduceat(per_attack, group_start)
+    chosen = low.copy()
+    by_index = list(pair_sets)
+    for g in np.flatnonzero(low != high).tolist():  # an edge whose attacks fall in several classes
+        stop = group_start[g + 1] if g + 1 < len(group_start) else len(groups)
+        union = frozenset().union(*(by_index[s] for s in set(per_attack[group_start[g]:stop].tolist())))
+        chosen[g] = pair_sets.setdefault(union, len(pair_sets))
+        if chosen[g] == len(by_index):
+            by_index.append(union)
+    # Name each set by its priority node ids; equal names share one set.
+    named: dict[tuple[str, ...], int] = {}
+    remap = np.empty(len(by_index), dtype=np.int64)
+    for i, found in enumerate(by_index):
+        ids = tuple(sorted({namer.priority_id(s, w) for s, w in found}))
+        remap[i] = named.setdefault(ids, len(named))
+    final = remap[chosen]
+    kept = np.unique(final)  # only the sets some edge uses, in first-named order
+    compact = np.full(len(named), -1, dtype=np.int64)
+    compact[kept] = np.arange(len(kept))
+    defeat_set[groups[group_start]] = compact[final]
+    names_of = list(named)
+    used = set(np.unique(chosen).tolist())
+    pairs = tuple(sorted({p for i, found in enumerate(by_index) if i in used for p in found}))
+    return defeat_set, tuple(names_of[i] for i in kept.tolist()), pairs

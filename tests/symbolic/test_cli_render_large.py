@@ -1,0 +1,40 @@
+"""``paratrace status --format text`` of a large theory: the tables become streamed plain lines."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+from symbolic import cli_render
+from symbolic.io import load_suite
+from symbolic.status import evaluate_analysis
+from pathlib import Path
+
+SUITE = Path(__file__).resolve().parent / "fixtures" / "penalty_suite.jsonl"
+
+
+def _render(scenario, evaluation) -> str:
+    out = io.StringIO()
+    cli_render.render_text(Console(file=out, width=100, highlight=False), scenario, evaluation)
+    return out.getvalue()
+
+
+def test_large_tables_are_plain_lines(monkeypatch):
+    scenario = load_suite(SUITE)[0]
+    evaluation = evaluate_analysis(scenario.evidence_ids(), scenario.gold, scenario.target)
+    small = _render(scenario, evaluation)
+    assert "Grounded labelling (Algorithm 1)" in small and "\t" not in small
+    monkeypatch.setattr(cli_render, "TABLE_LIMIT", 0)
+    large = _render(scenario, evaluation)
+    lines = large.splitlines()
+    header = lines.index(f"Attacks (Definition 2) and neutralization (Definition 4): {len(evaluation.attacks)} attacks")
+    rows = lines[header + 2:]
+    assert len(rows) == len(evaluation.attacks)
+    expected = sorted(f"{a.attacker}\t{a.target}\t{a.kind.value}\t{a.on}\t{a.lic or '-'}\t"
+                      + ("active" if a.defeated_by is None else "defeated by %s > %s" % a.defeated_by)
+                      for a in evaluation.attacks)
+    assert sorted(rows) == expected
+    labels = lines[lines.index("argument\tconclusion\tderivation\tlabel") + 1:header]
+    assert [line.split("\t")[0] for line in labels] == [a.id for a in evaluation.arguments]
+    assert "status " in large and "accepted" in large

@@ -1,0 +1,47 @@
+"""The ``paratrace status`` path imports no statistics, MLflow or LM library."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SUITE = Path(__file__).parent / "fixtures" / "penalty_suite.jsonl"
+HEAVY = ("statsmodels", "scipy", "pandas", "mlflow", "dspy", "litellm", "instructor", "openai", "sklearn", "torch")
+
+PROBE = """
+import contextlib, io, json, sys
+from optimize.root import app
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    try:
+        app(["status", sys.argv[1], "--format", sys.argv[2]], prog_name="paratrace")
+    except SystemExit as exc:
+        code = exc.code
+    else:
+        code = 0
+print(json.dumps({"code": code, "bytes": len(out.getvalue()),
+                  "heavy": sorted({m.split(".")[0] for m in sys.modules} & set(sys.argv[3].split(",")))}))
+"""
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "dot"])
+def test_status_path_leaves_heavy_modules_unimported(fmt):
+    done = subprocess.run([sys.executable, "-c", PROBE, str(SUITE), fmt, ",".join(HEAVY)],
+                          capture_output=True, text=True, check=True)
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["code"] in (0, None)
+    assert report["bytes"] > 0
+    assert report["heavy"] == []
+
+
+def test_validate_path_leaves_heavy_modules_unimported():
+    probe = PROBE.replace('["status", sys.argv[1], "--format", sys.argv[2]]', '["validate", sys.argv[1], "--check-gold"]')
+    done = subprocess.run([sys.executable, "-c", probe, str(SUITE), "-", ",".join(HEAVY)],
+                          capture_output=True, text=True, check=True)
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["code"] in (0, None)
+    assert report["heavy"] == []
