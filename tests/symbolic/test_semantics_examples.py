@@ -165,3 +165,25 @@ def test_self_loop_priority_is_a_cycle_of_length_one(theory):
     assert ev.status is Status.BOTH
     assert ev.priorities.unresolved == frozenset({"r1"})
     assert ev.priorities.cycles == (("r1",),)
+
+
+def _shape(analysis: Analysis) -> tuple:
+    """The penalty objects without their evidence ids (the fixtures cite different fragment numbers)."""
+    return (sorted((f.id, f.literal) for f in analysis.facts),
+            sorted((r.id, tuple(r.antecedents), r.consequent, r.kind.value) for r in analysis.rules),
+            sorted((p.stronger, p.weaker, p.basis.value) for p in analysis.priorities))
+
+
+def test_every_copy_of_the_penalty_example_states_the_same_theory():
+    from scorer.metrics._examples import penalty_analysis
+    from symbolic.io import load_scenario_text
+
+    fixtures = Path(__file__).resolve().parent / "fixtures"
+    trace_case = Analysis.model_validate(json.loads((fixtures / "trace_penalty.json").read_text("utf-8"))["analysis"])
+    scenario = load_scenario_text((fixtures / "penalty.json").read_text("utf-8"))
+    gold = Analysis(facts=scenario.gold.facts, rules=scenario.gold.rules, priorities=scenario.gold.priorities)
+    expected = (sorted(FACTS.items()),
+                sorted((rid, tuple(text.split(" => ")[0].split(" & ")), text.split(" => ")[1], "defeasible")
+                       for rid, text in RULES.items()),
+                [("r2", "r1", "exception"), ("r3", "r2", "exception")])
+    assert _shape(trace_case) == _shape(gold) == _shape(penalty_analysis()) == expected
