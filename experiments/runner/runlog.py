@@ -3,7 +3,8 @@
 One JSON object per line, flushed and fsynced per record, keyed by
 :class:`~experiments.runner.spec.RunKey`.  A run killed at any moment leaves at
 most one partial last line; :class:`ResultLog` cuts it off when it reopens the
-file, so ``--resume`` re-runs exactly the cases without a complete record.
+file, so ``--resume`` re-runs exactly the cases without a complete record, and the
+cases whose latest record is an infrastructure error (no model answer).
 """
 
 from __future__ import annotations
@@ -78,9 +79,14 @@ class ResultLog:
                     ) from None
                 yield record
 
-    def completed(self) -> set[RunKey]:
-        """The keys that already have a record."""
-        return {RunKey(**r["key"]) for r in self.records()}
+    def latest(self) -> dict[RunKey, dict]:
+        """The latest record of every key (a retried case has several)."""
+        return {RunKey(**r["key"]): r for r in self.records()}
+
+    def completed(self, retry: tuple[str, ...] = ("infra_error",)) -> set[RunKey]:
+        """The keys whose latest record is final: not an outcome in ``retry``
+        (infrastructure errors are not results; ``--resume`` runs them again)."""
+        return {key for key, r in self.latest().items() if r.get("outcome") not in retry}
 
     def append(self, key: RunKey, record: dict) -> None:
         """Append one record for ``key`` and make it durable before returning."""

@@ -118,7 +118,9 @@ def prompt_digest(program) -> str:
 
 
 def hard_failure(task: Task, exc: BaseException) -> CaseOutcome:
-    """The record of a task that failed for good: scored incorrect, never dropped.
+    """The record of a task that failed for good, never dropped: an
+    infrastructure error (outcome ``infra_error``) or a call that hit its token
+    or time bound (outcome ``limit``); neither is scored.
 
     A setup problem (an unknown configuration or variant, the local model's
     extra not installed, a model string without provider) is not a case
@@ -135,4 +137,17 @@ def hard_failure(task: Task, exc: BaseException) -> CaseOutcome:
     reason = redact({"r": f"{type(exc).__name__}: {exc}"})["r"][:2000] or type(exc).__name__
     record = OutputRecord.failure(case_id=key.case, configuration=key.configuration, model=key.backbone,
                                   variant=key.variant, repeat=key.repeat, raw_text="", reason=reason)
-    return CaseOutcome("infra_error", record.model_dump(mode="json", exclude_none=True))
+    outcome = "limit" if _limit(exc) else "infra_error"
+    return CaseOutcome(outcome, record.model_dump(mode="json", exclude_none=True))
+
+
+def _limit(exc: BaseException | None) -> bool:
+    from assistant.errors import CallLimitError
+
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, CallLimitError):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
