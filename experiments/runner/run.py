@@ -64,8 +64,11 @@ def _log_mlflow(spec: ExperimentSpec, scores: Sequence[SuiteScore], man: Mapping
                 if path.suffix in (".md", ".csv"):
                     mlflow.log_text(path.read_text(encoding="utf-8"), f"report/{path.name}")
             for cell in suite.cells:
+                # Only model answers are in the metrics; cases without one are counted, not scored.
                 metrics = cell.metrics()
                 extra = {k: (v, None, None, len(cell.outputs)) for k, v in cell.operational_metrics().items()}
+                extra.update({"not_scored": (float(cell.not_scored), None, None, cell.not_scored),
+                              "scored_cases": (float(len(cell.results)), None, None, len(cell.results))})
                 failed = [o for o, r in zip(sorted(cell.outputs, key=lambda o: o.case_id),
                                             sorted(cell.results, key=lambda r: r.case_id))
                           if not r.correct and o.trace is not None]
@@ -88,7 +91,7 @@ def _log_mlflow(spec: ExperimentSpec, scores: Sequence[SuiteScore], man: Mapping
                             **{f"outcomes.{k}": v for k, v in cell.outcomes.items()}},
                     metrics={**metrics, **extra}, table=cell.table(), texts=texts,
                     figures={"confusion_matrix.png": confusion_figure(gold, pred, cell.name),
-                             "metrics.png": metric_bars(metrics, cell.name)},
+                             "metrics.png": metric_bars(metrics, cell.name)} if cell.results else {},
                 ))
     return tuple(ids)
 
@@ -125,14 +128,17 @@ def _csv(rows: Sequence[Mapping]) -> str:
 def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: bool = False,
                    dry_run: bool = False, track: bool = True,
                    solver: Callable | None = None,
-                   on_progress: Callable[[RunSummary, int], None] | None = None) -> ExperimentRun:
+                   on_progress: Callable[[RunSummary, int], None] | None = None,
+                   cache: bool = True, preflight: bool | None = None,
+                   resolved: Mapping[str, object] | None = None) -> ExperimentRun:
     """Run ``spec``: every case of the grid exactly once, then score and track.
 
     Parameters
     ----------
     spec : ExperimentSpec
     workdir : path
-        Holds ``runs/``, the DSPy cache and (by default) ``mlflow.db``.
+        Holds ``runs/``, the response cache ``.paratrace-cache`` and (by
+        default) ``mlflow.db``.
     resume : bool
         Continue a run that was interrupted; already recorded cases are skipped.
     dry_run : bool
@@ -143,11 +149,23 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
         Replaces the assistant (tests, custom systems): ``solver(task) -> CaseOutcome``.
     on_progress : callable, optional
         ``on_progress(summary, total_todo)`` after every case.
+    cache : bool
+        Reuse and store validated replies in ``<workdir>/.paratrace-cache``
+        (:mod:`assistant.cache`).
+    preflight : bool, optional
+        Resolve every backbone and send it a one-token completion before the
+        run directory is prepared (default: when ``solver`` is not given).
+    resolved : mapping, optional
+        Already resolved backbones by name (:class:`assistant.backends.Backbone`),
+        used instead of the model strings (tests, custom LMs).
 
     Raises
     ------
     ExperimentError
         On a bad suite, a frozen-spec mismatch, or an existing run without ``resume``.
+    assistant.errors.BackendError
+        On an unknown model string, or a backbone that does not answer the
+        preflight (naming the backbone, its endpoint and the cause).
     """
     workdir = Path(workdir).resolve()
     check_spec(spec)
@@ -158,26 +176,37 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
     est = estimate(tasks, done)
     if dry_run:
         return ExperimentRun(None, est, None)
+    resolved = dict(resolved or {})
+    if preflight if preflight is not None else solver is None:
+        from assistant.backends import probe
+
+        from .preflight import resolve_backbones
+
+        for name, backbone in resolved.items():
+            probe(backbone)
+        resolved.update(resolve_backbones(spec.model_copy(update={"backbones": tuple(
+            b for b in spec.backbones if b.name not in resolved)}), cache=cache))
     paths = prepare(spec, workdir, resume=resume)
     man = manifest(spec, files)
     if not paths.manifest.exists():
         paths.manifest.write_text(json.dumps(man, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     else:
         man = json.loads(paths.manifest.read_text(encoding="utf-8"))
-    import dspy
+    from assistant.cache import CACHE_DIRNAME, use_cache
 
-    dspy.configure_cache(enable_disk_cache=True, disk_cache_dir=str(workdir / ".paratrace-cache"))
     if track:
         _trace_dspy(workdir, next(iter(suites)))
     log = ResultLog(paths.results)
     limiters = {b.name: RateLimiter(b.rate_per_minute) for b in spec.backbones}
     todo = len(tasks) - len(done)
-    summary = run_tasks(
-        tasks, solver or AssistantSolver(demo_pools=demo_pools(spec, suites), seed=spec.seed), hard_failure, log, concurrency=spec.concurrency,
-        limiters=limiters, max_retries=spec.max_retries, seed=spec.seed, backoff_s=spec.backoff_s,
-        budget=Budget(spec.max_calls, spec.max_tokens),
-        on_progress=(lambda s: on_progress(s, todo)) if on_progress else None,
-    )
+    solver = solver or AssistantSolver(demo_pools=demo_pools(spec, suites), seed=spec.seed, resolved=resolved)
+    with use_cache(workdir / CACHE_DIRNAME if cache else None):
+        summary = run_tasks(
+            tasks, solver, hard_failure, log, concurrency=spec.concurrency,
+            limiters=limiters, max_retries=spec.max_retries, seed=spec.seed, backoff_s=spec.backoff_s,
+            budget=Budget(spec.max_calls, spec.max_tokens),
+            on_progress=(lambda s: on_progress(s, todo)) if on_progress else None,
+        )
     scores = tuple(score_log(log, suites, paths.reports, seed=spec.seed))
     ids = _log_mlflow(spec, scores, man, workdir, paths) if track and scores else ()
     return ExperimentRun(paths, est, summary, scores, ids)

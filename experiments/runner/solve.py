@@ -78,7 +78,8 @@ class AssistantSolver:
                 resolved = self.resolved.get(backbone.name)
                 if resolved is None:
                     decoding = Decoding().with_overrides(**backbone.decoding) if backbone.decoding else Decoding()
-                    resolved = resolve(backbone.model, decoding=decoding, api_base=backbone.api_base)
+                    resolved = resolve(backbone.model, decoding=decoding, api_base=backbone.api_base,
+                                       api_key_env=backbone.api_key_env)
                 if repeat:
                     with warnings.catch_warnings():
                         warnings.simplefilter("ignore")
