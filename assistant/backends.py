@@ -275,8 +275,10 @@ def check_model(model: str | None) -> str:
     return model
 
 
-def probe(backbone: Backbone) -> None:
+def probe(backbone: Backbone, name: str | None = None) -> None:
     """A real one-token completion through the backbone's LM (no cache): is it there?
+
+    ``name`` is how messages call the backbone (a run's alias; default the model string).
 
     Raises
     ------
@@ -288,10 +290,10 @@ def probe(backbone: Backbone) -> None:
     try:
         backbone.lm.forward(messages=[{"role": "user", "content": "Reply with OK."}], max_tokens=1, cache=False)
     except Exception as exc:  # noqa: BLE001 - every failure becomes one typed line
-        raise describe_failure(backbone, exc) from exc
+        raise describe_failure(backbone, exc, name=name) from exc
 
 
-def describe_failure(backbone: Backbone, exc: BaseException) -> BackendError:
+def describe_failure(backbone: Backbone, exc: BaseException, *, name: str | None = None) -> BackendError:
     """One line for a failed call: backbone, endpoint and cause (a dead embedded
     server with its signal or exit code and log tail, a missing or refused key,
     a refused connection, else the provider's message)."""
@@ -303,7 +305,8 @@ def describe_failure(backbone: Backbone, exc: BaseException) -> BackendError:
         cause = server_failure(base) if base else None
     if cause is None:
         cause = _cause(exc)
-    return BackendError(f"backbone {backbone.where}: {cause}")
+    where = f"{name} at {backbone.endpoint}" if name and backbone.endpoint else (name or backbone.where)
+    return BackendError(f"backbone {where}: {cause}")
 
 
 def _cause(exc: BaseException) -> str:

@@ -108,6 +108,10 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, c
         console.print(json.dumps({"tasks": est.tasks, "calls": est.calls, "prompt_tokens": est.prompt_tokens,
                                   "completion_tokens": est.completion_tokens, "within_budget": fits}))
         return
+    from .preflight import resolve_backbones
+
+    # Before the progress bar: a dead backbone stops the run with one line.
+    resolved = resolve_backbones(spec, cache=cache)
     with _progress(console) as bar:
         task = bar.add_task(spec.name, total=None, failures=0, tokens=0)
 
@@ -117,7 +121,7 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, c
 
         started = time.monotonic()
         result = run_experiment(spec, workdir=workdir, resume=resume, track=track, on_progress=update,
-                                cache=cache)
+                                cache=cache, resolved=resolved, preflight=False)
     s = result.summary
     console.print(f"{spec.name}: {s.done} run, {s.skipped} already done, {s.scored} scored, "
                   f"{s.parse_failures} parse failures, not scored ({s.infra_errors} infrastructure errors, "

@@ -61,5 +61,5 @@ def resolve_backbones(spec: ExperimentSpec, *, cache: bool = True, probe: bool =
             where = f" at {backbone.api_base}" if backbone.api_base else ""
             raise BackendError(f"backbone {backbone.name}{where}: {exc}") from None
         if probe:
-            probe_one(resolved[backbone.name])
+            probe_one(resolved[backbone.name], name=backbone.name)
     return resolved

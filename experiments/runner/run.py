@@ -183,7 +183,7 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
         from .preflight import resolve_backbones
 
         for name, backbone in resolved.items():
-            probe(backbone)
+            probe(backbone, name=name)
         resolved.update(resolve_backbones(spec.model_copy(update={"backbones": tuple(
             b for b in spec.backbones if b.name not in resolved)}), cache=cache))
     paths = prepare(spec, workdir, resume=resume)
