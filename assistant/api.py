@@ -81,7 +81,8 @@ class Assistant:
         The environment variable holding the endpoint's key
         (see :func:`assistant.backends.resolve`).
     max_retries : int, optional
-        Instructor re-asks after an invalid reply.
+        Instructor re-asks after an invalid reply (at most the backbone's
+        ``max_reasks`` when it sets one).
     limits : Limits, optional
         Input size limits.
     backbone : Backbone, optional
@@ -99,6 +100,8 @@ class Assistant:
         self.program = program if program is not None else apply_variant(build(self.config), self.variant, demos)
         self.backbone = backbone or resolve(model, decoding=decoding, api_base=api_base, cache=cache,
                                             api_key_env=api_key_env)
+        if self.backbone.max_reasks is not None:
+            max_retries = min(max_retries, self.backbone.max_reasks)
         self.adapter = InstructorAdapter(max_retries=max_retries, constrained=self.backbone.json_schema,
                                          endpoint=self.backbone.endpoint or None)
         self.limits = limits

@@ -129,6 +129,10 @@ class Backbone:
     endpoint : str
         Where the calls go (the ``api_base``, the embedded server, or the
         provider's default), as shown in messages and keyed in the cache.
+    max_reasks : int or None
+        A ceiling on Instructor's re-asks for this backbone (``None``: the
+        caller's setting); the embedded model gets one, since each re-ask
+        resends a longer prompt and the tiny model repeats its mistakes.
     """
 
     model: str
@@ -136,6 +140,7 @@ class Backbone:
     kind: str
     json_schema: bool = False
     endpoint: str = ""
+    max_reasks: int | None = None
 
     @property
     def where(self) -> str:
@@ -217,13 +222,14 @@ def resolve(model: str | None = None, *, decoding: Decoding = Decoding(), api_ba
     import dspy
 
     if provider == "local":
-        from .local_llm import LlamaServerEngine, ensure_server, local_bounds
+        from .local_llm import LlamaServerEngine, ensure_server, local_bounds, local_reasks
 
         max_tokens, timeout = local_bounds(decoding.max_tokens)
         engine = LlamaServerEngine(ensure_server(), timeout=timeout)
         lm = dspy.LM(LOCAL_MODEL, engine=engine, cache=cache, num_retries=0,
                      **{**decoding.kwargs_for("local"), "max_tokens": max_tokens})
-        return Backbone(model, lm, "local", json_schema=True, endpoint=engine.endpoint_id)
+        return Backbone(model, lm, "local", json_schema=True, endpoint=engine.endpoint_id,
+                        max_reasks=local_reasks())
     kwargs = decoding.kwargs_for(provider)
     if api_base:
         kwargs["api_base"] = api_base

@@ -15,7 +15,8 @@ it does not reach useful accuracy.
 Every call is bounded (:func:`local_bounds`): at most ``max_tokens`` tokens
 (``PARATRACE_LOCAL_MAX_TOKENS``, default 512) and a client timeout
 (``PARATRACE_LOCAL_TIMEOUT_S``, default 300 s); a call that hits a bound raises
-:class:`~assistant.errors.CallLimitError`.  The server runs with a 4096-token
+:class:`~assistant.errors.CallLimitError`.  An invalid reply is re-asked once
+(``PARATRACE_LOCAL_REASKS``).  The server runs with a 4096-token
 context.  When the server dies (a crash, a signal such as SIGILL from a build
 that used CPU features the OS does not grant), :func:`server_failure` says how
 and shows the tail of its log.
@@ -49,6 +50,7 @@ __all__ = [
     "check_cpu",
     "ensure_server",
     "local_bounds",
+    "local_reasks",
     "model_path",
     "server_failure",
     "start_server",
@@ -61,6 +63,7 @@ _HEALTH_TIMEOUT_S = 180.0
 LOCAL_N_CTX = 4096
 LOCAL_MAX_TOKENS = 512
 LOCAL_TIMEOUT_S = 300.0
+LOCAL_REASKS = 1
 
 
 def local_bounds(max_tokens: int | None = None) -> tuple[int, float]:
@@ -99,6 +102,25 @@ def local_bounds(max_tokens: int | None = None) -> tuple[int, float]:
 
     cap = int(number("PARATRACE_LOCAL_MAX_TOKENS", LOCAL_MAX_TOKENS))
     return (min(max_tokens, cap) if max_tokens else cap), number("PARATRACE_LOCAL_TIMEOUT_S", LOCAL_TIMEOUT_S)
+
+
+def local_reasks() -> int:
+    """Re-asks after an invalid reply of the embedded model: ``$PARATRACE_LOCAL_REASKS``, default 1.
+
+    Raises
+    ------
+    LocalModelError
+        If the variable is not a whole number >= 0.
+
+    >>> local_reasks() >= 0
+    True
+    """
+    raw = os.environ.get("PARATRACE_LOCAL_REASKS", "")
+    if raw == "":
+        return LOCAL_REASKS
+    if not raw.isdigit():
+        raise LocalModelError(f"PARATRACE_LOCAL_REASKS={raw!r}: expected a whole number >= 0")
+    return int(raw)
 
 
 def check_cpu(cpuinfo: str | Path = "/proc/cpuinfo") -> None:

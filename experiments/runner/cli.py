@@ -81,10 +81,10 @@ def _print_summary(console, result) -> None:
                 else:
                     row.append(f"{value:.2f} [{low:.2f},{high:.2f}] ({n})")
             table.add_row(cell.name, *row)
-            if cell.not_scored:
-                table.add_row("", f"[yellow]{cell.not_scored_text()}: in no metric above[/yellow]",
-                              *([""] * (len(TABLE_METRICS) - 1)))
         console.print(table)
+        for cell in suite.cells:
+            if cell.not_scored and cell.metrics():
+                console.print(f"[yellow]{cell.name}: {cell.not_scored_text()}, in no metric above[/yellow]")
         console.print(f"report: {suite.report_dir}")
 
 
