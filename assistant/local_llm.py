@@ -52,6 +52,7 @@ __all__ = [
     "local_bounds",
     "local_reasks",
     "model_path",
+    "server_command",
     "server_failure",
     "start_server",
     "status",
@@ -64,6 +65,10 @@ LOCAL_N_CTX = 4096
 LOCAL_MAX_TOKENS = 512
 LOCAL_TIMEOUT_S = 300.0
 LOCAL_REASKS = 1
+_PROCS: dict[int, tuple[subprocess.Popen, "ServerInfo"]] = {}
+_SIGILL_HINT = (" (llama-cpp-python was built for CPU instructions this machine does not allow; rebuild it "
+                "portably: pip cache remove llama_cpp_python, then the README's install command with its "
+                "CMAKE_ARGS)")
 
 
 def local_bounds(max_tokens: int | None = None) -> tuple[int, float]:
@@ -254,6 +259,25 @@ def status() -> ServerInfo | None:
     return None
 
 
+def _require_model() -> Path:
+    try:
+        import llama_cpp.server  # noqa: F401
+    except ImportError:
+        raise LocalModelError("the local model needs the optional extra: pip install 'paratrace[local]'") from None
+    return model_path()
+
+
+def server_command(gguf: Path, port: int, *, n_ctx: int, threads: int) -> list[str]:
+    """The command line of the embedded server (:mod:`assistant.llama_server`)."""
+    # faulthandler: a fatal signal (SIGILL, SIGSEGV) leaves a traceback in the log.
+    return [sys.executable, "-X", "faulthandler", "-u", "-m", "assistant.llama_server", "--model", str(gguf),
+            "--model_alias", LOCAL_ALIAS,
+            "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", str(threads),
+            # The server's default logits_all=true keeps n_ctx x 262,144 float logits (4 GiB at 4096
+            # tokens) and computes them for every prompt token; sampling needs only the last row.
+            "--logits_all", "false", "--verbose", "false"]
+
+
 def start_server(port: int | None = None, *, n_ctx: int = LOCAL_N_CTX, threads: int | None = None,
                  timeout: float = _HEALTH_TIMEOUT_S) -> ServerInfo:
     """Start the llama.cpp server on ``127.0.0.1`` and wait until it answers.
@@ -286,23 +310,14 @@ def start_server(port: int | None = None, *, n_ctx: int = LOCAL_N_CTX, threads: 
     if running is not None:
         return running
     check_cpu()
-    try:
-        import llama_cpp.server  # noqa: F401
-    except ImportError:
-        raise LocalModelError("the local model needs the optional extra: pip install 'paratrace[local]'") from None
-    gguf = model_path()
+    gguf = _require_model()
     port = port or _free_port()
     state = _state_file()
     state.parent.mkdir(parents=True, exist_ok=True)
     log_path = state.parent / "server.log"
-    threads = threads or int(os.environ.get("PARATRACE_LOCAL_THREADS") or 0) or max(1, min(4, (os.cpu_count() or 2) // 2))
-    # faulthandler: a fatal signal (SIGILL, SIGSEGV) leaves a traceback in the log.
-    cmd = [sys.executable, "-X", "faulthandler", "-u", "-m", "assistant.llama_server", "--model", str(gguf),
-           "--model_alias", LOCAL_ALIAS,
-           "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", str(threads),
-           # The server's default logits_all=true keeps n_ctx x 262,144 float logits (4 GiB at 4096
-           # tokens) and computes them for every prompt token; sampling needs only the last row.
-           "--logits_all", "false", "--verbose", "false"]
+    threads = (threads or int(os.environ.get("PARATRACE_LOCAL_THREADS") or 0)
+               or max(1, min(4, (os.cpu_count() or 2) // 2)))
+    cmd = server_command(gguf, port, n_ctx=n_ctx, threads=threads)
     # Few malloc arenas: the server's per-token buffers otherwise fragment into gigabytes.
     env = {**os.environ, "MALLOC_ARENA_MAX": os.environ.get("MALLOC_ARENA_MAX", "2")}
     with open(log_path, "ab") as log:
@@ -313,7 +328,8 @@ def start_server(port: int | None = None, *, n_ctx: int = LOCAL_N_CTX, threads: 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise LocalModelError(f"the llama.cpp server {_ended(proc.returncode)}; {_log_tail(log_path)}")
+            hint = _SIGILL_HINT if proc.returncode == -signal.SIGILL else ""
+            raise LocalModelError(f"the llama.cpp server {_ended(proc.returncode)}{hint}; {_log_tail(log_path)}")
         if _healthy(port):
             state.write_text(json.dumps(asdict(info)))
             return info
@@ -358,7 +374,6 @@ def stop_server() -> bool:
 
 
 _OWNED: list[int] = []
-_PROCS: dict[int, tuple[subprocess.Popen, "ServerInfo"]] = {}
 
 
 def _ended(returncode: int | None) -> str:
@@ -393,7 +408,8 @@ def server_failure(base_url: str) -> str | None:
             code = proc.poll()
             if code is None:
                 return None
-            return f"the embedded llama.cpp server (pid {info.pid}) {_ended(code)}; {_log_tail(info.log)}"
+            hint = _SIGILL_HINT if code == -signal.SIGILL else ""
+            return f"the embedded llama.cpp server (pid {info.pid}) {_ended(code)}{hint}; {_log_tail(info.log)}"
     path = _state_file()
     try:
         info = ServerInfo(**json.loads(path.read_text()))
