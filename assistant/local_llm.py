@@ -405,8 +405,9 @@ def server_failure(base_url: str) -> str | None:
     """
     for proc, info in list(_PROCS.values()):
         if info.base_url == base_url.rstrip("/"):
-            code = proc.poll()
-            if code is None:
+            try:  # called right after a failed request: a dying process may need a moment
+                code = proc.wait(timeout=3.0)
+            except subprocess.TimeoutExpired:
                 return None
             hint = _SIGILL_HINT if code == -signal.SIGILL else ""
             return f"the embedded llama.cpp server (pid {info.pid}) {_ended(code)}{hint}; {_log_tail(info.log)}"
