@@ -135,6 +135,10 @@ def test_ask_missing_key_and_refused_key_exit_2(package, monkeypatch):
     missing = _ask(["-e", str(package), "-c", "b1", "-m", "openai/m", "--api-base", "http://127.0.0.1:9/v1",
                     "--api-key-env", "MY_ENDPOINT_KEY", "--no-cache"])
     assert missing.exit_code == 2 and "MY_ENDPOINT_KEY is not set" in missing.output
+    hosted = _ask(["-e", str(package), "-c", "b1", "-m", "openai/gpt-4o-mini", "--no-cache"])
+    assert hosted.exit_code == 2, hosted.output
+    assert "backbone openai/gpt-4o-mini at provider-default:openai: no API key" in hosted.output
+    assert "OPENAI_API_KEY" in hosted.output and "internal error" not in hosted.output
     with ScriptedServer(Script([]), api_key="sk-right") as server:
         monkeypatch.setenv("MY_ENDPOINT_KEY", "sk-wrong")
         refused = _ask(["-e", str(package), "-c", "b1", "-m", "openai/m", "--api-base", server.base_url,

@@ -108,3 +108,27 @@ def test_nothing_scored_exits_non_zero_and_resume_retries_the_infra_errors(tmp_p
     assert [r["outcome"] for r in records] == ["infra_error", "infra_error", "scored", "scored"]
     assert "2 run, 0 already done, 2 scored" in resumed.output
     assert "experiment paratrace/penalty_suite" not in resumed.output  # --no-track: no MLflow line
+
+
+def test_infra_errors_are_in_no_mlflow_metric(tmp_path, monkeypatch):
+    import mlflow
+
+    from assistant.backends import Backbone as Resolved
+    from assistant.scripted import scripted_lm
+    from experiments.runner.solve import AssistantSolver
+
+    def timeout(messages):
+        raise TimeoutError("read timed out")
+
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    dead = Resolved("scripted/null", scripted_lm("scripted/dead", Script([timeout] * 20)), "scripted", True)
+    solver = AssistantSolver(resolved={"dead": dead})
+    s = spec("tracked-dead", [{"model": "scripted/null", "alias": "ok"}, {"model": "scripted/null", "alias": "dead"}])
+    result = run_experiment(s, workdir=tmp_path, track=True, solver=solver)
+    client = mlflow.MlflowClient()
+    children = {r.data.params["backbone"]: r for r in client.search_runs(
+        [client.get_experiment_by_name("paratrace/penalty_suite").experiment_id])
+        if r.data.tags.get("mlflow.parentRunId") == result.mlflow_runs[0]}
+    assert children["dead"].data.metrics["not_scored"] == 3 and children["dead"].data.metrics["scored_cases"] == 0
+    assert not any(k.startswith(("ASA", "CLA", "TGC")) for k in children["dead"].data.metrics)
+    assert children["ok"].data.metrics["scored_cases"] == 3 and "ASA" in children["ok"].data.metrics
