@@ -164,10 +164,12 @@ def register(app: typer.Typer) -> None:
     @local.command("status")
     def show() -> None:
         """Show whether the server is running, and where."""
-        from .local_llm import status
+        from .local_llm import stale_reason, status
 
+        reason = stale_reason()
         info = status()
-        typer.echo(f"running: pid {info.pid}, {info.base_url}" if info else "not running")
+        typer.echo(f"running: pid {info.pid}, {info.base_url}" if info
+                   else "not running" + (f" ({reason})" if reason else ""))
         if info is None:
             raise typer.Exit(3)
 

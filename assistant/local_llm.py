@@ -54,6 +54,7 @@ __all__ = [
     "model_path",
     "server_command",
     "server_failure",
+    "stale_reason",
     "start_server",
     "status",
     "stop_server",
@@ -240,6 +241,18 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def stale_reason() -> str | None:
+    """Why the recorded server is gone (its pid and log tail), or ``None`` if none is recorded or it lives."""
+    try:
+        info = ServerInfo(**json.loads(_state_file().read_text()))
+    except (OSError, ValueError, TypeError):
+        return None
+    if _alive(info.pid) and _healthy(info.port):
+        return None
+    state = "is no longer running" if not _alive(info.pid) else "does not answer"
+    return f"the recorded server (pid {info.pid}, port {info.port}) {state}; {_log_tail(info.log)}"
 
 
 def status() -> ServerInfo | None:

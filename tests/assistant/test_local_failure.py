@@ -5,14 +5,19 @@ features the OS does not grant did) is started through ``start_server``."""
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+import time
 
 import dspy
 import pytest
+from typer.testing import CliRunner
 
 from assistant.backends import Backbone, probe
 from assistant.errors import BackendError, LocalModelError
 from assistant import local_llm
+from symbolic.cli import app
 
 CRASHING = r'''
 import json, os, signal, sys
@@ -67,3 +72,21 @@ def test_a_cpu_without_avx2_is_refused_before_any_start(tmp_path):
         local_llm.check_cpu(cpuinfo)
     cpuinfo.write_text("flags\t\t: fpu sse2 avx avx2 fma f16c\n")
     local_llm.check_cpu(cpuinfo)
+
+
+def test_local_llm_status_says_why_the_recorded_server_is_gone(crashing_server):
+    info = crashing_server
+    os.kill(info.pid, signal.SIGILL)
+    while not _reaped(info.pid):
+        time.sleep(0.05)
+    result = CliRunner().invoke(app, ["local-llm", "status"])
+    assert result.exit_code == 3
+    assert f"not running (the recorded server (pid {info.pid}, port {info.port})" in result.output
+    assert "model loaded" in result.output
+
+
+def _reaped(pid: int) -> bool:
+    try:
+        return os.waitpid(pid, os.WNOHANG) != (0, 0)
+    except ChildProcessError:
+        return True
