@@ -2,8 +2,9 @@
 
 The adapter keeps DSPy in charge of the messages (signature instructions,
 field descriptions and demos stay under the optimizers' control) and sends
-them through Instructor over the DSPy LM's own ``forward`` (its engine, cache
-and retries).  Instructor parses the reply into a pydantic model built from the
+them through Instructor over the DSPy LM's own ``forward`` (its engine and
+retries; replies are cached by :mod:`assistant.cache`, keyed by endpoint too,
+and only once validated).  Instructor parses the reply into a pydantic model built from the
 signature's output fields, with the call's inputs as validation context, and
 re-asks with the validation error a bounded number of times.  When the retries
 are spent the adapter raises :class:`~assistant.errors.ValidationFailure`
@@ -270,8 +271,8 @@ class InstructorAdapter(dspy.JSONAdapter):
             if _finish_reason(resp) == "length" or (
                     limit and not cache_hit and usage.get("completion_tokens", 0) >= int(limit)):
                 call_errors.append(CallLimitError(
-                    f"model {lm.model} at {endpoint}: the reply hit the token bound (max_tokens={limit}) "
-                    "before the reply was complete", kind="tokens", limit=float(limit or 0)))
+                    f"model {lm.model} at {endpoint}: the reply reached the token bound (max_tokens={limit}) "
+                    "unfinished", kind="tokens", limit=float(limit or 0)))
                 raise call_errors[-1]
             pending[:] = [] if cache_hit else [(key, resp)]
             return resp
