@@ -23,7 +23,7 @@ from scorer.contract import OutputRecord, RunMeta
 from .adapter import CallRecord, InstructorAdapter, recording
 from .backends import Backbone, Decoding, describe_failure, resolve
 from .configs import build
-from .errors import ValidationFailure
+from .errors import CallLimitError, ValidationFailure
 from .evidence import EvidencePackage, Limits, check_inputs
 from .variants import Variant, apply_variant
 
@@ -115,7 +115,8 @@ class Assistant:
         InputLimitError
             If the query or evidence exceed the limits.
         CallLimitError
-            If a call hit its token or time bound.
+            If a call hit its token or time bound (its ``calls`` attribute
+            holds the :class:`CallRecord` of every call the case made).
         BackendError
             If the backbone could not be reached or refused the call (naming
             the backbone, its endpoint and the cause); the provider's error is
@@ -132,6 +133,10 @@ class Assistant:
                 pred = self.program(query=query, evidence=package, target=target, candidate=candidate)
             except ValidationFailure as exc:
                 pred, failure = None, exc
+            except CallLimitError as exc:
+                exc.calls = tuple(log.calls)  # what the bounded case spent, for the runner's record
+                exc.elapsed_ms = (time.perf_counter() - started) * 1000.0
+                raise
             except ParatraceError:
                 raise
             except Exception as exc:  # noqa: BLE001 - provider errors become one typed line

@@ -46,8 +46,9 @@ def dead_url() -> str:
 
 
 def spec(name, backbones, **kw):
-    return ExperimentSpec(name=name, suites=[str(SUITE)], configurations=["b1"], backbones=backbones,
-                          concurrency=1, max_retries=1, backoff_s=0, limit=3, **kw)
+    return ExperimentSpec(**{"name": name, "suites": [str(SUITE)], "configurations": ["b1"],
+                             "backbones": backbones, "concurrency": 1, "max_retries": 1, "backoff_s": 0,
+                             "limit": 3, **kw})
 
 
 def test_same_model_two_endpoints_the_down_one_gets_zero_scored_cases(tmp_path):
@@ -132,3 +133,24 @@ def test_infra_errors_are_in_no_mlflow_metric(tmp_path, monkeypatch):
     assert children["dead"].data.metrics["not_scored"] == 3 and children["dead"].data.metrics["scored_cases"] == 0
     assert not any(k.startswith(("ASA", "CLA", "TGC")) for k in children["dead"].data.metrics)
     assert children["ok"].data.metrics["scored_cases"] == 3 and "ASA" in children["ok"].data.metrics
+
+
+def test_a_case_that_hits_the_token_bound_is_reported_as_a_limit_not_an_answer(tmp_path):
+    import dspy
+
+    from assistant.backends import Backbone as Resolved
+    from assistant.scripted import ScriptedEngine
+    from experiments.runner.solve import AssistantSolver
+
+    long_reply = json.dumps(json.loads(B1_MINIMAL) | {"padding": "x" * 200})
+    lm = dspy.LM("scripted/bounded", engine=ScriptedEngine(Script([long_reply] * 10)), cache=False, max_tokens=16)
+    solver = AssistantSolver(resolved={"bounded": Resolved("scripted/null", lm, "scripted", True)})
+    s = spec("bounded", [{"model": "scripted/null", "alias": "bounded"}], limit=1)
+    result = run_experiment(s, workdir=tmp_path, track=False, solver=solver)
+    record = json.loads((tmp_path / "runs" / "bounded" / "results.jsonl").read_text())
+    assert record["outcome"] == "limit" and record["attempts"] == 1  # not retried: it would hit the bound again
+    assert record["calls"] == 1 and record["tokens"] > 16
+    assert "max_tokens=16" in record["output"]["meta"]["failure_reason"]
+    cell = result.scores[0].cells[0]
+    assert cell.results == () and cell.not_scored_text() == "not scored (1 token/time limits)"
+    assert result.summary.limits == 1 and result.summary.scored == 0
