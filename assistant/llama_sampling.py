@@ -4,7 +4,7 @@ llama-cpp-python 0.3.36 puts the grammar sampler first in its chain, so the
 grammar is checked against the whole vocabulary at every token: 262,144
 candidates for Gemma 3, which made constrained decoding run at about two
 tokens a second on two cores and drove the server's memory to gigabytes.
-llama.cpp's own sampler (``common/sampling.cpp``) does it the other way round:
+llama.cpp's own sampler does it the other way round:
 it picks the token first, asks the grammar about that one token, and only
 when the grammar refuses it applies the grammar to the whole vocabulary.
 :class:`VerifyFirstSampler` does the same for greedy decoding (temperature 0,

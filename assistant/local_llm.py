@@ -40,7 +40,9 @@ import urllib.request
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .errors import CallLimitError, LocalModelError
+from .errors import LocalModelError
+from .llama_engine import LOCAL_ALIAS, LlamaServerEngine
+from .local_limits import check_cpu, local_bounds, local_reasks
 
 __all__ = [
     "LOCAL_ALIAS",
@@ -60,114 +62,12 @@ __all__ = [
     "stop_server",
 ]
 
-LOCAL_ALIAS = "gemma-3-270m"
 _HEALTH_TIMEOUT_S = 180.0
 LOCAL_N_CTX = 4096
-LOCAL_MAX_TOKENS = 512
-LOCAL_TIMEOUT_S = 300.0
-LOCAL_REASKS = 1
 _PROCS: dict[int, tuple[subprocess.Popen, "ServerInfo"]] = {}
 _SIGILL_HINT = (" (llama-cpp-python was built for CPU instructions this machine does not allow; rebuild it "
                 "portably: pip cache remove llama_cpp_python, then the README's install command with its "
                 "CMAKE_ARGS)")
-
-
-def local_bounds(max_tokens: int | None = None) -> tuple[int, float]:
-    """The token and time bound of one call to the embedded model.
-
-    ``max_tokens`` (the run's decoding setting) is capped at
-    ``$PARATRACE_LOCAL_MAX_TOKENS`` (default 512): the model is not
-    instruction-tuned and, unbounded, runs on until the context is full.
-
-    Returns
-    -------
-    (int, float)
-        Tokens and seconds per call.
-
-    Raises
-    ------
-    LocalModelError
-        If an environment override is not a positive number.
-
-    Examples
-    --------
-    >>> local_bounds(4096)[0] <= 4096 and local_bounds(100)[0] <= 100
-    True
-    """
-    def number(name: str, default: float) -> float:
-        raw = os.environ.get(name)
-        if raw in (None, ""):
-            return default
-        try:
-            value = float(raw)
-        except ValueError:
-            value = -1.0
-        if value <= 0:
-            raise LocalModelError(f"{name}={raw!r}: expected a positive number")
-        return value
-
-    cap = int(number("PARATRACE_LOCAL_MAX_TOKENS", LOCAL_MAX_TOKENS))
-    return (min(max_tokens, cap) if max_tokens else cap), number("PARATRACE_LOCAL_TIMEOUT_S", LOCAL_TIMEOUT_S)
-
-
-def local_reasks() -> int:
-    """Re-asks after an invalid reply of the embedded model: ``$PARATRACE_LOCAL_REASKS``, default 1.
-
-    Raises
-    ------
-    LocalModelError
-        If the variable is not a whole number >= 0.
-
-    >>> local_reasks() >= 0
-    True
-    """
-    raw = os.environ.get("PARATRACE_LOCAL_REASKS", "")
-    if raw == "":
-        return LOCAL_REASKS
-    if not raw.isdigit():
-        raise LocalModelError(f"PARATRACE_LOCAL_REASKS={raw!r}: expected a whole number >= 0")
-    return int(raw)
-
-
-def check_cpu(cpuinfo: str | Path = "/proc/cpuinfo") -> None:
-    r"""Refuse a CPU without AVX2, which the documented portable build needs.
-
-    Only checked on x86-64 Linux (elsewhere there is no ``/proc/cpuinfo`` to read).
-
-    Raises
-    ------
-    LocalModelError
-        Naming the missing feature and the way out.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> f = pathlib.Path(tempfile.mkdtemp()) / "cpuinfo"
-    >>> _ = f.write_text("flags\t\t: fpu sse2 avx\n")
-    >>> check_cpu(f)
-    Traceback (most recent call last):
-    ...
-    assistant.errors.LocalModelError: this CPU has no AVX2 ...
-    """
-    import platform
-
-    path = Path(cpuinfo)
-    if str(cpuinfo) == "/proc/cpuinfo" and (platform.machine() not in ("x86_64", "AMD64") or not path.exists()):
-        return
-    try:
-        text = path.read_text(errors="replace")
-    except OSError:
-        return
-    flags = set()
-    for line in text.splitlines():
-        if line.startswith("flags"):
-            flags.update(line.partition(":")[2].split())
-    if flags and "avx2" not in flags:
-        raise LocalModelError(
-            "this CPU has no AVX2 (flags in /proc/cpuinfo), which the embedded llama.cpp build needs; "
-            "rebuild it with CMAKE_ARGS=\"-DGGML_NATIVE=OFF -DGGML_AVX2=OFF -DGGML_FMA=OFF -DGGML_F16C=OFF\" "
-            "pip install --force-reinstall --no-cache-dir 'llama-cpp-python[server]==0.3.36', "
-            "or use your own model (--model ... --api-base ...)")
 
 
 def cache_dir() -> Path:
@@ -452,90 +352,3 @@ def ensure_server() -> str:
             atexit.register(_stop_owned)
         _OWNED.append(info.pid)
     return info.base_url
-
-
-class LlamaServerEngine:
-    """A DSPy ``lm15`` engine for llama.cpp's server, with JSON-schema constrained decoding.
-
-    Parameters
-    ----------
-    base_url : str
-        ``http://127.0.0.1:PORT/v1``.
-    timeout : float, optional
-        Seconds per request (the time bound of a call).
-    """
-
-    endpoint_id = f"embedded llama.cpp server ({LOCAL_ALIAS})"
-
-    def __init__(self, base_url: str, timeout: float = LOCAL_TIMEOUT_S):
-        self.base_url = base_url.rstrip("/")
-        self.timeout = timeout
-
-    def dump_state(self) -> dict:
-        """Saved with a program: the URL only."""
-        return {"base_url": self.base_url, "timeout": self.timeout}
-
-    @classmethod
-    def load_state(cls, state: dict) -> "LlamaServerEngine":
-        """Rebuild from :meth:`dump_state`."""
-        return cls(**state)
-
-    def body(self, request) -> dict:
-        """The ``/chat/completions`` body for a canonical request."""
-        messages = []
-        if request.system is not None:
-            system = request.system if isinstance(request.system, str) else "".join(p.text for p in request.system)
-            messages.append({"role": "system", "content": system})
-        messages.extend({"role": m.role, "content": m.text or ""} for m in request.messages)
-        cfg = request.config
-        body = {"model": LOCAL_ALIAS, "messages": messages}
-        for key in ("max_tokens", "temperature", "top_p", "seed"):
-            if getattr(cfg, key, None) is not None:
-                body[key] = getattr(cfg, key)
-        if cfg.stop:
-            body["stop"] = list(cfg.stop)
-        fmt = cfg.response_format
-        if isinstance(fmt, dict):
-            schema = fmt.get("schema") or (fmt.get("json_schema") or {}).get("schema")
-            body["response_format"] = {"type": "json_object", **({"schema": schema} if schema else {})}
-        return body
-
-    def complete(self, request):
-        """Post one request and return a canonical response."""
-        from dspy.lm15 import Message, Response, TextPart, TransportError, Usage
-
-        data = json.dumps(self.body(request)).encode()
-        req = urllib.request.Request(f"{self.base_url}/chat/completions", data=data,
-                                     headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                payload = json.loads(resp.read())
-        except (TimeoutError, socket.timeout) as exc:
-            raise CallLimitError(f"model local/{LOCAL_ALIAS} at {self.base_url}: no reply within the time bound "
-                                 f"of {self.timeout:.0f} s", kind="time", limit=self.timeout) from exc
-        except urllib.error.URLError as exc:
-            if isinstance(exc.reason, (TimeoutError, socket.timeout)):
-                raise CallLimitError(f"model local/{LOCAL_ALIAS} at {self.base_url}: no reply within the time "
-                                     f"bound of {self.timeout:.0f} s", kind="time", limit=self.timeout) from exc
-            why = server_failure(self.base_url) or str(exc)
-            raise TransportError(f"local llama.cpp server at {self.base_url}: {why}") from None
-        except (OSError, ValueError) as exc:
-            why = server_failure(self.base_url) or str(exc)
-            raise TransportError(f"local llama.cpp server at {self.base_url}: {why}") from None
-        choice = payload["choices"][0]
-        usage = payload.get("usage") or {}
-        finish = choice.get("finish_reason") or "stop"
-        return Response(id=payload.get("id"), model=LOCAL_ALIAS,
-                        message=Message.assistant((TextPart(choice["message"].get("content") or ""),)),
-                        finish_reason=finish if finish in ("stop", "length") else "stop",
-                        usage=Usage(input_tokens=usage.get("prompt_tokens"),
-                                    output_tokens=usage.get("completion_tokens")))
-
-    def stream(self, request):
-        """Stream as a single response."""
-        from dspy.lm15 import response_to_events
-
-        return response_to_events(self.complete(request))
-
-    def close(self):
-        """Nothing pooled."""
