@@ -2,8 +2,9 @@
 
 The adapter keeps DSPy in charge of the messages (signature instructions,
 field descriptions and demos stay under the optimizers' control) and sends
-them through Instructor over the DSPy LM's own ``forward`` (its engine, cache
-and retries).  Instructor parses the reply into a pydantic model built from the
+them through Instructor over the DSPy LM's own ``forward`` (its engine and
+retries; replies are cached by :mod:`assistant.cache`, keyed by endpoint too,
+and only once validated).  Instructor parses the reply into a pydantic model built from the
 signature's output fields, with the call's inputs as validation context, and
 re-asks with the validation error a bounded number of times.  When the retries
 are spent the adapter raises :class:`~assistant.errors.ValidationFailure`
@@ -33,7 +34,8 @@ from dspy.adapters.chat_adapter import FieldInfoWithName
 from dspy.clients.capabilities import with_capability_planning
 from instructor.core.exceptions import InstructorRetryException
 
-from .errors import ValidationFailure
+from .cache import active_cache, endpoint_of, request_key
+from .errors import CallLimitError, ValidationFailure
 
 __all__ = ["CallLog", "CallRecord", "InstructorAdapter", "compact_schema", "recording", "response_model_for"]
 
@@ -184,14 +186,26 @@ class InstructorAdapter(dspy.JSONAdapter):
         decoding).  ``None`` decides per LM: yes for ``scripted/`` models and
         models with an ``api_base`` (llama.cpp, vLLM), no otherwise (the schema
         is in the prompt either way).
+    endpoint : str, optional
+        The endpoint's identity in the response cache key
+        (:func:`assistant.cache.endpoint_of` of the LM when ``None``).
+
+    Notes
+    -----
+    Replies are cached by :mod:`assistant.cache` (when a cache is active and
+    the LM was built with ``cache=True``), and only once Instructor accepted
+    them.  A reply cut off at ``max_tokens`` raises
+    :class:`~assistant.errors.CallLimitError` at once, without a re-ask.
     """
 
-    def __init__(self, max_retries: int = 2, constrained: bool | None = None, **kwargs):
+    def __init__(self, max_retries: int = 2, constrained: bool | None = None, endpoint: str | None = None,
+                 **kwargs):
         super().__init__(use_native_function_calling=False, **kwargs)
         if max_retries < 0:
             raise ValueError(f"max_retries must be >= 0, got {max_retries}")
         self.max_retries = max_retries
         self.constrained = constrained
+        self.endpoint = endpoint
 
     def format_field_structure(self, signature) -> str:
         """The input layout, the output layout and the output JSON schema, once and compact."""
@@ -217,18 +231,29 @@ class InstructorAdapter(dspy.JSONAdapter):
         constrained = self._constrained(lm)
         log = _ACTIVE.get()
         call_errors: list[Exception] = []
+        cache = active_cache() if getattr(lm, "cache", False) else None
+        endpoint = self.endpoint or endpoint_of(lm)
+        pending: list[tuple[str, Any]] = []
 
         def complete(**kw):
             kw.pop("model", None)
             msgs = kw.pop("messages")
             if not constrained:
                 kw.pop("response_format", None)
+            params = {**lm.kwargs, **lm_kwargs, **kw}
+            key = request_key(model=lm.model, endpoint=endpoint, params=params, messages=msgs,
+                              response_format=kw.get("response_format"))
             started = time.perf_counter()
-            try:
-                resp = lm.forward(messages=msgs, **{**lm_kwargs, **kw})
-            except Exception as exc:  # transport errors are not validation errors
-                call_errors.append(exc)
-                raise
+            resp = cache.get(key) if cache is not None else None
+            if resp is None:
+                try:
+                    resp = lm.forward(messages=msgs, cache=False, **{**lm_kwargs, **kw})
+                except Exception as exc:  # transport errors are not validation errors
+                    limit = _limit_in(exc)
+                    call_errors.append(limit or exc)
+                    if limit is not None:
+                        raise limit from exc
+                    raise
             elapsed = (time.perf_counter() - started) * 1000.0
             usage, text = _usage(resp), _text(resp)
             cache_hit = bool(getattr(resp, "cache_hit", False))
@@ -242,6 +267,14 @@ class InstructorAdapter(dspy.JSONAdapter):
                                    "outputs": [text], "usage": usage, "cost": None, "model": lm.model,
                                    "timestamp": datetime.datetime.now().isoformat(), "uuid": str(uuid.uuid4()),
                                    "model_type": lm.model_type})
+            limit = params.get("max_tokens")
+            if _finish_reason(resp) == "length" or (
+                    limit and not cache_hit and usage.get("completion_tokens", 0) >= int(limit)):
+                call_errors.append(CallLimitError(
+                    f"model {lm.model} at {endpoint}: the reply reached the token bound (max_tokens={limit}) "
+                    "unfinished", kind="tokens", limit=float(limit or 0)))
+                raise call_errors[-1]
+            pending[:] = [] if cache_hit else [(key, resp)]
             return resp
 
         client = instructor.from_litellm(complete, mode=instructor.Mode.JSON_SCHEMA)
@@ -251,6 +284,8 @@ class InstructorAdapter(dspy.JSONAdapter):
             obj, _ = client.chat.completions.create_with_completion(
                 model=lm.model, messages=messages, response_model=response_model_for(signature),
                 max_retries=self.max_retries, strict=False, context=dict(inputs))
+        except CallLimitError:
+            raise
         except InstructorRetryException as exc:
             attempts = getattr(exc, "failed_attempts", None) or ()
             if call_errors and (not attempts or attempts[-1].exception is call_errors[-1]
@@ -263,12 +298,32 @@ class InstructorAdapter(dspy.JSONAdapter):
             raise ValidationFailure(
                 f"the LM output failed validation after {self.max_retries + 1} attempts: "
                 + (errors[-1] if errors else str(exc).splitlines()[0]), raw_text=raw, errors=errors) from None
+        if cache is not None and pending:
+            cache.put(*pending[-1])  # the accepted reply; failed attempts are never stored
         return [{name: getattr(obj, name) for name in signature.output_fields}]
 
     async def acall(self, lm, lm_kwargs, signature, demos, inputs):
         """Run :meth:`__call__` in a worker thread."""
         ctx = contextvars.copy_context()
         return await asyncio.to_thread(ctx.run, self.__call__, lm, lm_kwargs, signature, demos, inputs)
+
+
+def _finish_reason(resp) -> str | None:
+    try:
+        return resp.choices[0].finish_reason
+    except (AttributeError, IndexError, KeyError, TypeError):
+        return None
+
+
+def _limit_in(exc: BaseException | None) -> CallLimitError | None:
+    """A :class:`CallLimitError` in the cause chain of ``exc`` (DSPy wraps engine errors)."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, CallLimitError):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 def _short(error: Any) -> str:

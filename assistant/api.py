@@ -17,13 +17,14 @@ from typing import Any, Iterable
 import dspy
 from pydantic import ValidationError
 
+from symbolic.errors import ParatraceError
 from symbolic.model import Analysis, EvidenceFragment, Scenario
 from scorer.contract import OutputRecord, RunMeta
 
 from .adapter import CallRecord, InstructorAdapter, recording
-from .backends import Backbone, Decoding, resolve
+from .backends import Backbone, Decoding, describe_failure, resolve
 from .configs import build
-from .errors import InputLimitError, ValidationFailure
+from .errors import CallLimitError, InputLimitError, ValidationFailure
 from .evidence import EvidencePackage, Limits, check_inputs
 from .variants import Variant, apply_variant
 
@@ -92,8 +93,12 @@ class Assistant:
         Decoding parameters (paper defaults).
     api_base : str, optional
         OpenAI-compatible endpoint of the model.
+    api_key_env : str, optional
+        The environment variable holding the endpoint's key
+        (see :func:`assistant.backends.resolve`).
     max_retries : int, optional
-        Instructor re-asks after an invalid reply.
+        Instructor re-asks after an invalid reply (at most the backbone's
+        ``max_reasks`` when it sets one).
     limits : Limits, optional
         Input size limits.
     backbone : Backbone, optional
@@ -105,12 +110,16 @@ class Assistant:
     def __init__(self, config: str = "b4", model: str | None = None, *, variant: str = "standard",
                  demos: dict | None = None, decoding: Decoding = Decoding(), api_base: str | None = None,
                  max_retries: int = 2, limits: Limits = Limits(), backbone: Backbone | None = None,
-                 program: dspy.Module | None = None, cache: bool = True):
+                 program: dspy.Module | None = None, cache: bool = True, api_key_env: str | None = None):
         self.config = config.strip().lower()
         self.variant = Variant.parse(variant)
         self.program = program if program is not None else apply_variant(build(self.config), self.variant, demos)
-        self.backbone = backbone or resolve(model, decoding=decoding, api_base=api_base, cache=cache)
-        self.adapter = InstructorAdapter(max_retries=max_retries, constrained=self.backbone.json_schema)
+        self.backbone = backbone or resolve(model, decoding=decoding, api_base=api_base, cache=cache,
+                                            api_key_env=api_key_env)
+        if self.backbone.max_reasks is not None:
+            max_retries = min(max_retries, self.backbone.max_reasks)
+        self.adapter = InstructorAdapter(max_retries=max_retries, constrained=self.backbone.json_schema,
+                                         endpoint=self.backbone.endpoint or None)
         self.limits = limits
 
     def run(self, query: str, evidence, *, target: str | None = None, candidate: Analysis | None = None,
@@ -121,6 +130,13 @@ class Assistant:
         ------
         InputLimitError
             If the query or evidence exceed the limits.
+        CallLimitError
+            If a call hit its token or time bound (its ``calls`` attribute
+            holds the :class:`CallRecord` of every call the case made).
+        BackendError
+            If the backbone could not be reached or refused the call (naming
+            the backbone, its endpoint and the cause); the provider's error is
+            its ``__cause__``.
         """
         fragments = _fragments(evidence)
         check_inputs(query, fragments, self.limits, target=target)
@@ -133,6 +149,14 @@ class Assistant:
                 pred = self.program(query=query, evidence=package, target=target, candidate=candidate)
             except ValidationFailure as exc:
                 pred, failure = None, exc
+            except CallLimitError as exc:
+                exc.calls = tuple(log.calls)  # what the bounded case spent, for the runner's record
+                exc.elapsed_ms = (time.perf_counter() - started) * 1000.0
+                raise
+            except ParatraceError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - provider errors become one typed line
+                raise describe_failure(self.backbone, exc) from exc
         total_ms = (time.perf_counter() - started) * 1000.0
         calls = tuple(log.calls)
         usage = dict(prompt_tokens=log.prompt_tokens, completion_tokens=log.completion_tokens,

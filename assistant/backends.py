@@ -3,7 +3,11 @@ offline environment defaults.
 
 Any litellm model string works (``openai/...``, ``anthropic/...``,
 ``gemini/...``, ``ollama_chat/...``, ``hosted_vllm/...``, or an
-OpenAI-compatible ``api_base``).  Two model families are paratrace's own:
+OpenAI-compatible ``api_base``).  With an ``api_base``, the key is read from
+the variable named by ``api_key_env`` (default ``PARATRACE_API_KEY``, then the
+provider's own variable such as ``OPENAI_API_KEY``); an endpoint that needs
+no key gets the placeholder ``EMPTY`` (vLLM's convention), so no dummy key
+has to be set.  Two model families are paratrace's own:
 ``local/gemma-3-270m`` (the embedded llama.cpp server, the default when no
 model is configured) and ``scripted/...`` (the deterministic backend of
 :mod:`assistant.scripted`).  API keys are read from the environment by the
@@ -20,17 +24,23 @@ from .errors import BackendError, ConfigurationError
 
 __all__ = [
     "Backbone",
+    "DEFAULT_API_KEY_ENV",
     "DEFAULT_MODEL",
     "Decoding",
     "ENV_DEFAULTS",
     "LOCAL_MODEL",
     "apply_env_defaults",
+    "check_model",
     "default_model",
+    "describe_failure",
+    "probe",
     "resolve",
 ]
 
 LOCAL_MODEL = "local/gemma-3-270m"
 DEFAULT_MODEL = LOCAL_MODEL
+DEFAULT_API_KEY_ENV = "PARATRACE_API_KEY"
+NO_KEY = "EMPTY"
 ENV_DEFAULTS = {"LITELLM_LOCAL_MODEL_COST_MAP": "true", "MLFLOW_DISABLE_TELEMETRY": "true"}
 _SEED_PROVIDERS = frozenset({
     "openai", "azure", "hosted_vllm", "ollama", "ollama_chat", "gemini", "vertex_ai", "local",
@@ -116,12 +126,26 @@ class Backbone:
         ``"scripted"``, ``"local"`` or ``"remote"``.
     json_schema : bool
         Whether the backend honours ``response_format`` JSON-schema constrained decoding.
+    endpoint : str
+        Where the calls go (the ``api_base``, the embedded server, or the
+        provider's default), as shown in messages and keyed in the cache.
+    max_reasks : int or None
+        A ceiling on Instructor's re-asks for this backbone (``None``: the
+        caller's setting); the embedded model gets one, since each re-ask
+        resends a longer prompt and the tiny model repeats its mistakes.
     """
 
     model: str
     lm: Any
     kind: str
     json_schema: bool = False
+    endpoint: str = ""
+    max_reasks: int | None = None
+
+    @property
+    def where(self) -> str:
+        """``model at endpoint`` for messages."""
+        return f"{self.model} at {self.endpoint}" if self.endpoint else self.model
 
 
 def default_model() -> str:
@@ -133,8 +157,27 @@ def default_model() -> str:
     return os.environ.get("PARATRACE_MODEL") or DEFAULT_MODEL
 
 
+def _api_key(model: str, provider: str, api_base: str | None, api_key_env: str | None) -> str | None:
+    """The key to pass explicitly, or ``None`` to let the provider client read its own variable."""
+    if api_key_env:
+        key = os.environ.get(api_key_env)
+        if not key:
+            raise BackendError(f"backbone {model}: the API key variable {api_key_env} is not set "
+                               f"(--api-key-env {api_key_env})")
+        return key
+    if not api_base:
+        return None
+    key = os.environ.get(DEFAULT_API_KEY_ENV)
+    if key:
+        return key
+    own = {"openai": "OPENAI_API_KEY", "hosted_vllm": "HOSTED_VLLM_API_KEY"}.get(provider)
+    if own and os.environ.get(own):
+        return None
+    return NO_KEY if provider in ("openai", "hosted_vllm", "ollama_chat", "ollama") else None
+
+
 def resolve(model: str | None = None, *, decoding: Decoding = Decoding(), api_base: str | None = None,
-            cache: bool = True) -> Backbone:
+            cache: bool = True, api_key_env: str | None = None) -> Backbone:
     """Turn a model string into a :class:`Backbone`.
 
     Parameters
@@ -147,7 +190,11 @@ def resolve(model: str | None = None, *, decoding: Decoding = Decoding(), api_ba
     api_base : str, optional
         An OpenAI-compatible base URL for the remote model.
     cache : bool, optional
-        Use DSPy's response cache (remote and local models).
+        Let :mod:`assistant.cache` cache this backbone's validated replies
+        (when a cache is active).
+    api_key_env : str, optional
+        The environment variable holding the key (default: ``PARATRACE_API_KEY``
+        with an ``api_base``, else the provider's own variable).
 
     Returns
     -------
@@ -156,7 +203,8 @@ def resolve(model: str | None = None, *, decoding: Decoding = Decoding(), api_ba
     Raises
     ------
     BackendError
-        If the string has no provider prefix or the local server cannot start.
+        If the string has no provider prefix, names no known provider, the
+        key variable is unset, or the local server cannot start.
 
     Examples
     --------
@@ -165,35 +213,155 @@ def resolve(model: str | None = None, *, decoding: Decoding = Decoding(), api_ba
     ('scripted', 'scripted/null')
     """
     apply_env_defaults()
-    model = (model or default_model()).strip()
-    provider, sep, name = model.partition("/")
-    if not sep or not name:
-        raise BackendError(f"model {model!r} needs a provider prefix, e.g. openai/gpt-4o-mini, "
-                           f"ollama_chat/llama3, {LOCAL_MODEL} or scripted/null")
+    model = check_model(model)
+    provider = model.partition("/")[0]
     if provider == "scripted":
         from .scripted import scripted_lm
 
-        return Backbone(model, scripted_lm(model), "scripted", json_schema=True)
+        return Backbone(model, scripted_lm(model), "scripted", json_schema=True, endpoint="scripted")
     import dspy
 
     if provider == "local":
-        from .local_llm import LlamaServerEngine, ensure_server
+        from .llama_engine import LlamaServerEngine
+        from .local_llm import ensure_server, local_bounds, local_reasks
 
-        if model != LOCAL_MODEL:
-            raise BackendError(f"unknown local model {model!r}; the embedded model is {LOCAL_MODEL}")
-        lm = dspy.LM(LOCAL_MODEL, engine=LlamaServerEngine(ensure_server()), cache=cache,
-                     **decoding.kwargs_for("local"))
-        return Backbone(model, lm, "local", json_schema=True)
+        max_tokens, timeout = local_bounds(decoding.max_tokens)
+        engine = LlamaServerEngine(ensure_server(), timeout=timeout)
+        lm = dspy.LM(LOCAL_MODEL, engine=engine, cache=cache, num_retries=0,
+                     **{**decoding.kwargs_for("local"), "max_tokens": max_tokens})
+        return Backbone(model, lm, "local", json_schema=True, endpoint=engine.endpoint_id,
+                        max_reasks=local_reasks())
     kwargs = decoding.kwargs_for(provider)
     if api_base:
         kwargs["api_base"] = api_base
-        key = os.environ.get("PARATRACE_API_KEY")
-        if key:
-            kwargs["api_key"] = key
+    key = _api_key(model, provider, api_base, api_key_env)
+    if key:
+        kwargs["api_key"] = key
     from dspy.utils.exceptions import LMConfigurationError
 
     try:
         lm = dspy.LM(model, cache=cache, **kwargs)
     except (ValueError, LMConfigurationError) as exc:
         raise BackendError(f"model {model!r}: {' '.join(str(exc).split())}") from None
-    return Backbone(model, lm, "remote", json_schema=provider in ("openai", "hosted_vllm") and bool(api_base))
+    endpoint = api_base.rstrip("/") if api_base else f"provider-default:{provider}"
+    return Backbone(model, lm, "remote", json_schema=provider in ("openai", "hosted_vllm") and bool(api_base),
+                    endpoint=endpoint)
+
+
+def check_model(model: str | None) -> str:
+    """Check a model string without contacting anything; returns it stripped.
+
+    Raises
+    ------
+    BackendError
+        If it has no provider prefix, names a provider litellm does not know,
+        or a ``local/`` or ``scripted/`` model that does not exist.
+
+    Examples
+    --------
+    >>> check_model(" openai/gpt-4o-mini ")
+    'openai/gpt-4o-mini'
+    >>> check_model("gpt-4o")
+    Traceback (most recent call last):
+    ...
+    assistant.errors.BackendError: model 'gpt-4o' needs a provider prefix, ...
+    """
+    model = (model or default_model()).strip()
+    provider, sep, name = model.partition("/")
+    if not sep or not name:
+        raise BackendError(f"model {model!r} needs a provider prefix, e.g. openai/gpt-4o-mini, "
+                           f"ollama_chat/llama3, {LOCAL_MODEL} or scripted/null")
+    if provider == "local" and model != LOCAL_MODEL:
+        raise BackendError(f"unknown local model {model!r}; the embedded model is {LOCAL_MODEL}")
+    if provider == "scripted":
+        from .scripted import check_scripted
+
+        check_scripted(model)
+    elif provider != "local":
+        _check_provider(model, provider)
+    return model
+
+
+def probe(backbone: Backbone, name: str | None = None) -> None:
+    """A real one-token completion through the backbone's LM (no cache): is it there?
+
+    ``name`` is how messages call the backbone (a run's alias; default the model string).
+
+    Raises
+    ------
+    BackendError
+        Naming the backbone, its endpoint and the cause (:func:`describe_failure`).
+    """
+    if backbone.kind == "scripted":
+        return
+    try:
+        backbone.lm.forward(messages=[{"role": "user", "content": "Reply with OK."}], max_tokens=1, cache=False)
+    except Exception as exc:  # noqa: BLE001 - every failure becomes one typed line
+        raise describe_failure(backbone, exc, name=name) from exc
+
+
+def describe_failure(backbone: Backbone, exc: BaseException, *, name: str | None = None) -> BackendError:
+    """One line for a failed call: backbone, endpoint and cause (a dead embedded
+    server with its signal or exit code and log tail, a missing or refused key,
+    a refused connection, else the provider's message)."""
+    cause = None
+    if backbone.kind == "local":
+        from .local_llm import server_failure
+
+        base = getattr(getattr(backbone.lm, "_engine_spec", None), "base_url", "")
+        cause = server_failure(base) if base else None
+    if cause is None:
+        cause = _cause(exc)
+    where = f"{name} at {backbone.endpoint}" if name and backbone.endpoint else (name or backbone.where)
+    return BackendError(f"backbone {where}: {cause}")
+
+
+def _cause(exc: BaseException) -> str:
+    chain, seen = [], set()
+    while exc is not None and id(exc) not in seen:
+        chain.append(exc)
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    for e in chain:
+        status = getattr(e, "status", None) or getattr(e, "status_code", None)
+        if status in (401, 403):
+            return f"the endpoint refused the API key (HTTP {status}); check the key variable (--api-key-env)"
+        if type(e).__name__ == "LMNotConfiguredError":
+            first = str(e).strip().splitlines()[0]
+            return f"no API key: {first.partition('] ')[2] or first}"
+        if isinstance(e, ConnectionRefusedError) or "Connection refused" in str(e):
+            return "connection refused (is the server running?)"
+    text = " ".join(str(chain[0]).split()) or type(chain[0]).__name__
+    return f"{type(chain[0]).__name__}: {text[:300]}"
+
+
+def _check_provider(model: str, provider: str) -> None:
+    """Refuse a provider prefix litellm does not know, before any run starts.
+
+    Raises
+    ------
+    BackendError
+        Naming the model string and a few known providers.
+    """
+    known = _known_providers()
+    if known and provider not in known:
+        raise BackendError(f"model {model!r}: unknown provider {provider!r} (known: openai, anthropic, gemini, "
+                           f"hosted_vllm, ollama_chat, ... or local/gemma-3-270m, scripted/null)")
+
+
+def _known_providers() -> frozenset[str]:
+    """The providers litellm documents (its shipped ``provider_endpoints_support`` table,
+    read without importing litellm); empty when the table is not there."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("litellm")
+    if spec is None or not spec.submodule_search_locations:
+        return frozenset()
+    table = Path(next(iter(spec.submodule_search_locations))) / "provider_endpoints_support_backup.json"
+    try:
+        providers = json.loads(table.read_text(encoding="utf-8")).get("providers", {})
+    except (OSError, ValueError, AttributeError):
+        return frozenset()
+    return frozenset(name.partition("/")[0] for name in providers)

@@ -6,6 +6,7 @@ DSPy and the assistant happen inside the commands, so the root CLI stays fast.
 
 from __future__ import annotations
 
+import json
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -33,10 +34,16 @@ def load_package(path: Path) -> dict:
     ``evidence`` and optional ``query`` and ``target`` (a scenario record
     works: its gold and metadata are ignored).
 
+    Returns
+    -------
+    dict
+        ``evidence`` (validated :class:`~symbolic.model.EvidenceFragment`
+        objects), ``query`` and ``target`` (strings or ``None``).
+
     Raises
     ------
     InputLimitError
-        If the file is not such a package (naming the file).
+        If the file is not such a package, naming the file, the field and the problem.
     """
     from symbolic._jsonread import parse_json
     from symbolic.errors import ScenarioError
@@ -46,13 +53,39 @@ def load_package(path: Path) -> dict:
         data = parse_json(read_bytes(path, max_bytes=64 * 1024 * 1024, error=ScenarioError), file=str(path))
     except ScenarioError as exc:
         raise InputLimitError(f"evidence package {exc}") from None
+    key = "evidence"
     if isinstance(data, list):
-        return {"evidence": data}
-    if isinstance(data, dict):
-        fragments = data.get("fragments", data.get("evidence"))
-        if isinstance(fragments, list):
-            return {"evidence": fragments, "query": data.get("query"), "target": data.get("target")}
-    raise InputLimitError(f"{path}: expected a list of fragments or an object with 'fragments' or 'evidence'")
+        fragments, extra = data, {}
+    elif isinstance(data, dict) and isinstance(data.get("fragments", data.get("evidence")), list):
+        key = "fragments" if "fragments" in data else "evidence"
+        fragments, extra = data[key], {k: data.get(k) for k in ("query", "target")}
+    else:
+        raise InputLimitError(f"{path}: expected a list of fragments or an object with 'fragments' or 'evidence'")
+    for name, value in extra.items():
+        if value is not None and not isinstance(value, str):
+            raise InputLimitError(f"{path}: field {name}: expected a string, got {type(value).__name__} "
+                                  f"({json.dumps(value)[:60]})")
+    return {"evidence": _fragments(path, key, fragments), **{k: v for k, v in extra.items()}}
+
+
+def _fragments(path: Path, key: str, items: list) -> tuple:
+    from pydantic import ValidationError
+
+    from symbolic.model import EvidenceFragment
+
+    out = []
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise InputLimitError(f"{path}: field {key}.{i}: expected an object (id, text, source), "
+                                  f"got {type(item).__name__}")
+        try:
+            out.append(EvidenceFragment.model_validate(item))
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(p) for p in (key, i, *err["loc"]))
+            value = f" (value {json.dumps(err.get('input'))[:60]})" if err["type"] != "missing" else ""
+            raise InputLimitError(f"{path}: field {where}: {err['msg']}{value}") from None
+    return tuple(out)
 
 
 def register(app: typer.Typer) -> None:
@@ -74,7 +107,13 @@ def register(app: typer.Typer) -> None:
                                             help="litellm model string; default $PARATRACE_MODEL or "
                                                  "local/gemma-3-270m."),
         variant: str = typer.Option("standard", "--variant", help="standard, compact, zero-shot[+common-v1]."),
-        api_base: Optional[str] = typer.Option(None, "--api-base", help="OpenAI-compatible endpoint."),
+        api_base: Optional[str] = typer.Option(None, "--api-base", help="The model's endpoint (OpenAI-compatible "
+                                                                       "server, vLLM, Ollama, a gateway)."),
+        api_key_env: Optional[str] = typer.Option(None, "--api-key-env", help="Environment variable holding the "
+                                                                             "key (default PARATRACE_API_KEY, "
+                                                                             "then the provider's own)."),
+        cache: bool = typer.Option(True, "--cache/--no-cache", help="Reuse validated replies from "
+                                                                   "./.paratrace-cache."),
         fmt: OutputFormat = typer.Option(OutputFormat.TEXT, "--format", "-f", help="text, json, dot or html."),
         temperature: Optional[float] = typer.Option(None, "--temperature"),
         max_tokens: Optional[int] = typer.Option(None, "--max-tokens"),
@@ -102,11 +141,14 @@ def register(app: typer.Typer) -> None:
             package = {"evidence": prepared.fragments, "target": package.get("target")}
         overrides = {k: v for k, v in (("temperature", temperature), ("max_tokens", max_tokens), ("seed", seed))
                      if v is not None}
+        from .cache import CACHE_DIRNAME, use_cache
+
         assistant = Assistant(config, model, variant=variant, api_base=api_base, max_retries=max_retries,
-                              decoding=Decoding().with_overrides(**overrides))
+                              decoding=Decoding().with_overrides(**overrides), api_key_env=api_key_env)
         from symbolic.redact import redact_text
 
-        result = assistant.run(query, package["evidence"], target=target or package.get("target"))
+        with use_cache(Path(CACHE_DIRNAME) if cache else None):
+            result = assistant.run(query, package["evidence"], target=target or package.get("target"))
         if fmt is OutputFormat.HTML or prepared is not None:
             emit_documents_answer(result, prepared, fmt.value, package["evidence"], query)
         elif fmt is OutputFormat.JSON:
@@ -141,10 +183,12 @@ def register(app: typer.Typer) -> None:
     @local.command("status")
     def show() -> None:
         """Show whether the server is running, and where."""
-        from .local_llm import status
+        from .local_llm import stale_reason, status
 
+        reason = stale_reason()
         info = status()
-        typer.echo(f"running: pid {info.pid}, {info.base_url}" if info else "not running")
+        typer.echo(f"running: pid {info.pid}, {info.base_url}" if info
+                   else "not running" + (f" ({reason})" if reason else ""))
         if info is None:
             raise typer.Exit(3)
 

@@ -13,6 +13,7 @@ from symbolic.errors import ParatraceError
 __all__ = [
     "AssistantError",
     "BackendError",
+    "CallLimitError",
     "ConfigurationError",
     "InputLimitError",
     "LocalModelError",
@@ -31,6 +32,24 @@ class ConfigurationError(AssistantError, ValueError):
 
 class BackendError(AssistantError):
     """A backbone could not be resolved or reached (bad model string, no server)."""
+
+
+class CallLimitError(AssistantError):
+    """One LM call hit its token or time bound: no answer, not a model failure.
+
+    Parameters
+    ----------
+    message : str
+        Which bound, its value and the backbone.
+    kind : {"tokens", "time"}
+        The bound that was hit.
+    limit : float
+        Its value (tokens, or seconds).
+    """
+
+    def __init__(self, message: str, *, kind: str, limit: float):
+        self.kind, self.limit = kind, limit
+        super().__init__(message)
 
 
 class LocalModelError(BackendError):

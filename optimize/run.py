@@ -38,7 +38,8 @@ __all__ = [
 EVALUATION_FILE = "evaluation.json"
 
 
-def resolve_backbone(model: str, scenarios: Sequence[Scenario] = (), *, seed: int = 0, api_base: str | None = None):
+def resolve_backbone(model: str, scenarios: Sequence[Scenario] = (), *, seed: int = 0, api_base: str | None = None,
+                     api_key_env: str | None = None):
     """A backbone for ``model``: a tutor for ``scripted/tutor*``, else :func:`assistant.backends.resolve`
     (with the paper's decoding defaults and the optional OpenAI-compatible ``api_base``).
 
@@ -51,7 +52,7 @@ def resolve_backbone(model: str, scenarios: Sequence[Scenario] = (), *, seed: in
         return tutor_for(model, scenarios, seed=seed)
     from assistant.backends import resolve
 
-    return resolve(model, api_base=api_base)
+    return resolve(model, api_base=api_base, api_key_env=api_key_env)
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,8 @@ class RunSpec:
         Name or path of the suite (recorded in the manifest for the ledger's transfer matrix).
     api_base : str or None
         OpenAI-compatible endpoint of the model (not recorded in the manifest).
+    api_key_env : str or None
+        Environment variable holding the endpoint's key.
     reflection_model : str or None
         Model for GEPA's reflection and MIPROv2's proposals (default: ``model`` itself).
     """
@@ -94,6 +97,7 @@ class RunSpec:
     num_threads: int = 1
     suite: str = ""
     api_base: str | None = None
+    api_key_env: str | None = None
     reflection_model: str | None = None
 
 
@@ -179,7 +183,8 @@ def run_optimization(spec: RunSpec, scenarios: Sequence[Scenario], out_dir: str 
         reflection_lm = resolve_backbone(spec.reflection_model, scenarios, seed=spec.seed).lm
     optimizer = make_optimizer(spec.optimizer, objective, budget=spec.budget, seed=spec.seed,
                                num_threads=spec.num_threads, reflection_lm=reflection_lm)
-    backbone = backbone or resolve_backbone(spec.model, scenarios, seed=spec.seed, api_base=spec.api_base)
+    backbone = backbone or resolve_backbone(spec.model, scenarios, seed=spec.seed, api_base=spec.api_base,
+                                              api_key_env=spec.api_key_env)
     adapter = InstructorAdapter(constrained=backbone.json_schema)
     started = time.perf_counter()
     with dspy.context(lm=backbone.lm, adapter=adapter):

@@ -1,4 +1,4 @@
-"""``paratrace run``, ``demo``, ``ui`` and ``compare``."""
+"""``paratrace run``, ``demo``, ``ui``, ``compare`` and ``cache clear``."""
 
 from __future__ import annotations
 
@@ -18,8 +18,14 @@ DEMO_SPEC = Path(__file__).resolve().parent.parent / "configs" / "demo.toml"
 TABLE_METRICS = ("ASA", "TGC", "CLA", "NER", "PHA", "BRA", "NCR", "DLA")
 
 
+def _backbone(model: str, api_base: Optional[str], api_key_env: Optional[str]) -> dict:
+    return {"model": model, **({"api_base": api_base} if api_base else {}),
+            **({"api_key_env": api_key_env} if api_key_env else {})}
+
+
 def _spec(config: Optional[Path], suite: Optional[str], configuration: Optional[str],
-          model: Optional[str], name: Optional[str], limit: Optional[int]):
+          model: Optional[str], name: Optional[str], limit: Optional[int],
+          api_base: Optional[str] = None, api_key_env: Optional[str] = None):
     """The spec of ``paratrace run``: validated whole (name, duplicates) before anything is created."""
     from pydantic import ValidationError
 
@@ -31,7 +37,10 @@ def _spec(config: Optional[Path], suite: Optional[str], configuration: Optional[
         spec = load_spec(config)
         updates = {k: v for k, v in (("name", name), ("limit", limit)) if v is not None}
         if model:
-            updates["backbones"] = ({"model": model},)
+            updates["backbones"] = (_backbone(model, api_base, api_key_env),)
+        elif api_base or api_key_env:
+            raise ExperimentError("--api-base/--api-key-env with a spec file need --model "
+                                  "(or set api_base/api_key_env in the spec's [[backbones]])")
         try:
             return spec.model_validate({**spec.model_dump(), **updates}) if updates else spec
         except ValidationError as exc:
@@ -44,7 +53,7 @@ def _spec(config: Optional[Path], suite: Optional[str], configuration: Optional[
     auto = safe_name(f"{Path(suite).stem}-{configuration}-{model.replace('/', '_')}")
     try:
         return ExperimentSpec(name=auto if name is None else name, suites=(suite,), configurations=(configuration,),
-                              backbones=({"model": model},), limit=limit)
+                              backbones=(_backbone(model, api_base, api_key_env),), limit=limit)
     except ValidationError as exc:
         raise spec_error(exc, "paratrace run") from None
 
@@ -67,6 +76,10 @@ def _print_summary(console, result) -> None:
             table.add_column(m, justify="right")
         for cell in suite.cells:
             metrics = cell.metrics()
+            if not metrics:
+                table.add_row(cell.name, cell.not_scored_text() or "not scored",
+                              *([""] * (len(TABLE_METRICS) - 1)))
+                continue
             row = []
             for m in TABLE_METRICS:
                 value, low, high, n = metrics.get(m, (None, None, None, 0))
@@ -78,11 +91,14 @@ def _print_summary(console, result) -> None:
                     row.append(f"{value:.2f} [{low:.2f},{high:.2f}] ({n})")
             table.add_row(cell.name, *row)
         console.print(table)
+        for cell in suite.cells:
+            if cell.not_scored and cell.metrics():
+                console.print(f"[yellow]{cell.name}: {cell.not_scored_text()}, in no metric above[/yellow]")
         console.print(f"report: {suite.report_dir}")
 
 
 def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, repair: bool = False,
-             tracking_uri: Optional[str] = None) -> None:
+             tracking_uri: Optional[str] = None, cache: bool = True) -> None:
     from rich.console import Console
 
     from .engine import Budget
@@ -106,6 +122,10 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, r
         console.print(json.dumps({"tasks": est.tasks, "calls": est.calls, "prompt_tokens": est.prompt_tokens,
                                   "completion_tokens": est.completion_tokens, "within_budget": fits}))
         return
+    from .preflight import resolve_backbones
+
+    # Before the progress bar: a dead backbone stops the run with one line.
+    resolved = resolve_backbones(spec, cache=cache)
     with _progress(console) as bar:
         task = bar.add_task(spec.name, total=None, failures=0, tokens=0)
 
@@ -115,12 +135,12 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, r
 
         started = time.monotonic()
         result = run_experiment(spec, workdir=workdir, resume=resume, track=track, repair=repair,
-                                tracking_uri=tracking_uri,
-                                on_progress=update)
+                                tracking_uri=tracking_uri, on_progress=update,
+                                cache=cache, resolved=resolved, preflight=False)
     s = result.summary
     console.print(f"{spec.name}: {s.done} run, {s.skipped} already done, {s.scored} scored, "
-                  f"{s.parse_failures} parse failures, {s.infra_errors} infrastructure errors, "
-                  f"{s.retries} retries, {s.calls} calls, {s.tokens:,} tokens "
+                  f"{s.parse_failures} parse failures, not scored ({s.infra_errors} infrastructure errors, "
+                  f"{s.limits} token/time limits), {s.retries} retries, {s.calls} calls, {s.tokens:,} tokens "
                   f"in {time.monotonic() - started:.1f} s")
     if s.pending:
         console.print(f"[yellow]budget reached: {s.pending} cases pending; "
@@ -133,12 +153,19 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, r
         uri = default_tracking_uri(workdir, tracking_uri)
         where = (f"open {uri.rstrip('/')}/#/experiments?workflowType=machine_learning" if uri.startswith("http")
                  else f"open the UI with: paratrace ui --workdir {workdir}")
-        console.print(f"MLflow: experiment(s) paratrace/<suite>, parent run(s) {', '.join(result.mlflow_runs)}; "
+        experiments = ", ".join(f"paratrace/{suite.suite}" for suite in result.scores)
+        console.print(f"MLflow: experiment {experiments}, parent run(s) {', '.join(result.mlflow_runs)}; "
                       f"{where}")
+    answered = sum(len(c.results) for suite in result.scores for c in suite.cells)
+    if not answered and (s.done or s.skipped):
+        typer.echo(f"paratrace: error: nothing was scored in {result.paths.root} "
+                   f"({s.infra_errors} infrastructure errors, {s.limits} token/time limits this time); "
+                   "fix the backbone and continue with --resume", err=True)
+        raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``run``, ``demo``, ``ui`` and ``compare`` to the root app."""
+    """Add ``run``, ``demo``, ``ui``, ``compare`` and ``cache`` to the root app."""
 
     @app.command("run")
     def run_command(
@@ -146,6 +173,11 @@ def register(app: typer.Typer) -> None:
         suite: Optional[str] = typer.Option(None, "--suite", help="Quick form: suite name or JSONL path."),
         configuration: Optional[str] = typer.Option(None, "--config", help="Quick form: b1..b4 or a baseline."),
         model: Optional[str] = typer.Option(None, "--model", help="litellm model string (default: embedded)."),
+        api_base: Optional[str] = typer.Option(None, "--api-base", help="The model's endpoint (OpenAI-compatible "
+                                                                       "server, vLLM, Ollama, a gateway)."),
+        api_key_env: Optional[str] = typer.Option(None, "--api-key-env", help="Environment variable holding the "
+                                                                             "key (default PARATRACE_API_KEY, "
+                                                                             "then the provider's own)."),
         name: Optional[str] = typer.Option(None, "--name", help="Run name (default: from the spec)."),
         limit: Optional[int] = typer.Option(None, "--limit", min=1, help="At most N cases per suite."),
         workdir: Path = typer.Option(Path("."), "--workdir", help="Holds runs/, the cache and mlflow.db."),
@@ -157,19 +189,25 @@ def register(app: typer.Typer) -> None:
         tracking_uri: Optional[str] = typer.Option(
             None, "--tracking-uri", help="MLflow tracking server, e.g. http://HOST:PORT "
                                          "(default $MLFLOW_TRACKING_URI or <workdir>/mlflow.db)."),
+        cache: bool = typer.Option(True, "--cache/--no-cache", help="Reuse validated replies from "
+                                                                   "<workdir>/.paratrace-cache."),
     ):
         """Run an experiment: every case exactly once, scored, reported and tracked."""
-        spec = _spec(config, suite, configuration, model, name, limit)
+        spec = _spec(config, suite, configuration, model, name, limit, api_base, api_key_env)
         if repair and not resume:
             raise ExperimentError("--repair repairs the result log of an existing run; give it with --resume")
         _execute(spec, workdir=workdir, resume=resume, dry_run=dry_run, track=track, repair=repair,
-                 tracking_uri=tracking_uri)
+                 tracking_uri=tracking_uri, cache=cache)
 
     @app.command("demo")
     def demo_command(
         model: Optional[str] = typer.Option(None, "--model", help="Backbone (default: the embedded model)."),
+        api_base: Optional[str] = typer.Option(None, "--api-base", help="The model's endpoint."),
+        api_key_env: Optional[str] = typer.Option(None, "--api-key-env", help="Environment variable holding "
+                                                                             "the key."),
         limit: int = typer.Option(4, "--cases", min=1, help="Cases of the authored corpus."),
         workdir: Path = typer.Option(Path("."), "--workdir"),
+        cache: bool = typer.Option(True, "--cache/--no-cache", help="Reuse validated replies."),
     ):
         """B1 and B4 on a slice of the authored corpus with the embedded model; scored and logged."""
         from .spec import load_spec, safe_name
@@ -177,8 +215,11 @@ def register(app: typer.Typer) -> None:
 
         spec = load_spec(DEMO_SPEC)
         updates = {"limit": limit}
-        if model:
-            updates["backbones"] = ({"model": model},)
+        if model or api_base or api_key_env:
+            from assistant.backends import default_model
+
+            model = model or default_model()
+            updates["backbones"] = (_backbone(model, api_base, api_key_env),)
             updates["name"] = safe_name(f"demo-{model.replace('/', '_')}")
         spec = spec.model_validate({**spec.model_dump(), **updates})
         stored_spec = workdir.resolve() / "runs" / spec.name / "spec.json"
@@ -189,7 +230,19 @@ def register(app: typer.Typer) -> None:
             if stored != spec.model_dump(mode="json"):
                 raise ExperimentError(f"a demo run with other settings exists in {workdir}/runs/{spec.name}; "
                                       "use another --workdir")
-        _execute(spec, workdir=workdir, resume=resume, dry_run=False, track=True)
+        _execute(spec, workdir=workdir, resume=resume, dry_run=False, track=True, cache=cache)
+
+    cache_app = typer.Typer(help="The response cache (<workdir>/.paratrace-cache).", no_args_is_help=True)
+
+    @cache_app.command("clear")
+    def cache_clear(workdir: Path = typer.Option(Path("."), "--workdir", help="Where .paratrace-cache lives.")):
+        """Remove every cached reply."""
+        from assistant.cache import clear_cache
+
+        path, n = clear_cache(workdir)
+        typer.echo(f"removed {n} cached replies from {path}")
+
+    app.add_typer(cache_app, name="cache")
 
     @app.command("ui")
     def ui_command(

@@ -18,10 +18,14 @@ from typing import Callable, Iterable, Literal, Mapping
 from .limits import RateLimiter, retrying
 from .runlog import ResultLog
 from .spec import RunKey
+from .state import RETRIED_OUTCOMES
 
-__all__ = ["Budget", "CaseOutcome", "RunSummary", "Task", "run_tasks"]
+__all__ = ["Budget", "CaseOutcome", "NOT_SCORED", "RETRYABLE", "RunSummary", "Task", "run_tasks"]
 
-Outcome = Literal["scored", "parse_failure", "infra_error"]
+Outcome = Literal["scored", "parse_failure", "infra_error", "limit"]
+#: Outcomes that are no model answer: never scored, retried by ``--resume`` when retryable.
+NOT_SCORED = ("infra_error", "limit")
+RETRYABLE = RETRIED_OUTCOMES
 
 
 @dataclass(frozen=True)
@@ -37,8 +41,9 @@ class CaseOutcome:
     """What a solver returns for one task.
 
     ``outcome`` separates scored cases, parse failures (the model answered but
-    the output could not be repaired) and infrastructure errors (no usable
-    answer after retries); the last two are hard failures scored incorrect.
+    the output could not be repaired: scored incorrect), infrastructure errors
+    (no answer after retries) and limits (a call hit its token or time bound);
+    the last two are no model answer and are never scored.
     """
 
     outcome: Outcome
@@ -71,6 +76,7 @@ class RunSummary:
     scored: int = 0
     parse_failures: int = 0
     infra_errors: int = 0
+    limits: int = 0
     retries: int = 0
     calls: int = 0
     tokens: int = 0
@@ -88,13 +94,20 @@ class RunSummary:
                 self.scored += 1
             elif outcome.outcome == "parse_failure":
                 self.parse_failures += 1
+            elif outcome.outcome == "limit":
+                self.limits += 1
             else:
                 self.infra_errors += 1
 
     @property
     def failures(self) -> int:
-        """Hard failures: parse failures plus infrastructure errors."""
-        return self.parse_failures + self.infra_errors
+        """Cases without a correct-format answer: parse failures, infrastructure errors, limits."""
+        return self.parse_failures + self.infra_errors + self.limits
+
+    @property
+    def not_scored(self) -> int:
+        """Cases that got no model answer (infrastructure errors and limits)."""
+        return self.infra_errors + self.limits
 
 
 def run_tasks(
@@ -126,7 +139,8 @@ def run_tasks(
         ``fail(task, exc) -> CaseOutcome`` builds the hard-failure record of a
         task whose error survived the retries.
     log : ResultLog
-        Receives exactly one record per finished task, durably.
+        Receives one record per finished task, durably; a task whose latest
+        record is an infrastructure error is run again.
     concurrency : int
         Worker threads.
     limiters : mapping of str to RateLimiter

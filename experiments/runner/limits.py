@@ -32,7 +32,8 @@ def is_transient(exc: BaseException) -> bool:
     """Whether ``exc`` is worth retrying: a timeout, a 429 or a 5xx.
 
     The whole cause chain is inspected, so a provider's rate-limit error
-    wrapped by DSPy or litellm still counts.
+    wrapped by DSPy or litellm still counts; a call that hit its own token or
+    time bound (:class:`assistant.errors.CallLimitError`) is not retried.
 
     Examples
     --------
@@ -47,8 +48,12 @@ def is_transient(exc: BaseException) -> bool:
     ...     is_transient(outer)
     True
     """
+    from assistant.errors import CallLimitError
+
     seen = set()
     while exc is not None and id(exc) not in seen:
+        if isinstance(exc, CallLimitError):
+            return False  # a token or time bound: asking again would hit it again
         if _transient_one(exc):
             return True
         seen.add(id(exc))

@@ -3,8 +3,10 @@ reports and log everything to MLflow.
 
 Layout of a run directory (``<workdir>/runs/<spec name>/``): ``spec.json``
 (the frozen spec), ``manifest.json``, ``results.jsonl`` (the append-only log),
-``reports/<suite>/<cell>/`` (the scorer's files).  DSPy's response cache lives
-in ``<workdir>/.paratrace-cache`` and is keyed by the full request.
+``reports/<suite>/<cell>/`` (the scorer's files).  The response cache
+(:mod:`assistant.cache`) lives in ``<workdir>/.paratrace-cache`` and is keyed
+by model, endpoint, decoding parameters, the full prompt and the response
+format.
 """
 
 from __future__ import annotations
@@ -88,19 +90,25 @@ def prepare(spec: ExperimentSpec, workdir: str | Path, *, resume: bool) -> RunPa
 
 
 def check_spec(spec: ExperimentSpec) -> None:
-    """Every configuration and prompt variant of ``spec`` exists.
+    """Every configuration, prompt variant and model string of ``spec`` exists
+    (nothing is contacted).
 
     Raises
     ------
     assistant.errors.ConfigurationError
         For an unknown configuration or variant.
+    assistant.errors.BackendError
+        For a model string without provider or with an unknown one.
     """
     from assistant.configs import build
     from assistant.variants import Variant
 
+    from .preflight import check_models
+
     for configuration, variant in spec.pairs():
         build(configuration)
         Variant.parse(variant)
+    check_models(spec)
 
 
 def check_start(spec: ExperimentSpec, workdir: str | Path, *, resume: bool) -> RunPaths:
@@ -257,6 +265,7 @@ def manifest(spec: ExperimentSpec, suites: Mapping[str, Path | None]) -> dict:
         "schema_hash": digest_json(json_schemas()),
         "backbones": {b.name: {"model": b.model, "provider": b.model.partition("/")[0],
                                "alias": b.alias or "", "api_base": b.api_base or "",
+                               "api_key_env": b.api_key_env or "",
                                "decoding": dict(b.decoding)} for b in spec.backbones},
     })
 

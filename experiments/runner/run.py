@@ -65,14 +65,17 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
                    dry_run: bool = False, track: bool = True, repair: bool = False,
                    tracking_uri: str | None = None,
                    solver: Callable | None = None,
-                   on_progress: Callable[[RunSummary, int], None] | None = None) -> ExperimentRun:
+                   on_progress: Callable[[RunSummary, int], None] | None = None,
+                   cache: bool = True, preflight: bool | None = None,
+                   resolved: Mapping[str, object] | None = None) -> ExperimentRun:
     """Run ``spec``: every case of the grid exactly once, then score and track.
 
     Parameters
     ----------
     spec : ExperimentSpec
     workdir : path
-        Holds ``runs/``, the DSPy cache and (by default) ``mlflow.db``.
+        Holds ``runs/``, the response cache ``.paratrace-cache`` and (by
+        default) ``mlflow.db``.
     resume : bool
         Continue a run that was interrupted; already recorded cases are skipped.
     dry_run : bool
@@ -92,6 +95,15 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
         Replaces the assistant (tests, custom systems): ``solver(task) -> CaseOutcome``.
     on_progress : callable, optional
         ``on_progress(summary, total_todo)`` after every case.
+    cache : bool
+        Reuse and store validated replies in ``<workdir>/.paratrace-cache``
+        (:mod:`assistant.cache`).
+    preflight : bool, optional
+        Resolve every backbone and send it a one-token completion before the
+        run directory is prepared (default: when ``solver`` is not given).
+    resolved : mapping, optional
+        Already resolved backbones by name (:class:`assistant.backends.Backbone`),
+        used instead of the model strings (tests, custom LMs).
 
     Raises
     ------
@@ -99,6 +111,9 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
         On a bad suite, a frozen-spec mismatch, an existing run without
         ``resume``, damaged run state (without ``repair``), or a run directory
         in use by another process (:class:`~experiments.runner.lock.RunLock`).
+    assistant.errors.BackendError
+        On an unknown model string, or a backbone that does not answer the
+        preflight (naming the backbone, its endpoint and the cause).
     """
     workdir = Path(workdir).resolve()
     check_spec(spec)
@@ -110,15 +125,24 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
         check_start(spec, workdir, resume=resume)
         done = check_results(root / "results.jsonl", planned, read_only=True).keys if resume else set()
         return ExperimentRun(None, estimate(tasks, done), None)
+    resolved = dict(resolved or {})
+    if preflight if preflight is not None else solver is None:
+        from assistant.backends import probe
+
+        from .preflight import resolve_backbones
+
+        for name, backbone in resolved.items():
+            probe(backbone, name=name)
+        resolved.update(resolve_backbones(spec.model_copy(update={"backbones": tuple(
+            b for b in spec.backbones if b.name not in resolved)}), cache=cache))
     with RunLock(root):
         # Everything below is validated under the lock and before the first model call.
         paths = prepare(spec, workdir, resume=resume)
         done = check_results(paths.results, planned, repair=repair).keys
         est = estimate(tasks, done)
         man = _manifest(spec, files, paths)
-        import dspy
+        from assistant.cache import CACHE_DIRNAME, use_cache
 
-        dspy.configure_cache(enable_disk_cache=True, disk_cache_dir=str(workdir / ".paratrace-cache"))
         mlflow = uid = None
         if track:
             from .experiment_log import mark_stale_runs, run_uid
@@ -131,12 +155,14 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
         log = ResultLog(paths.results)
         limiters = {b.name: RateLimiter(b.rate_per_minute) for b in spec.backbones}
         todo = len(tasks) - len(done)
-        summary = run_tasks(
-            tasks, solver or AssistantSolver(demo_pools=demo_pools(spec, suites), seed=spec.seed), hard_failure, log,
-            concurrency=spec.concurrency, limiters=limiters, max_retries=spec.max_retries, seed=spec.seed,
-            backoff_s=spec.backoff_s, budget=Budget(spec.max_calls, spec.max_tokens),
-            on_progress=(lambda s: on_progress(s, todo)) if on_progress else None,
-        )
+        solver = solver or AssistantSolver(demo_pools=demo_pools(spec, suites), seed=spec.seed, resolved=resolved)
+        with use_cache(workdir / CACHE_DIRNAME if cache else None):
+            summary = run_tasks(
+                tasks, solver, hard_failure, log, concurrency=spec.concurrency,
+                limiters=limiters, max_retries=spec.max_retries, seed=spec.seed, backoff_s=spec.backoff_s,
+                budget=Budget(spec.max_calls, spec.max_tokens),
+                on_progress=(lambda s: on_progress(s, todo)) if on_progress else None,
+            )
         scores = tuple(score_log(log, suites, paths.reports, seed=spec.seed))
         ids = _log_mlflow(spec, scores, man, log, suites, mlflow, uid) if track and scores else ()
     return ExperimentRun(paths, est, summary, scores, ids)

@@ -4,7 +4,8 @@ One JSON object per line, flushed and fsynced per record, keyed by
 :class:`~experiments.runner.spec.RunKey`.  A run killed at any moment leaves at
 most one partial last line; :func:`~experiments.runner.state.check_results`
 moves it aside (reported) before a resume, so ``--resume`` re-runs exactly the
-cases without a complete record.  Only one process writes a log at a time
+cases without a complete record, and the cases whose latest record is an
+infrastructure error (no model answer).  Only one process writes a log at a time
 (:class:`~experiments.runner.lock.RunLock`).
 """
 
@@ -18,6 +19,7 @@ from typing import Iterator
 
 from ..errors import ExperimentError
 from .spec import RunKey
+from .state import RETRIED_OUTCOMES
 
 __all__ = ["ResultLog"]
 
@@ -98,9 +100,14 @@ class ResultLog:
                     )
                 yield record
 
-    def completed(self) -> set[RunKey]:
-        """The keys that already have a record."""
-        return {RunKey(**r["key"]) for r in self.records()}
+    def latest(self) -> dict[RunKey, dict]:
+        """The latest record of every key (a retried case has several)."""
+        return {RunKey(**r["key"]): r for r in self.records()}
+
+    def completed(self, retry: tuple[str, ...] = RETRIED_OUTCOMES) -> set[RunKey]:
+        """The keys whose latest record is final: not an outcome in ``retry``
+        (infrastructure errors are not results; ``--resume`` runs them again)."""
+        return {key for key, r in self.latest().items() if r.get("outcome") not in retry}
 
     def append(self, key: RunKey, record: dict) -> None:
         """Append one record for ``key`` and make it durable before returning."""

@@ -1,7 +1,12 @@
 """Scoring a finished (or partly finished) run: per suite, the scorer's report
 over every cell (the same files as ``paratrace score --report``, the
 component-dependency audit included); per cell, the metrics with their
-intervals for MLflow."""
+intervals for MLflow.
+
+Only model answers are scored: a case whose latest record is an
+infrastructure error or a token/time limit is counted in the cell's
+``outcomes`` and reported as not scored, never as an incorrect answer.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ from symbolic.errors import PriorityCycleWarning
 from symbolic.fsio import write_atomic
 from symbolic.model import Scenario
 
+from .engine import NOT_SCORED
 from .runlog import ResultLog
 
 __all__ = ["CellScore", "SuiteScore", "score_log"]
@@ -40,8 +46,25 @@ class CellScore:
         """A readable cell name (MLflow run name)."""
         return f"{self.configuration} | {self.backbone} | {self.variant} | r{self.repeat}"
 
+    @property
+    def not_scored(self) -> int:
+        """Cases without a model answer (infrastructure errors, limits)."""
+        return sum(self.outcomes.get(o, 0) for o in NOT_SCORED)
+
+    def not_scored_text(self) -> str:
+        """``not scored (N infrastructure errors, M token/time limits)``, or ``""``."""
+        parts = []
+        if self.outcomes.get("infra_error"):
+            parts.append(f"{self.outcomes['infra_error']} infrastructure errors")
+        if self.outcomes.get("limit"):
+            parts.append(f"{self.outcomes['limit']} token/time limits")
+        return f"not scored ({', '.join(parts)})" if parts else ""
+
     def metrics(self) -> dict[str, tuple[float | None, float | None, float | None, int]]:
-        """``metric -> (value, ci_low, ci_high, n_applicable)``, status accuracy as ``ASA``."""
+        """``metric -> (value, ci_low, ci_high, n_applicable)``, status accuracy as ``ASA``;
+        empty when no case of the cell was scored."""
+        if self.summary is None:
+            return {}
         out = {}
         for row in self.summary.metric_rows:
             low = high = None
@@ -105,7 +128,7 @@ def _score_log(log, suites, report_root, *, seed):
     from scorer.summary import summarize
 
     grouped: dict[str, dict[tuple, list[dict]]] = {}
-    for record in log.records():
+    for record in log.latest().values():
         k = record["key"]
         cell = (k["configuration"], k["backbone"], k["variant"], k["repeat"])
         grouped.setdefault(k["suite"], {}).setdefault(cell, []).append(record)
@@ -115,27 +138,41 @@ def _score_log(log, suites, report_root, *, seed):
         cells, all_outputs, all_results = [], [], []
         for cell in sorted(grouped[suite]):
             records = grouped[suite][cell]
-            outputs = tuple(OutputRecord.model_validate(r["output"]) for r in records)
-            results = tuple(score_suite(scenarios, outputs))
+            answered = [r for r in records if r["outcome"] not in NOT_SCORED]
+            outputs = tuple(OutputRecord.model_validate(r["output"]) for r in answered)
+            results = tuple(score_suite(scenarios, outputs)) if outputs else ()
             outcomes = {o: sum(1 for r in records if r["outcome"] == o)
-                        for o in ("scored", "parse_failure", "infra_error")}
+                        for o in ("scored", "parse_failure", *NOT_SCORED)}
             hashes = sorted({r.get("prompt_hash", "") for r in records} - {""})
-            cells.append(CellScore(suite, *cell, outputs, results,
-                                   summarize(results, outputs=outputs, seed=seed), outcomes,
-                                   ",".join(hashes), operations(outputs)))
+            summary = summarize(results, outputs=outputs, seed=seed) if results else None
+            cells.append(CellScore(suite, *cell, outputs, results, summary, outcomes,
+                                   ",".join(hashes), operations(outputs) if outputs else None))
             all_outputs.extend(outputs)
             all_results.extend(results)
         directory = report_root / suite
-        summary = summarize(all_results, outputs=all_outputs, scenarios=scenarios, seed=seed)
+        files: list[str] = []
+        if all_results:
+            summary = summarize(all_results, outputs=all_outputs, scenarios=scenarios, seed=seed)
 
-        def rescore(outs, scenarios=scenarios):
-            return score_suite(scenarios, outs)
+            def rescore(outs, scenarios=scenarios):
+                return score_suite(scenarios, outs)
 
-        audit = component_audit(scenarios, all_outputs, all_results, rescore)
-        files = write_report(directory, summary=summary, scenarios=scenarios, outputs=all_outputs,
-                             results=all_results, audit=audit, suite_name=suite,
-                             output_names=("results.jsonl",))
+            audit = component_audit(scenarios, all_outputs, all_results, rescore)
+            files = list(write_report(directory, summary=summary, scenarios=scenarios, outputs=all_outputs,
+                                      results=all_results, audit=audit, suite_name=suite,
+                                      output_names=("results.jsonl",)))
+        directory.mkdir(parents=True, exist_ok=True)
         ops = directory / "operations.md"
-        write_atomic(ops, operations_markdown([(c.name, c.operations) for c in cells]))
+        write_atomic(ops, operations_markdown([(c.name, c.operations) for c in cells if c.operations is not None])
+                     + _not_scored_md(cells))
         scores.append(SuiteScore(suite, tuple(cells), directory, tuple(sorted([*files, str(ops)]))))
     return scores
+
+
+def _not_scored_md(cells) -> str:
+    rows = [f"| {c.name} | {c.outcomes.get('infra_error', 0)} | {c.outcomes.get('limit', 0)} |"
+            for c in cells if c.not_scored]
+    if not rows:
+        return ""
+    return ("\n\n## Not scored\n\nCases without a model answer; they are in no metric or interval.\n\n"
+            "| cell | infrastructure errors | token/time limits |\n| --- | ---: | ---: |\n" + "\n".join(rows) + "\n")

@@ -13,7 +13,7 @@ from .engine import CaseOutcome, Task
 from .manifest import digest_json, redact
 from .spec import Backbone
 
-__all__ = ["AssistantSolver", "CaseWork", "hard_failure", "prompt_digest"]
+__all__ = ["AssistantSolver", "CaseWork", "hard_failure", "limit_outcome", "prompt_digest"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,7 +78,8 @@ class AssistantSolver:
                 resolved = self.resolved.get(backbone.name)
                 if resolved is None:
                     decoding = Decoding().with_overrides(**backbone.decoding) if backbone.decoding else Decoding()
-                    resolved = resolve(backbone.model, decoding=decoding, api_base=backbone.api_base)
+                    resolved = resolve(backbone.model, decoding=decoding, api_base=backbone.api_base,
+                                       api_key_env=backbone.api_key_env)
                 if repeat:
                     with warnings.catch_warnings():
                         warnings.simplefilter("ignore")
@@ -93,16 +94,40 @@ class AssistantSolver:
     def __call__(self, task: Task) -> CaseOutcome:
         work: CaseWork = task.payload
         key = task.key
+        from assistant.errors import CallLimitError
+
         assistant = self.assistant(key.configuration, work.backbone, key.variant, key.repeat, key.suite)
-        result = assistant.run_scenario(work.scenario, repeat=key.repeat)
         prompt_hash = self.prompt_hashes[(key.configuration, work.backbone.name, key.variant, key.repeat,
                                           key.suite)]
+        try:
+            result = assistant.run_scenario(work.scenario, repeat=key.repeat)
+        except CallLimitError as exc:
+            return limit_outcome(task, exc, prompt_hash)
         record = result.record.model_copy(update={"model": key.backbone})
         meta = record.meta
         tokens = (meta.prompt_tokens or 0) + (meta.completion_tokens or 0)
         outcome = "parse_failure" if meta.hard_failure else "scored"
         return CaseOutcome(outcome, record.model_dump(mode="json", exclude_none=True),
                            calls=meta.calls or 0, tokens=tokens, extra={"prompt_hash": prompt_hash})
+
+
+def limit_outcome(task: Task, exc, prompt_hash: str = "") -> CaseOutcome:
+    """The record of a case whose call hit its token or time bound: not scored,
+    with the calls, tokens and time it spent (``exc.calls``, ``exc.elapsed_ms``)."""
+    from scorer.contract import OutputRecord
+
+    key = task.key
+    calls = tuple(getattr(exc, "calls", ()) or ())
+    prompt = sum(c.prompt_tokens for c in calls)
+    completion = sum(c.completion_tokens for c in calls)
+    reason = redact({"r": f"{type(exc).__name__}: {exc}"})["r"][:2000]
+    record = OutputRecord.failure(case_id=key.case, configuration=key.configuration, model=key.backbone,
+                                  variant=key.variant, repeat=key.repeat,
+                                  raw_text=calls[-1].raw_text if calls else "", reason=reason,
+                                  prompt_tokens=prompt, completion_tokens=completion, calls=len(calls),
+                                  latency_ms=getattr(exc, "elapsed_ms", None))
+    return CaseOutcome("limit", record.model_dump(mode="json", exclude_none=True), calls=len(calls),
+                       tokens=prompt + completion, extra={"prompt_hash": prompt_hash} if prompt_hash else {})
 
 
 def prompt_digest(program) -> str:
@@ -118,7 +143,9 @@ def prompt_digest(program) -> str:
 
 
 def hard_failure(task: Task, exc: BaseException) -> CaseOutcome:
-    """The record of a task that failed for good: scored incorrect, never dropped.
+    """The record of a task that failed for good, never dropped: an
+    infrastructure error (outcome ``infra_error``) or a call that hit its token
+    or time bound (outcome ``limit``); neither is scored.
 
     A setup problem (an unknown configuration or variant, the local model's
     extra not installed, a model string without provider) is not a case
@@ -135,4 +162,17 @@ def hard_failure(task: Task, exc: BaseException) -> CaseOutcome:
     reason = redact({"r": f"{type(exc).__name__}: {exc}"})["r"][:2000] or type(exc).__name__
     record = OutputRecord.failure(case_id=key.case, configuration=key.configuration, model=key.backbone,
                                   variant=key.variant, repeat=key.repeat, raw_text="", reason=reason)
-    return CaseOutcome("infra_error", record.model_dump(mode="json", exclude_none=True))
+    outcome = "limit" if _limit(exc) else "infra_error"
+    return CaseOutcome(outcome, record.model_dump(mode="json", exclude_none=True))
+
+
+def _limit(exc: BaseException | None) -> bool:
+    from assistant.errors import CallLimitError
+
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, CallLimitError):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False

@@ -86,13 +86,16 @@ class Backbone(BaseModel):
     """One model: a litellm model string plus per-run overrides.
 
     ``rate_per_minute`` bounds calls to this backbone across all workers.
-    API keys are never part of a backbone: they come from the environment.
+    API keys are never part of a backbone: they come from the environment
+    (``api_key_env`` names the variable; default ``PARATRACE_API_KEY`` with an
+    ``api_base``, else the provider's own).
     """
 
     model_config = _FROZEN
     model: str = Field(min_length=1)
     alias: str | None = None
     api_base: str | None = None
+    api_key_env: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     rate_per_minute: float | None = Field(default=None, gt=0)
     decoding: dict[str, float | int | str] = Field(default_factory=dict)
 

@@ -30,9 +30,11 @@ from symbolic.fsio import check_output, read_bytes, write_atomic
 from ..errors import ExperimentError
 from .spec import RunKey
 
-__all__ = ["OUTCOMES", "QUARANTINE", "ResultsCheck", "check_results", "read_state_json", "record_problem"]
+__all__ = ["OUTCOMES", "QUARANTINE", "RETRIED_OUTCOMES", "ResultsCheck", "check_results", "read_state_json", "record_problem"]
 
-OUTCOMES = ("scored", "parse_failure", "infra_error")
+OUTCOMES = ("scored", "parse_failure", "infra_error", "limit")
+#: Outcomes that are not results: ``--resume`` runs their cases again, and a later record replaces them.
+RETRIED_OUTCOMES = ("infra_error",)
 QUARANTINE = "results.quarantine.jsonl"
 _KEY_TYPES = {name: (int if name == "repeat" else str) for name in RunKey._fields}
 _MAX_STATE_BYTES = 64 * 1024 * 1024
@@ -190,7 +192,7 @@ def check_results(path: Path, planned: Collection[RunKey] | None = None, *, repa
     if data and not data.endswith(b"\n"):
         cut = data.rfind(b"\n") + 1
         data, torn = data[:cut], data[cut:]
-    first: dict[RunKey, tuple[int, bytes]] = {}
+    first: dict[RunKey, tuple[int, bytes, str | None]] = {}
     keep: list[bytes] = []
     bad: list[tuple[int, str, bytes]] = []
     planned = None if planned is None else set(planned)
@@ -209,18 +211,20 @@ def check_results(path: Path, planned: Collection[RunKey] | None = None, *, repa
             if planned is not None and key not in planned:
                 problem = (f"a record for case {key.case!r} of {key.suite}/{key.configuration}/{key.backbone}/"
                            f"{key.variant}/r{key.repeat}, which this run does not plan")
+            elif key in first and first[key][2] in RETRIED_OUTCOMES:
+                first[key] = (number, raw, record.get("outcome"))  # a retry of a case that got no answer
             elif key in first:
                 same = json.loads(first[key][1]) == record
                 problem = (f"{'duplicate' if same else 'conflicting'} record for case {key.case!r} "
                            f"({key.configuration}/{key.backbone}/{key.variant}/r{key.repeat}; first at line "
                            f"{first[key][0]}{'' if same else ', with another output'})")
             else:
-                first[key] = (number, raw)
+                first[key] = (number, raw, record.get("outcome"))
         if problem is None:
             keep.append(raw)
         else:
             bad.append((number, problem, raw))
-    check.keys = set(first)
+    check.keys = {key for key, (_, _, outcome) in first.items() if outcome not in RETRIED_OUTCOMES}
     if torn:
         number = data.count(b"\n") + 1
         if not read_only:

@@ -35,7 +35,7 @@ def is_loopback(host: str) -> bool:
 
 
 def build_factory(*, program: str | None, configs: list[str], model: str | None, api_base: str | None = None,
-                  lm_timeout: float | None = None, tracking_uri: str | None = None,
+                  lm_timeout: float | None = None, tracking_uri: str | None = None, api_key_env: str | None = None,
                   ) -> tuple[Callable[[str], Any], list[str], dict[str, Any] | None]:
     """The assistant factory, the configurations served and the program facts for ``/version``.
 
@@ -50,6 +50,8 @@ def build_factory(*, program: str | None, configs: list[str], model: str | None,
         Backbone; with a program, the manifest's model when ``None``.
     api_base : str, optional
         OpenAI-compatible endpoint.
+    api_key_env : str, optional
+        Environment variable holding the endpoint's key.
     lm_timeout : float, optional
         Client timeout in seconds for remote backbones (ignored by scripted and local ones).
     tracking_uri : str, optional
@@ -86,7 +88,8 @@ def build_factory(*, program: str | None, configs: list[str], model: str | None,
 
     if program is None:
         configs = configs or ["b4"]
-        return (lambda c: Assistant(c, model, api_base=api_base, decoding=decoding_for(model))), configs, None
+        return (lambda c: Assistant(c, model, api_base=api_base, decoding=decoding_for(model),
+                                   api_key_env=api_key_env)), configs, None
     from optimize.programs import load_program
 
     loaded = load_program(program, tracking_uri=tracking_uri)
@@ -98,7 +101,8 @@ def build_factory(*, program: str | None, configs: list[str], model: str | None,
     info = {"source": loaded.source or str(program), "config": loaded.config, "model": manifest.model,
             "optimizer": manifest.optimizer, "seed": manifest.seed, "family": manifest.family,
             "program_sha256": manifest.program_sha256}
-    return (lambda c: loaded.assistant(chosen, api_base=api_base, decoding=decoding_for(chosen))), [loaded.config], info
+    return (lambda c: loaded.assistant(chosen, api_base=api_base, decoding=decoding_for(chosen),
+                                              api_key_env=api_key_env)), [loaded.config], info
 
 
 def register(app: typer.Typer) -> None:
@@ -115,6 +119,9 @@ def register(app: typer.Typer) -> None:
                                             help="Backbone; default the program's model, else $PARATRACE_MODEL "
                                                  "or local/gemma-3-270m."),
         api_base: Optional[str] = typer.Option(None, "--api-base", help="OpenAI-compatible endpoint."),
+        api_key_env: Optional[str] = typer.Option(None, "--api-key-env", help="Environment variable holding the "
+                                                                             "key (default PARATRACE_API_KEY, "
+                                                                             "then the provider's own)."),
         host: str = typer.Option("127.0.0.1", "--host", help="Interface to bind."),
         port: int = typer.Option(8000, "--port", min=0, max=65535, help="TCP port."),
         workers: int = typer.Option(4, "--workers", min=1, help="Threads running assistant calls."),
@@ -160,7 +167,8 @@ def register(app: typer.Typer) -> None:
                              "token, or pass --allow-unauthenticated behind an authenticating proxy")
         register_secret(token)  # never in a log line
         factory, configs, info = build_factory(program=program, configs=list(config), model=model,
-                                               api_base=api_base, lm_timeout=lm_timeout, tracking_uri=tracking_uri)
+                                               api_base=api_base, lm_timeout=lm_timeout, tracking_uri=tracking_uri,
+                                               api_key_env=api_key_env)
         app_ = create_app(factory, config=configs[0], configs=tuple(configs), max_body_bytes=max_body_bytes,
                           timeout_s=timeout, workers=workers, queue=queue, program=info, token=token or None,
                           body_timeout_s=body_timeout)

@@ -14,7 +14,7 @@ from assistant.adapter import InstructorAdapter, recording
 from assistant.api import Assistant
 from assistant.backends import Backbone, Decoding, apply_env_defaults, resolve
 from assistant.errors import BackendError, ConfigurationError, ScriptExhaustedError
-from assistant.local_llm import LlamaServerEngine
+from assistant.llama_engine import LlamaServerEngine
 from assistant.scripted import Script, ScriptedServer, load_replies, scripted_lm
 
 from assistant_cases import ANSWER, FRAGMENTS, QUERY, TARGET, THEORY

@@ -1,5 +1,5 @@
 """The runner end to end on the scripted LM: plan, run, resume, score, report,
-track; transient LM errors retried; failures recorded and scored incorrect."""
+track; transient LM errors retried; infrastructure errors recorded, never scored."""
 
 from __future__ import annotations
 
@@ -102,7 +102,7 @@ def raising(exc):
     return reply
 
 
-def test_lm_faults_are_retried_then_recorded_and_scored_incorrect(tmp_path):
+def test_lm_faults_are_retried_then_recorded_and_never_scored(tmp_path):
     # per case, in order: timeout, 429, 500, then an answer -> recovered by retries;
     # malformed JSON is re-asked by Instructor and then answered.
     script = Script([raising(TimeoutError("read timed out")), raising(RateLimitError("429 slow down")),
@@ -112,7 +112,7 @@ def test_lm_faults_are_retried_then_recorded_and_scored_incorrect(tmp_path):
         [raising(TimeoutError("read timed out"))] * 10, fallback="null")), "scripted", True)
     solver = AssistantSolver(resolved={"flaky": flaky, "dead": dead}, max_retries=1)
     s = spec(configurations=["b1"], concurrency=1, max_retries=3, backoff_s=0, cases=["penalty-as-given"],
-             backbones=[{"model": "scripted/flaky", "alias": "flaky"}, {"model": "scripted/dead", "alias": "dead"}])
+             backbones=[{"model": "scripted/null", "alias": "flaky"}, {"model": "scripted/null", "alias": "dead"}])
     result = run_experiment(s, workdir=tmp_path, track=False, solver=solver)
     records = [json.loads(x) for x in (tmp_path / "runs" / "t" / "results.jsonl").read_text().splitlines()]
     by_backbone = {r["key"]["backbone"]: r for r in records}
@@ -120,7 +120,10 @@ def test_lm_faults_are_retried_then_recorded_and_scored_incorrect(tmp_path):
     assert by_backbone["dead"]["outcome"] == "infra_error" and by_backbone["dead"]["attempts"] == 4
     assert by_backbone["dead"]["output"]["meta"]["hard_failure"] is True
     cell = {c.backbone: c for c in result.scores[0].cells}
-    assert cell["dead"].results[0].correct is False and cell["dead"].results[0].hard_failure
+    # an infrastructure error is no model answer: counted, in no metric
+    assert cell["dead"].results == () and cell["dead"].metrics() == {}
+    assert cell["dead"].not_scored_text() == "not scored (1 infrastructure errors)"
+    assert cell["flaky"].results[0].case_id == "penalty-as-given"
     assert result.summary.infra_errors == 1 and result.summary.retries == 6
 
 

@@ -66,9 +66,14 @@ def disguise(analysis: Analysis, seed: int) -> Analysis:
     if facts:
         f = rng.choice(facts)
         facts.append(Fact(id="restated", literal=f.literal, evidence=f.evidence))
-    r = rng.choice(rules)
-    rules.append(Rule(id="copy", antecedents=r.antecedents, consequent=r.consequent, kind=r.kind,
-                      evidence=r.evidence))
+    # A rule that names itself (``r: ... => ¬applicable(r)``) is not identified by its content
+    # (the canonical id writes ``applicable[?]``, docs/semantics.md section 12), so a restatement of
+    # it under another id is another norm, not an alias: only the other rules are restated.
+    restatable = [r for r in rules if f"applicable({r.id})" not in r.consequent] or [None]
+    r = rng.choice(restatable)
+    if r is not None:
+        rules.append(Rule(id="copy", antecedents=r.antecedents, consequent=r.consequent, kind=r.kind,
+                          evidence=r.evidence))
     rules.append(Rule(id="step", antecedents=["a"], consequent="a", evidence=["E-01"]))
     priorities = [Priority(stronger=names[p.stronger], weaker=names[p.weaker], basis=p.basis,
                            evidence=ev(p.evidence)) for p in analysis.priorities]

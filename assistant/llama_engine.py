@@ -1,0 +1,109 @@
+"""The DSPy engine of the embedded model: posts to llama.cpp's OpenAI-compatible
+server with JSON-schema constrained decoding and a time bound per call; see
+:mod:`assistant.local_llm` for the server itself."""
+
+from __future__ import annotations
+
+import json
+import socket
+import urllib.error
+import urllib.request
+
+from .errors import CallLimitError
+from .local_limits import LOCAL_ALIAS, LOCAL_TIMEOUT_S
+
+__all__ = ["LlamaServerEngine"]
+
+
+def server_failure(base_url: str) -> str | None:
+    """:func:`assistant.local_llm.server_failure` (the server's process records live there)."""
+    from .local_llm import server_failure as why
+
+    return why(base_url)
+
+
+class LlamaServerEngine:
+    """A DSPy ``lm15`` engine for llama.cpp's server, with JSON-schema constrained decoding.
+
+    Parameters
+    ----------
+    base_url : str
+        ``http://127.0.0.1:PORT/v1``.
+    timeout : float, optional
+        Seconds per request (the time bound of a call).
+    """
+
+    endpoint_id = f"embedded llama.cpp server ({LOCAL_ALIAS})"
+
+    def __init__(self, base_url: str, timeout: float = LOCAL_TIMEOUT_S):
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+
+    def dump_state(self) -> dict:
+        """Saved with a program: the URL only."""
+        return {"base_url": self.base_url, "timeout": self.timeout}
+
+    @classmethod
+    def load_state(cls, state: dict) -> "LlamaServerEngine":
+        """Rebuild from :meth:`dump_state`."""
+        return cls(**state)
+
+    def body(self, request) -> dict:
+        """The ``/chat/completions`` body for a canonical request."""
+        messages = []
+        if request.system is not None:
+            system = request.system if isinstance(request.system, str) else "".join(p.text for p in request.system)
+            messages.append({"role": "system", "content": system})
+        messages.extend({"role": m.role, "content": m.text or ""} for m in request.messages)
+        cfg = request.config
+        body = {"model": LOCAL_ALIAS, "messages": messages}
+        for key in ("max_tokens", "temperature", "top_p", "seed"):
+            if getattr(cfg, key, None) is not None:
+                body[key] = getattr(cfg, key)
+        if cfg.stop:
+            body["stop"] = list(cfg.stop)
+        fmt = cfg.response_format
+        if isinstance(fmt, dict):
+            schema = fmt.get("schema") or (fmt.get("json_schema") or {}).get("schema")
+            body["response_format"] = {"type": "json_object", **({"schema": schema} if schema else {})}
+        return body
+
+    def complete(self, request):
+        """Post one request and return a canonical response."""
+        from dspy.lm15 import Message, Response, TextPart, TransportError, Usage
+
+        data = json.dumps(self.body(request)).encode()
+        req = urllib.request.Request(f"{self.base_url}/chat/completions", data=data,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                payload = json.loads(resp.read())
+        except (TimeoutError, socket.timeout) as exc:
+            raise CallLimitError(f"model local/{LOCAL_ALIAS} at {self.base_url}: no reply within the time bound "
+                                 f"of {self.timeout:.0f} s", kind="time", limit=self.timeout) from exc
+        except urllib.error.URLError as exc:
+            if isinstance(exc.reason, (TimeoutError, socket.timeout)):
+                raise CallLimitError(f"model local/{LOCAL_ALIAS} at {self.base_url}: no reply within the time "
+                                     f"bound of {self.timeout:.0f} s", kind="time", limit=self.timeout) from exc
+            why = server_failure(self.base_url) or str(exc)
+            raise TransportError(f"local llama.cpp server at {self.base_url}: {why}") from None
+        except (OSError, ValueError) as exc:
+            why = server_failure(self.base_url) or str(exc)
+            raise TransportError(f"local llama.cpp server at {self.base_url}: {why}") from None
+        choice = payload["choices"][0]
+        usage = payload.get("usage") or {}
+        finish = choice.get("finish_reason") or "stop"
+        return Response(id=payload.get("id"), model=LOCAL_ALIAS,
+                        message=Message.assistant((TextPart(choice["message"].get("content") or ""),)),
+                        finish_reason=finish if finish in ("stop", "length") else "stop",
+                        usage=Usage(input_tokens=usage.get("prompt_tokens"),
+                                    output_tokens=usage.get("completion_tokens")))
+
+    def stream(self, request):
+        """Stream as a single response."""
+        from dspy.lm15 import response_to_events
+
+        return response_to_events(self.complete(request))
+
+    def close(self):
+        """Nothing pooled."""

@@ -1,0 +1,65 @@
+"""Before the first case: every backbone of a spec is a known model string
+(checked before the run directory exists) and answers a real one-token
+completion through the path the cases use (checked before any case runs).
+
+A dead backbone stops the run with one line naming the backbone, its endpoint
+and the cause, instead of filling the log with infrastructure errors.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from .spec import ExperimentSpec
+
+__all__ = ["check_models", "resolve_backbones"]
+
+
+def check_models(spec: ExperimentSpec) -> None:
+    """Every backbone's model string is well formed and names a known provider.
+
+    Raises
+    ------
+    assistant.errors.BackendError
+        Naming the backbone and the model string.
+    """
+    from assistant.backends import check_model
+    from assistant.errors import BackendError
+
+    for backbone in spec.backbones:
+        try:
+            check_model(backbone.model)
+        except BackendError as exc:
+            raise BackendError(f"backbone {backbone.name}: {exc}") from None
+
+
+def resolve_backbones(spec: ExperimentSpec, *, cache: bool = True, probe: bool = True) -> Mapping[str, object]:
+    """Resolve every backbone of ``spec`` (starting the embedded server if one
+    is used) and, with ``probe``, send each a one-token completion.
+
+    Returns
+    -------
+    dict
+        :class:`assistant.backends.Backbone` by backbone name, for
+        :class:`~experiments.runner.solve.AssistantSolver`.
+
+    Raises
+    ------
+    assistant.errors.BackendError
+        For the first backbone that cannot be resolved or does not answer.
+    """
+    from assistant.backends import Decoding, probe as probe_one, resolve
+    from assistant.errors import BackendError
+
+    resolved = {}
+    for backbone in spec.backbones:
+        decoding = Decoding().with_overrides(**backbone.decoding) if backbone.decoding else Decoding()
+        try:
+            resolved[backbone.name] = resolve(backbone.model, decoding=decoding, api_base=backbone.api_base,
+                                              cache=cache, api_key_env=backbone.api_key_env)
+        except BackendError as exc:
+            where = f" at {backbone.api_base}" if backbone.api_base else ""
+            raise BackendError(f"backbone {backbone.name}{where}: {exc}") from None
+        if probe:
+            probe_one(resolved[backbone.name], name=backbone.name)
+    return resolved

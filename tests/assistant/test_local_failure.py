@@ -1,0 +1,93 @@
+"""A dead embedded server is named, with its signal and log tail: a stand-in
+server process (a real HTTP server on 127.0.0.1 that answers the health check
+and dies from SIGILL on its first completion, as a llama.cpp build with CPU
+features the OS does not grant did) is started through ``start_server``."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+
+import dspy
+import pytest
+from typer.testing import CliRunner
+
+from assistant.backends import Backbone, probe
+from assistant.errors import BackendError, LocalModelError
+from assistant import local_llm
+from assistant.llama_engine import LlamaServerEngine
+from optimize.root import app
+
+CRASHING = r'''
+import json, os, signal, sys
+from http.server import BaseHTTPRequestHandler, HTTPServer
+port = int(sys.argv[sys.argv.index("--port") + 1])
+class H(BaseHTTPRequestHandler):
+    def log_message(self, *a): pass
+    def do_GET(self):
+        body = json.dumps({"data": [{"id": "gemma-3-270m"}]}).encode()
+        self.send_response(200); self.send_header("Content-Length", str(len(body))); self.end_headers()
+        self.wfile.write(body)
+    def do_POST(self):
+        print("ggml: executing tilezero", flush=True)
+        os.kill(os.getpid(), signal.SIGILL)
+print("model loaded", flush=True)
+HTTPServer(("127.0.0.1", port), H).serve_forever()
+'''
+
+
+@pytest.fixture
+def crashing_server(tmp_path, monkeypatch):
+    script = tmp_path / "fake_server.py"
+    script.write_text(CRASHING)
+    monkeypatch.setenv("PARATRACE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(local_llm, "_require_model", lambda: tmp_path / "model.gguf")
+    monkeypatch.setattr(local_llm, "check_cpu", lambda: None)
+    monkeypatch.setattr(local_llm, "server_command",
+                        lambda gguf, port, **kw: [sys.executable, str(script), "--port", str(port)])
+    info = local_llm.start_server(timeout=60)
+    yield info
+    local_llm.stop_server()
+
+
+def test_a_server_that_dies_on_its_first_completion_is_named_with_signal_and_log(crashing_server):
+    info = crashing_server
+    engine = LlamaServerEngine(info.base_url, timeout=30)
+    lm = dspy.LM(local_llm.LOCAL_ALIAS, engine=engine, cache=False, num_retries=0)
+    backbone = Backbone("local/gemma-3-270m", lm, "local", json_schema=True, endpoint=engine.endpoint_id)
+    with pytest.raises(BackendError) as err:
+        probe(backbone)
+    message = str(err.value)
+    assert message.startswith("backbone local/gemma-3-270m at embedded llama.cpp server")
+    assert f"(pid {info.pid}) died from SIGILL" in message
+    assert "executing tilezero" in message and "pip cache remove llama_cpp_python" in message
+    assert local_llm.status() is None  # and `paratrace local-llm status` says not running
+
+
+def test_a_cpu_without_avx2_is_refused_before_any_start(tmp_path):
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text("processor\t: 0\nflags\t\t: fpu sse sse2 ssse3 sse4_1 sse4_2 avx\n")
+    with pytest.raises(LocalModelError, match="no AVX2"):
+        local_llm.check_cpu(cpuinfo)
+    cpuinfo.write_text("flags\t\t: fpu sse2 avx avx2 fma f16c\n")
+    local_llm.check_cpu(cpuinfo)
+
+
+def test_local_llm_status_says_why_the_recorded_server_is_gone(crashing_server):
+    info = crashing_server
+    os.kill(info.pid, signal.SIGILL)
+    while not _reaped(info.pid):
+        time.sleep(0.05)
+    result = CliRunner().invoke(app, ["local-llm", "status"])
+    assert result.exit_code == 3
+    assert f"not running (the recorded server (pid {info.pid}, port {info.port})" in result.output
+    assert "model loaded" in result.output
+
+
+def _reaped(pid: int) -> bool:
+    try:
+        return os.waitpid(pid, os.WNOHANG) != (0, 0)
+    except ChildProcessError:
+        return True
