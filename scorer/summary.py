@@ -32,6 +32,7 @@ from symbolic.model import Scenario
 from .contract import OutputRecord
 from .errors import ReportError
 from .metrics.aggregate import aggregate_metric
+from .metrics.registry import METRICS, Aggregation, aggregation_of, counted
 from .records import CaseResult, MetricRecord
 from .stats import (
     ConfusionMatrix,
@@ -78,7 +79,7 @@ __all__ = [
 ConfigKey = tuple[str, str, str]
 STATUS_METRIC = "status"
 #: Metrics whose per-case value is a quantity (an edit cost), not a 0/1 outcome or a share.
-QUANTITY_METRICS = frozenset({"NCR"})
+QUANTITY_METRICS = frozenset(m.name for m in METRICS if m.quantity)
 
 
 def config_label(key: ConfigKey) -> str:
@@ -194,15 +195,12 @@ def _binary(values: Iterable[float]) -> bool:
 
 def _counted(metric: str, records: Sequence[MetricRecord]) -> list[MetricRecord]:
     """The applicable records that enter the metric's aggregate (BRA: one per update pair)."""
-    applicable = [r for r in records if r.value is not None]
-    if metric == "BRA":
-        return [r for r in applicable if r.metadata.get("role") == "update"]
-    return applicable
+    return counted(metric, records)
 
 
 def _metric_interval(metric: str, records, *, seed: int, n_resamples: int, alpha: float):
     values = [rec.value for rec in records]
-    if metric == "TGC" and all("matched" in rec.metadata and "gold" in rec.metadata for rec in records):
+    if aggregation_of(metric) is Aggregation.EDGE_POOLED and all("matched" in rec.metadata and "gold" in rec.metadata for rec in records):
         counts = [(int(rec.metadata["matched"]), int(rec.metadata["gold"])) for rec in records]
         if sum(g for _, g in counts):
             return bootstrap_tgc(counts, seed=seed, n_resamples=n_resamples, alpha=alpha)

@@ -2,8 +2,8 @@
 
 Each metric is a pure function of a :class:`~scorer.metrics.context.CaseContext`
 returning a :class:`~scorer.records.MetricRecord` (``value=None`` with an
-explanation when it does not apply).  :data:`CASE_METRICS` lists them in
-report order; BRA is completed per run by
+explanation when it does not apply).  :data:`METRICS` lists them in report
+order with their metadata (:mod:`scorer.metrics.registry`); BRA is completed per run by
 :func:`~scorer.metrics.revision.belief_revision_accuracy`.
 """
 
@@ -20,26 +20,20 @@ from .defects import defect_localization_accuracy, same_location
 from .priority import priority_handling_accuracy
 from .revision import belief_revision_accuracy, pair_placeholder
 from .robustness import normative_counterfactual_robustness
+from .registry import METRICS, Aggregation, Metric
 from .status import answer_status_accuracy
 
-#: Metric name -> per-case function, in report order.
-CASE_METRICS = {
-    "ASA": answer_status_accuracy,
-    "TGC": trace_graph_coverage,
-    "CLA": conflict_localization_accuracy,
-    "NER": no_explosion_rate,
-    "UUCR": unsupported_unrelated_conclusion_rate,
-    "PHA": priority_handling_accuracy,
-    "BRA": pair_placeholder,
-    "NCR": normative_counterfactual_robustness,
-    "DLA": defect_localization_accuracy,
-}
+#: Metric name -> per-case function, in report order (:data:`~scorer.metrics.registry.METRICS`).
+CASE_METRICS = {m.name: m.compute for m in METRICS}
 
 __all__ = sorted([
+    "Aggregation",
     "CASE_METRICS",
     "CaseContext",
     "GoldView",
     "HIGHER_IS_BETTER",
+    "METRICS",
+    "Metric",
     "aggregate",
     "aggregate_metric",
     "answer_status_accuracy",

@@ -1,5 +1,7 @@
 """Split-level aggregates of the per-case metric records.
 
+Each metric's :class:`~scorer.metrics.registry.Aggregation` decides:
+
 * TGC pools edges: ``sum matched / sum gold`` over the applicable cases.
 * BRA counts each update pair once (the record of its ``update`` member).
 * Every other metric is the mean of its applicable per-case values (NCR: the
@@ -15,14 +17,12 @@ from __future__ import annotations
 from typing import Iterable, Mapping, Sequence
 
 from ..records import CaseResult, MetricAggregate, MetricRecord
+from .registry import METRICS, pooled
 
 __all__ = ["HIGHER_IS_BETTER", "aggregate", "aggregate_metric"]
 
-#: Direction of each metric (UUCR is a rate of bad conclusions).
-HIGHER_IS_BETTER: Mapping[str, bool] = {
-    "ASA": True, "BRA": True, "CLA": True, "DLA": True, "NCR": True, "NER": True,
-    "PHA": True, "TGC": True, "UUCR": False,
-}
+#: Direction of each metric (UUCR is a rate of bad conclusions), from :data:`~scorer.metrics.registry.METRICS`.
+HIGHER_IS_BETTER: Mapping[str, bool] = {m.name: m.higher_is_better for m in sorted(METRICS, key=lambda m: m.name)}
 
 
 def aggregate_metric(metric: str, records: Sequence[MetricRecord]) -> MetricAggregate:
@@ -49,17 +49,9 @@ def aggregate_metric(metric: str, records: Sequence[MetricRecord]) -> MetricAggr
     >>> aggregate_metric("ASA", [MetricRecord("ASA", 1.0, ""), MetricRecord("ASA", 0.0, "")]).value
     0.5
     """
-    applicable = [r for r in records if r.value is not None]
-    if metric == "BRA":
-        counted = [r for r in applicable if r.metadata.get("role") == "update"]
-        num, den = sum(r.value for r in counted), float(len(counted))
-    elif metric == "TGC":
-        num = float(sum(r.metadata["matched"] for r in applicable))
-        den = float(sum(r.metadata["gold"] for r in applicable))
-    else:
-        num, den = float(sum(r.value for r in applicable)), float(len(applicable))
+    num, den = pooled(metric, records)  # the metric's aggregation (docs/metrics.md)
     value = num / den if den else None
-    return MetricAggregate(metric, value, float(num), den, len(applicable))
+    return MetricAggregate(metric, value, float(num), den, sum(1 for r in records if r.value is not None))
 
 
 def aggregate(results: Iterable[CaseResult]) -> dict[str, MetricAggregate]:
