@@ -36,6 +36,7 @@ from typing import Iterator, Mapping, Sequence
 from symbolic.redact import redact_text
 
 from .case_traces import log_case_trace, logged_case_ids, synchronous_trace_export
+from .spec import CellKey
 
 __all__ = ["BENCHMARK_METRICS", "cells_table", "log_experiment", "mark_stale_runs", "paired_table", "run_uid"]
 
@@ -148,9 +149,8 @@ def paired_table(cells: Sequence, not_computed: Mapping[str, set[str]] | None = 
 def _records(log) -> dict[tuple, dict[str, dict]]:
     grouped: dict[tuple, dict[str, dict]] = {}
     for record in log.records():
-        k = record["key"]
-        cell = (k["suite"], k["configuration"], k["backbone"], k["variant"], k["repeat"])
-        grouped.setdefault(cell, {})[k["case"]] = record
+        cell = CellKey.of(record["key"])
+        grouped.setdefault(cell, {})[record["key"]["case"]] = record
     return grouped
 
 
@@ -202,7 +202,7 @@ def log_experiment(mlflow, *, spec, scores: Sequence, manifest: Mapping, log, su
                 not_computed: dict[str, set[str]] = {}
                 outcomes: dict[str, dict[str, int]] = {}
                 for cell in suite.cells:
-                    cases = records.get((suite.suite, cell.configuration, cell.backbone, cell.variant, cell.repeat), {})
+                    cases = records.get(cell.key, {})
                     not_computed[cell.name] = {c for c, r in cases.items() if r.get("outcome") == "infra_error"}
                     outcomes[cell.name] = {o: sum(1 for r in cases.values() if r.get("outcome") == o)
                                            for o in ("scored", "parse_failure", "infra_error")}

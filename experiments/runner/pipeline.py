@@ -23,7 +23,7 @@ from ..errors import ExperimentError
 from .engine import Budget, Task
 from .manifest import digest_file, digest_json, git_revision, package_versions, redact, today
 from .runlog import ResultLog
-from .spec import ExperimentSpec, RunKey
+from .spec import CellKey, ExperimentSpec, RunKey
 from .solve import CaseWork
 
 __all__ = [
@@ -270,10 +270,9 @@ def manifest(spec: ExperimentSpec, suites: Mapping[str, Path | None]) -> dict:
     })
 
 
-def results_by_cell(log: ResultLog) -> dict[tuple[str, str, str, str, int], list[dict]]:
-    """Records grouped by (suite, configuration, backbone, variant, repeat)."""
-    groups: dict[tuple, list[dict]] = defaultdict(list)
+def results_by_cell(log: ResultLog) -> dict[CellKey, list[dict]]:
+    """Records grouped by their :class:`~experiments.runner.spec.CellKey`."""
+    groups: dict[CellKey, list[dict]] = defaultdict(list)
     for record in log.records():
-        k = record["key"]
-        groups[(k["suite"], k["configuration"], k["backbone"], k["variant"], k["repeat"])].append(record)
+        groups[CellKey.of(record["key"])].append(record)
     return dict(groups)

@@ -21,6 +21,7 @@ from symbolic.model import Scenario
 
 from .engine import NOT_SCORED
 from .runlog import ResultLog
+from .spec import CellKey
 
 __all__ = ["CellScore", "SuiteScore", "score_log"]
 
@@ -40,6 +41,11 @@ class CellScore:
     outcomes: Mapping[str, int]
     prompt_hash: str = ""
     operations: object = None
+
+    @property
+    def key(self) -> CellKey:
+        """This cell's :class:`~experiments.runner.spec.CellKey`."""
+        return CellKey(self.suite, self.configuration, self.backbone, self.variant, self.repeat)
 
     @property
     def name(self) -> str:
@@ -127,11 +133,10 @@ def _score_log(log, suites, report_root, *, seed):
     from scorer.score import score_suite
     from scorer.summary import summarize
 
-    grouped: dict[str, dict[tuple, list[dict]]] = {}
+    grouped: dict[str, dict[CellKey, list[dict]]] = {}
     for record in log.latest().values():
-        k = record["key"]
-        cell = (k["configuration"], k["backbone"], k["variant"], k["repeat"])
-        grouped.setdefault(k["suite"], {}).setdefault(cell, []).append(record)
+        cell = CellKey.of(record["key"])
+        grouped.setdefault(cell.suite, {}).setdefault(cell, []).append(record)
     scores = []
     for suite in sorted(grouped):
         scenarios = suites[suite]
@@ -145,7 +150,7 @@ def _score_log(log, suites, report_root, *, seed):
                         for o in ("scored", "parse_failure", *NOT_SCORED)}
             hashes = sorted({r.get("prompt_hash", "") for r in records} - {""})
             summary = summarize(results, outputs=outputs, seed=seed) if results else None
-            cells.append(CellScore(suite, *cell, outputs, results, summary, outcomes,
+            cells.append(CellScore(*cell, outputs, results, summary, outcomes,
                                    ",".join(hashes), operations(outputs) if outputs else None))
             all_outputs.extend(outputs)
             all_results.extend(results)

@@ -11,13 +11,13 @@ import itertools
 import re
 import tomllib
 from pathlib import Path
-from typing import Iterator, Literal, NamedTuple
+from typing import Iterator, Literal, Mapping, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ..errors import ExperimentError
 
-__all__ = ["Backbone", "ExperimentSpec", "RunKey", "load_spec", "name_problem", "safe_name", "spec_error"]
+__all__ = ["Backbone", "CellKey", "ExperimentSpec", "RunKey", "load_spec", "name_problem", "safe_name", "spec_error"]
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,127}")
@@ -67,6 +67,28 @@ def spec_error(exc: ValidationError, where: str = "spec") -> ExperimentError:
     return ExperimentError(f"{where}: field {field}: {msg}{shown}")
 
 
+class CellKey(NamedTuple):
+    """One cell of a run's grid in one suite: a :class:`RunKey` without its case.
+
+    Examples
+    --------
+    >>> CellKey.of({"suite": "s", "case": "c1", "configuration": "b4", "backbone": "m", "variant": "standard",
+    ...             "repeat": 0})
+    CellKey(suite='s', configuration='b4', backbone='m', variant='standard', repeat=0)
+    """
+
+    suite: str
+    configuration: str
+    backbone: str
+    variant: str
+    repeat: int
+
+    @classmethod
+    def of(cls, key: Mapping) -> "CellKey":
+        """The cell of a result record's ``key`` mapping (or of a :class:`RunKey`'s :meth:`~RunKey.as_dict`)."""
+        return cls(key["suite"], key["configuration"], key["backbone"], key["variant"], key["repeat"])
+
+
 class RunKey(NamedTuple):
     """The identity of one case result: the unit of resume."""
 
@@ -80,6 +102,15 @@ class RunKey(NamedTuple):
     def as_dict(self) -> dict:
         """The key as a JSON-ready mapping."""
         return self._asdict()
+
+    @property
+    def cell(self) -> CellKey:
+        """The grid cell this case result belongs to.
+
+        >>> RunKey("s", "c1", "b4", "m", "standard", 0).cell.configuration
+        'b4'
+        """
+        return CellKey(self.suite, self.configuration, self.backbone, self.variant, self.repeat)
 
 
 class Backbone(BaseModel):
