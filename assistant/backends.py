@@ -29,6 +29,7 @@ __all__ = [
     "Decoding",
     "ENV_DEFAULTS",
     "LOCAL_MODEL",
+    "PROBE_MESSAGES",
     "apply_env_defaults",
     "check_model",
     "default_model",
@@ -282,6 +283,11 @@ def check_model(model: str | None) -> str:
     return model
 
 
+#: The messages of :func:`probe`'s one-token completion (servers that answer only
+#: paratrace's prompts, such as the oracle, recognise it).
+PROBE_MESSAGES = ({"role": "user", "content": "Reply with OK."},)
+
+
 def probe(backbone: Backbone, name: str | None = None) -> None:
     """A real one-token completion through the backbone's LM (no cache): is it there?
 
@@ -295,7 +301,7 @@ def probe(backbone: Backbone, name: str | None = None) -> None:
     if backbone.kind == "scripted":
         return
     try:
-        backbone.lm.forward(messages=[{"role": "user", "content": "Reply with OK."}], max_tokens=1, cache=False)
+        backbone.lm.forward(messages=[dict(m) for m in PROBE_MESSAGES], max_tokens=1, cache=False)
     except Exception as exc:  # noqa: BLE001 - every failure becomes one typed line
         raise describe_failure(backbone, exc, name=name) from exc
 

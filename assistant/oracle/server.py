@@ -22,6 +22,7 @@ from typing import Iterable
 
 from symbolic.model import Scenario
 
+from ..backends import PROBE_MESSAGES
 from ..errors import BackendError
 from ..scripted import Script, ScriptedServer
 from .answers import Corruption, corrupt, gold_reply
@@ -109,7 +110,9 @@ class Oracle:
         return self._candidates[scenario.id]
 
     def answer(self, messages: list[dict], schema: dict | None = None) -> str:
-        """The reply text (JSON) to one chat request."""
+        """The reply text (JSON) to one chat request; ``OK`` to the runner's backbone probe."""
+        if [dict(m) for m in messages] == list(PROBE_MESSAGES):
+            return "OK"
         prompt = read_prompt(messages)
         scenario, shared = self.match(prompt.inputs, prompt.kind)
         reply, corruption = corrupt(gold_reply(scenario, prompt.kind), scenario, prompt.kind, self.noise, self.seed)

@@ -28,7 +28,7 @@ def normative():
 
 @pytest.fixture
 def api_key(monkeypatch):
-    monkeypatch.setenv("PARATRACE_API_KEY", "oracle")
+    monkeypatch.setenv("PARATRACE_API_KEY", "not-a-real-key")
 
 
 def test_every_configuration_gets_the_gold_answer_over_http(normative, api_key):

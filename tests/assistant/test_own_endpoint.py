@@ -115,7 +115,7 @@ def package(tmp_path):
 
 
 @pytest.mark.parametrize("content, expected", [
-    ("{not json", "not valid JSON"),
+    ("{not json", "malformed JSON"),
     (json.dumps({"fragments": [{"id": "E-01", "text": "A clause."}]}), "field fragments.0.source: Field required"),
     (json.dumps({"fragments": ["E-01"]}), "field fragments.0: expected an object"),
     (json.dumps({"query": 42, "fragments": [{"id": "E-01", "text": "x", "source": "s"}]}),

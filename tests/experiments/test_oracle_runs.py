@@ -26,7 +26,7 @@ TOP = {"ASA": 1.0, "TGC": 1.0, "CLA": 1.0, "NER": 1.0, "PHA": 1.0, "BRA": 1.0, "
 @pytest.fixture(scope="module")
 def api_key():
     old = os.environ.get("PARATRACE_API_KEY")
-    os.environ["PARATRACE_API_KEY"] = "oracle"  # the OpenAI client wants a key; the oracle ignores it
+    os.environ["PARATRACE_API_KEY"] = "not-a-real-key"  # the OpenAI client wants a key; the oracle ignores it
     yield
     if old is None:
         os.environ.pop("PARATRACE_API_KEY", None)

@@ -130,9 +130,11 @@ def test_infra_errors_are_in_no_mlflow_metric(tmp_path, monkeypatch):
     children = {r.data.params["backbone"]: r for r in client.search_runs(
         [client.get_experiment_by_name("paratrace/penalty_suite").experiment_id])
         if r.data.tags.get("mlflow.parentRunId") == result.mlflow_runs[0]}
-    assert children["dead"].data.metrics["not_scored"] == 3 and children["dead"].data.metrics["scored_cases"] == 0
+    # Counts are params and tags (the chart view holds the eight metrics only); no metric for the dead one.
+    assert children["dead"].data.params["outcomes.infra_error"] == "3"
     assert not any(k.startswith(("ASA", "CLA", "TGC")) for k in children["dead"].data.metrics)
-    assert children["ok"].data.metrics["scored_cases"] == 3 and "ASA" in children["ok"].data.metrics
+    assert children["ok"].data.params.get("outcomes.infra_error", "0") == "0" and "ASA" in children["ok"].data.metrics
+    assert children["ok"].data.tags["n.ASA"] == "3"
 
 
 def test_a_case_that_hits_the_token_bound_is_reported_as_a_limit_not_an_answer(tmp_path):

@@ -86,7 +86,7 @@ def tracked(tmp_path_factory):
                          "scripted/accepting", Accepting(fallback="null")), "scripted", True)}
         spec = ExperimentSpec(name="ui-b3-b4", suites=[str(SUITE)], configurations=["b3", "b4"], concurrency=1,
                               backbones=[{"model": "scripted/null", "alias": "null"},
-                                         {"model": "scripted/accepting", "alias": "accepting"}])
+                                         {"model": "scripted/null", "alias": "accepting"}])
         result = run_experiment(spec, workdir=root, track=True, solver=AssistantSolver(resolved=backbones))
         mlflow = setup_mlflow(root, autolog_dspy=False)
         client = mlflow.MlflowClient()

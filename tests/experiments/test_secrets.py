@@ -25,14 +25,24 @@ SHAPED = "sk-ant-api03-OTHERKEY9876543210zyxw"  # key-shaped, in no environment 
 
 
 class _EchoKey(BaseHTTPRequestHandler):
-    """An OpenAI-compatible endpoint that refuses every key, quoting it back."""
+    """An OpenAI-compatible endpoint that answers the runner's one-token probe, then
+    refuses the key of every real call, quoting it back (a key revoked mid-run)."""
 
     def do_POST(self):  # noqa: N802 - http.server's naming
-        self.rfile.read(int(self.headers.get("content-length") or 0))
+        request = json.loads(self.rfile.read(int(self.headers.get("content-length") or 0)) or b"{}")
+        if 1 in (request.get("max_tokens"), request.get("max_completion_tokens")):
+            return self._send(200, {"id": "probe", "object": "chat.completion", "created": 0,
+                                    "model": request.get("model", ""),
+                                    "choices": [{"index": 0, "finish_reason": "length",
+                                                 "message": {"role": "assistant", "content": "OK"}}],
+                                    "usage": {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4}})
         sent = self.headers.get("authorization", "").removeprefix("Bearer ")
-        body = json.dumps({"error": {"message": f"Incorrect API key provided: {sent}. Also seen: {SHAPED}",
-                                     "type": "invalid_request_error", "code": "invalid_api_key"}}).encode()
-        self.send_response(401)
+        self._send(401, {"error": {"message": f"Incorrect API key provided: {sent}. Also seen: {SHAPED}",
+                                   "type": "invalid_request_error", "code": "invalid_api_key"}})
+
+    def _send(self, status, payload):
+        body = json.dumps(payload).encode()
+        self.send_response(status)
         self.send_header("content-type", "application/json")
         self.send_header("content-length", str(len(body)))
         self.end_headers()
@@ -96,13 +106,14 @@ def test_a_tracked_run_stores_no_key_in_results_reports_or_mlflow(tmp_path, prov
     done = _cli(["run", spec, "--workdir", tmp_path], tmp_path)
     out = done.stdout + done.stderr
     assert KEY not in out and SHAPED not in out and "Traceback" not in out, out
-    assert (tmp_path / "mlflow.db").exists()
-    # The failure reached the store: the spans of the failed calls are there, masked.
+    assert (tmp_path / "mlflow.db").exists(), out
+    # The failure reached the store: the case spans name the refusal, never the key.
     import sqlite3
 
     with sqlite3.connect(tmp_path / "mlflow.db") as db:
         spans = [row[0] for row in db.execute("select content from spans")]
-    assert spans and any("Incorrect API key provided: ***" in s for s in spans), spans[:1]
+    assert spans and any("refused the API key (HTTP 401)" in s for s in spans), spans[:1]
+    assert not any(KEY in s or SHAPED in s for s in spans)
     assert _leaks(tmp_path) == []
 
 
