@@ -31,6 +31,7 @@ import dspy
 from symbolic.attack_edges import explicit_attack_edges
 from symbolic.literals import normalize_literal
 from symbolic.model import Analysis
+from symbolic.registry import Entry, Registry
 from symbolic.status import evaluate_analysis
 from scorer.contract import Diagnostics, TraceV2
 
@@ -169,7 +170,10 @@ class B4(dspy.Module):
                                target=target, engine_ms=engine_ms)
 
 
-CONFIGURATIONS: dict[str, type[dspy.Module]] = {"b1": B1, "b2": B2, "b3": B3, "b4": B4}
+#: The configurations B1-B4 (paper Section 4.6, Table 3), by name.
+CONFIGURATIONS: Registry[dspy.Module] = Registry("configuration", (
+    Entry.of_class(name, module, paper="Section 4.6, Table 3")
+    for name, module in (("b1", B1), ("b2", B2), ("b3", B3), ("b4", B4))))
 
 
 def build(config: str) -> dspy.Module:

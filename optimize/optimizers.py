@@ -29,6 +29,8 @@ from typing import Any, ClassVar, Sequence
 
 from dspy.teleprompt.teleprompt import Teleprompter
 
+from symbolic.registry import Entry, Registry
+
 from .errors import OptimizeError
 from .objectives import Objective
 
@@ -243,8 +245,8 @@ class SIMBAOptimizer(Optimizer):
 
 
 #: Optimizer name -> wrapper class.
-OPTIMIZERS: dict[str, type[Optimizer]] = {cls.name: cls for cls in (
-    LabeledOptimizer, BootstrapOptimizer, RandomSearchOptimizer, MIPROOptimizer, GEPAOptimizer, SIMBAOptimizer)}
+OPTIMIZERS: Registry[Optimizer] = Registry("optimizer", (Entry.of_class(cls.name, cls) for cls in (
+    LabeledOptimizer, BootstrapOptimizer, RandomSearchOptimizer, MIPROOptimizer, GEPAOptimizer, SIMBAOptimizer)))
 
 
 def make_optimizer(name: str, objective: Objective, **kwargs) -> Optimizer:

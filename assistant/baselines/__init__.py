@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import dspy
 
+from symbolic.registry import Entry, Registry
+
 from .base import Baseline
 from .graphrag import GraphRAG
 from .modular import DSPyModular
@@ -46,7 +48,8 @@ __all__ = [
     "TreeOfThought",
 ]
 
-BASELINES: dict[str, type[dspy.Module]] = {
-    cls.name: cls for cls in (LegalBenchRAG, GraphRAG, ReActBaseline, SelfRefine, TreeOfThought, DSPyModular)
-}
+#: The reasoning-style baselines (paper Table 4), by configuration name.
+BASELINES: Registry[dspy.Module] = Registry("baseline", (
+    Entry.of_class(cls.name, cls, paper="Table 4")
+    for cls in (LegalBenchRAG, GraphRAG, ReActBaseline, SelfRefine, TreeOfThought, DSPyModular)))
 

@@ -1,0 +1,33 @@
+"""Configurations, baselines and optimizers share one registry mechanism (symbolic.registry)."""
+
+from __future__ import annotations
+
+import pytest
+
+from symbolic.registry import Entry, Registry
+
+
+def test_a_registry_is_a_read_only_mapping_of_factories_with_metadata():
+    reg = Registry("thing", [Entry("b", dict, {"n": 2}), Entry("a", list)])
+    assert list(reg) == ["b", "a"] and reg["a"] is list and reg.get("zz") is None
+    assert reg.entry("b").metadata == {"n": 2} and [e.name for e in reg.entries()] == ["b", "a"]
+    with pytest.raises(TypeError):
+        reg["c"] = set  # type: ignore[index]
+    with pytest.raises(KeyError, match="unknown thing 'c'; expected one of a, b"):
+        reg.entry("c")
+    with pytest.raises(ValueError, match="two thing entries named 'a'"):
+        Registry("thing", [Entry("a", list), Entry("a", dict)])
+
+
+def test_every_registry_names_its_entries_and_describes_them():
+    from assistant.baselines import BASELINES
+    from assistant.configs import CONFIGURATIONS
+    from optimize.optimizers import OPTIMIZERS
+
+    for reg in (CONFIGURATIONS, BASELINES, OPTIMIZERS):
+        assert isinstance(reg, Registry)
+        for entry in reg.entries():
+            assert entry.metadata["description"], (reg.kind, entry.name)
+            assert getattr(entry.factory, "name", entry.name) == entry.name
+    assert list(CONFIGURATIONS) == ["b1", "b2", "b3", "b4"]
+    assert {e.metadata["paper"] for e in BASELINES.entries()} == {"Table 4"}
