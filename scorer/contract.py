@@ -26,19 +26,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from symbolic.fsio import write_atomic
-from symbolic.labels import Status, normalize_status
+from symbolic.fields import EvidenceId, LiteralStr, StatusField
+from symbolic.labels import Status
 from symbolic.model import (
     Analysis,
     AttackEdge,
     DefectClass,
-    EvidenceId,
     Fact,
-    LiteralStr,
     Priority,
     Rule,
     Trace,
@@ -66,8 +65,6 @@ TRACE_V2 = "trace-v2"
 OUTPUT_RECORD_V1 = "output-record-v1"
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
-
-StatusField = Annotated[Status, BeforeValidator(normalize_status)]
 
 
 def _dump(model: BaseModel) -> dict[str, Any]:

@@ -48,7 +48,8 @@ from symbolic.tnf import normal_form as _symbolic_normal_form
 from .align import gold_classes
 from .contract import CommonV1, OutputRecord, RunMeta, TraceV2
 from .errors import ScoringError
-from .subtheory import Universe, handle_of
+from .handles import handle_of
+from .subtheory import Universe
 
 __all__ = [
     "INJECTABLE",

@@ -51,7 +51,7 @@ from symbolic.trace import build_trace
 
 from .contract import Diagnostics, OutputRecord
 from .inject import INJECTABLE, attack_handle, attack_labels, inject
-from .subtheory import canonical_key, handle_of
+from .handles import canonical_key, handle_of
 
 __all__ = ["LocalizationRow", "LocalizationTable", "localization_table", "localize", "localize_case"]
 

@@ -9,20 +9,13 @@ so two spellings of the same object compare equal.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_serializer, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
 
-from .labels import (
-    AttackKind,
-    Basis,
-    RuleKind,
-    Status,
-    normalize_basis,
-    normalize_evidence_id,
-    normalize_status,
-)
-from .literals import excepted_rule, normalize_literal
+from .fields import BasisField, EvidenceId, LiteralStr, ObjectId, StatusField, object_id
+from .labels import AttackKind, RuleKind
+from .literals import excepted_rule
 
 __all__ = [
     "Analysis",
@@ -46,39 +39,6 @@ __all__ = [
     "TraceNode",
 ]
 
-
-def _ident(value):
-    parts = value.split() if isinstance(value, str) else ()
-    if len(parts) != 1:
-        raise ValueError(f"an id must be a non-empty string without spaces, got {value!r}")
-    return parts[0]
-
-
-def _memo(normalize, size: int = 1 << 16):
-    """``normalize`` with its results on strings remembered (ids and labels repeat across objects)."""
-    seen: dict[str, object] = {}
-
-    def cached(value):
-        if type(value) is not str:
-            return normalize(value)
-        try:
-            return seen[value]
-        except KeyError:
-            result = normalize(value)
-            if len(seen) >= size:
-                seen.clear()
-            seen[value] = result
-            return result
-
-    cached.__doc__ = normalize.__doc__
-    return cached
-
-
-EvidenceId = Annotated[str, AfterValidator(_memo(normalize_evidence_id))]
-LiteralStr = Annotated[str, AfterValidator(_memo(normalize_literal))]
-ObjectId = Annotated[str, AfterValidator(_ident)]
-StatusField = Annotated[Status, BeforeValidator(normalize_status)]
-BasisField = Annotated[Basis, BeforeValidator(_memo(normalize_basis))]
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=False)
 
@@ -199,7 +159,7 @@ class AttackColumns(BaseModel):
         for name, column in (("source", self.source), ("lic", self.lic or ())):
             for value in set(column) - {None}:
                 try:
-                    if _ident(value) != value:
+                    if object_id(value) != value:
                         raise ValueError(f"an id must not start or end with spaces, got {value!r}")
                 except ValueError as exc:
                     raise ValueError(f"attack_table.{name}.{column.index(value)}: {exc}") from None

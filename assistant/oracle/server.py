@@ -24,7 +24,8 @@ from symbolic.model import Scenario
 
 from ..backends import PROBE_MESSAGES
 from ..errors import BackendError
-from ..scripted import Script, ScriptedServer
+from ..scripted import Script
+from ..scripted_http import ScriptedServer
 from .answers import Corruption, corrupt, gold_reply
 from .prompts import read_prompt
 

@@ -15,7 +15,8 @@ from assistant.api import Assistant
 from assistant.backends import Backbone, Decoding, apply_env_defaults, resolve
 from assistant.errors import BackendError, ConfigurationError, ScriptExhaustedError
 from assistant.llama_engine import LlamaServerEngine
-from assistant.scripted import Script, ScriptedServer, load_replies, scripted_lm
+from assistant.scripted import Script, load_replies, scripted_lm
+from assistant.scripted_http import ScriptedServer
 
 from assistant_cases import ANSWER, FRAGMENTS, QUERY, TARGET, THEORY
 

@@ -1,5 +1,5 @@
 """Your own endpoint, against a real OpenAI-compatible HTTP server on 127.0.0.1
-(:class:`assistant.scripted.ScriptedServer`): keyless servers need no dummy key,
+(:class:`assistant.scripted_http.ScriptedServer`): keyless servers need no dummy key,
 the key variable is honoured, JSON-schema ``response_format`` reaches the
 server, refused keys and dead endpoints are one typed line; the response cache
 is keyed by endpoint and never stores failures; ``ask``'s input errors name
@@ -20,7 +20,8 @@ from assistant.api import Assistant
 from assistant.backends import probe, resolve
 from assistant.cache import CACHE_DIRNAME, ResponseCache, use_cache
 from assistant.errors import BackendError
-from assistant.scripted import Script, ScriptedServer
+from assistant.scripted import Script
+from assistant.scripted_http import ScriptedServer
 from optimize.root import app
 
 from assistant_cases import ANSWER, FRAGMENTS, QUERY, TARGET, THEORY

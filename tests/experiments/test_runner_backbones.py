@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 
 from assistant.adapter import response_model_for
 from assistant.errors import BackendError
-from assistant.scripted import Script, ScriptedServer, minimal_instance
+from assistant.scripted import Script, minimal_instance
+from assistant.scripted_http import ScriptedServer
 from assistant.signatures import AnswerWithCitations
 from experiments.runner.run import run_experiment
 from experiments.runner.spec import ExperimentSpec

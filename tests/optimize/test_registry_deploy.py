@@ -20,7 +20,8 @@ import pytest
 from optimize_cases import REPO
 from serve_cases import REQUEST
 
-from assistant.scripted import Script, ScriptedServer
+from assistant.scripted import Script
+from assistant.scripted_http import ScriptedServer
 from experiments.runner.ui import free_port
 from scorer.contract import OutputRecord
 

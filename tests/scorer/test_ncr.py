@@ -122,7 +122,7 @@ from metric_builders import small_theories  # noqa: E402
 from symbolic.status import evaluate_analysis  # noqa: E402
 
 def _without(a: Analysis, drop: set[str]) -> Analysis:
-    from scorer.subtheory import handle_of
+    from scorer.handles import handle_of
 
     keep = lambda xs: [x for x in xs if handle_of(x) not in drop]  # noqa: E731
     return Analysis(facts=keep(a.facts), rules=keep(a.rules), priorities=keep(a.priorities))
