@@ -44,8 +44,8 @@ def _oracle_app() -> typer.Typer:
         server = OracleServer(cases, noise=noise, seed=seed, port=port).start()
         name = f"oracle-{next(iter(scenarios))}-{noise:g}-{seed}"
         typer.echo(f"oracle for {len(cases)} cases (noise {noise:g}, seed {seed}) at {server.base_url}", err=False)
-        typer.echo(f"use: --model openai/{name} with api_base {server.base_url} "
-                   "(any API key; PARATRACE_API_KEY=oracle); ledger: GET /v1/oracle/ledger")
+        typer.echo(f"use: --model openai/{name} --api-base {server.base_url} (no key needed); "
+                   "ledger: GET /v1/oracle/ledger")
         sys.stdout.flush()
         try:
             while True:
