@@ -35,7 +35,7 @@ from dspy.clients.capabilities import with_capability_planning
 from instructor.core.exceptions import InstructorRetryException
 
 from .cache import active_cache, endpoint_of, request_key
-from .errors import CallLimitError, ValidationFailure
+from .errors import CallLimitError, ValidationFailure, call_limit_in
 
 __all__ = ["CallLog", "CallRecord", "InstructorAdapter", "compact_schema", "recording", "response_model_for"]
 
@@ -249,7 +249,7 @@ class InstructorAdapter(dspy.JSONAdapter):
                 try:
                     resp = lm.forward(messages=msgs, cache=False, **{**lm_kwargs, **kw})
                 except Exception as exc:  # transport errors are not validation errors
-                    limit = _limit_in(exc)
+                    limit = call_limit_in(exc)
                     call_errors.append(limit or exc)
                     if limit is not None:
                         raise limit from exc
@@ -313,17 +313,6 @@ def _finish_reason(resp) -> str | None:
         return resp.choices[0].finish_reason
     except (AttributeError, IndexError, KeyError, TypeError):
         return None
-
-
-def _limit_in(exc: BaseException | None) -> CallLimitError | None:
-    """A :class:`CallLimitError` in the cause chain of ``exc`` (DSPy wraps engine errors)."""
-    seen = set()
-    while exc is not None and id(exc) not in seen:
-        if isinstance(exc, CallLimitError):
-            return exc
-        seen.add(id(exc))
-        exc = exc.__cause__ or exc.__context__
-    return None
 
 
 def _short(error: Any) -> str:

@@ -19,6 +19,7 @@ __all__ = [
     "LocalModelError",
     "ScriptExhaustedError",
     "ValidationFailure",
+    "call_limit_in",
 ]
 
 
@@ -91,3 +92,28 @@ class ValidationFailure(AssistantError):
         self.raw_text = raw_text
         self.errors = tuple(errors)
         super().__init__(message)
+
+
+def call_limit_in(exc: BaseException | None) -> "CallLimitError | None":
+    """The :class:`CallLimitError` in the cause chain of ``exc``, if any (DSPy and
+    Instructor wrap the errors of the calls they make).
+
+    Examples
+    --------
+    >>> try:
+    ...     try:
+    ...         raise CallLimitError("512 tokens", kind="tokens", limit=512)
+    ...     except CallLimitError as inner:
+    ...         raise RuntimeError("wrapped") from inner
+    ... except RuntimeError as outer:
+    ...     str(call_limit_in(outer))
+    '512 tokens'
+    """
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, CallLimitError):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
+

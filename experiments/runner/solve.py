@@ -152,7 +152,7 @@ def hard_failure(task: Task, exc: BaseException) -> CaseOutcome:
     failure: it is raised again so that the run stops with a clear message and
     ``--resume`` can continue once it is fixed.
     """
-    from assistant.errors import ConfigurationError, LocalModelError
+    from assistant.errors import ConfigurationError, LocalModelError, call_limit_in
     from scorer.contract import OutputRecord
 
     if isinstance(exc, (ConfigurationError, LocalModelError)):
@@ -162,17 +162,5 @@ def hard_failure(task: Task, exc: BaseException) -> CaseOutcome:
     reason = redact({"r": f"{type(exc).__name__}: {exc}"})["r"][:2000] or type(exc).__name__
     record = OutputRecord.failure(case_id=key.case, configuration=key.configuration, model=key.backbone,
                                   variant=key.variant, repeat=key.repeat, raw_text="", reason=reason)
-    outcome = "limit" if _limit(exc) else "infra_error"
+    outcome = "limit" if call_limit_in(exc) is not None else "infra_error"
     return CaseOutcome(outcome, record.model_dump(mode="json", exclude_none=True))
-
-
-def _limit(exc: BaseException | None) -> bool:
-    from assistant.errors import CallLimitError
-
-    seen = set()
-    while exc is not None and id(exc) not in seen:
-        if isinstance(exc, CallLimitError):
-            return True
-        seen.add(id(exc))
-        exc = exc.__cause__ or exc.__context__
-    return False
