@@ -33,7 +33,8 @@ def _oracle_app() -> typer.Typer:
         port: int = typer.Option(0, "--port", min=0, max=65535, help="Port on 127.0.0.1 (0: a free one)."),
     ) -> None:
         """Serve the oracle on 127.0.0.1 until interrupted; prints the model string and api base to use."""
-        import time
+        import signal
+        import threading
 
         from assistant.oracle import OracleServer
 
@@ -47,12 +48,16 @@ def _oracle_app() -> typer.Typer:
         typer.echo(f"use: --model openai/{name} --api-base {server.base_url} (no key needed); "
                    "ledger: GET /v1/oracle/ledger")
         sys.stdout.flush()
+        # Own handlers: a process started in the background of a script inherits SIGINT as ignored,
+        # and a supervisor stops with SIGTERM; both end the loop and stop the server cleanly.
+        stopping = threading.Event()
+        previous = {sig: signal.signal(sig, lambda *_: stopping.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
         try:
-            while True:
-                time.sleep(3600)
-        except KeyboardInterrupt:
-            pass
+            while not stopping.wait(1.0):
+                pass
         finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
             server.stop()
 
     return oracle

@@ -124,3 +124,22 @@ def test_paratrace_run_against_the_oracle_as_a_subprocess(normative, tmp_path, a
     assert len(accuracy) == 2 and ",7,0," in accuracy[1]  # 7 cases, no hard failure
     assert "1.000000" in accuracy[1].split(",")[7]  # accuracy estimate
     assert len((reports / "audit.csv").read_text(encoding="utf-8").splitlines()) > 1
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_cli_stops_on_a_signal_even_when_started_with_sigint_ignored(sig):
+    # A job started in the background of a script inherits SIGINT as ignored.
+    exe = Path(sys.executable).with_name("paratrace")
+    proc = subprocess.Popen([str(exe), "oracle", "serve", "--suite", "normative-en"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        assert proc.stdout.readline().startswith("oracle for 85 cases")
+        assert proc.stdout.readline().startswith("use: --model")
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, err[-4000:]
