@@ -15,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from assistant.adapter import response_model_for
+from assistant.backends import PROBE_MESSAGES
 from assistant.errors import BackendError
 from assistant.scripted import Script, minimal_instance
 from assistant.scripted_http import ScriptedServer
@@ -30,7 +31,7 @@ B1_MINIMAL = json.dumps(minimal_instance(response_model_for(AnswerWithCitations)
 
 def healthy(messages):
     """A model that answers the preflight and every B1 case (minimally)."""
-    return "OK" if "Reply with OK." in (messages[-1]["content"] or "") else B1_MINIMAL
+    return "OK" if messages[-1]["content"] == PROBE_MESSAGES[-1]["content"] else B1_MINIMAL
 
 
 @pytest.fixture(autouse=True)
