@@ -18,7 +18,7 @@ analysis to audit; it returns a ``dspy.Prediction`` with ``common``
 
 In audit mode (``candidate`` given) B1-B3 answer the audit prompt; B4 compares
 its own grounded extraction, recomputed by the engine, with the candidate
-(:func:`assistant.audit.diff_candidate`).
+(:func:`scorer.defects.diff.diff_candidate`).
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from symbolic.model import Analysis
 from symbolic.registry import Entry, Registry
 from symbolic.status import evaluate_analysis
 from scorer.contract import Diagnostics, TraceV2
+from scorer.defects.diff import diff_candidate
 
-from .audit import diff_candidate
 from .errors import ConfigurationError
 from .evidence import EvidencePackage
 from .extraction import to_analysis

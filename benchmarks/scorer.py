@@ -38,10 +38,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scorer.inject import INJECTABLE, gold_output, inject  # noqa: E402
+from scorer.defects import gold_output, inject  # noqa: E402
 from scorer.contract import CommonV1, OutputRecord  # noqa: E402
 from scorer.score import score_case, score_suite  # noqa: E402
 from symbolic.model import (  # noqa: E402
+    DEFECT_CLASSES,
     EvidenceFragment,
     Fact,
     Gold,
@@ -110,11 +111,11 @@ def synthetic_case(i: int, rng: random.Random, max_objects: int = MAX_OBJECTS) -
 
 def synthetic_output(sc: Scenario, i: int, rng: random.Random) -> OutputRecord:
     """Cycle: gold trace, the six defects, a black-box answer."""
-    slot = i % (len(INJECTABLE) + 2)
+    slot = i % (len(DEFECT_CLASSES) + 2)
     if slot == 0:
         return gold_output(sc, configuration="bench", model="synthetic")
-    if slot <= len(INJECTABLE):
-        inj = inject(sc, INJECTABLE[slot - 1], configuration="bench", model="synthetic")
+    if slot <= len(DEFECT_CLASSES):
+        inj = inject(sc, DEFECT_CLASSES[slot - 1], configuration="bench", model="synthetic")
         if inj is not None:
             return inj.output
         return gold_output(sc, configuration="bench", model="synthetic")

@@ -26,8 +26,8 @@ _LAZY = {
     "aggregate": "score", "score_case": "score", "score_suite": "score",
     "Summary": "summary", "summarize": "summary",
     "NCRWitness": "ncr", "ncr_witness": "ncr",
-    "Injected": "inject", "gold_output": "inject",
-    "LocalizationTable": "localize", "localization_table": "localize", "localize_case": "localize",
+    "Injected": "defects", "gold_output": "defects",
+    "LocalizationTable": "defects", "localization_table": "defects", "localize_case": "defects",
     "Operations": "operations",
 }
 

@@ -16,7 +16,8 @@ from .conflict import (
 )
 from .context import CaseContext, GoldView, build_context, conflict_pairs, gold_view
 from .coverage import trace_graph_coverage
-from .defects import defect_localization_accuracy, same_location
+from ..defects.classes import same_location
+from .defects import defect_localization_accuracy
 from .priority import priority_handling_accuracy
 from .revision import belief_revision_accuracy, pair_placeholder
 from .robustness import normative_counterfactual_robustness

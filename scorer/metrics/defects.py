@@ -1,42 +1,14 @@
-"""DLA: defect localization accuracy on defective controlled cases (paper Table 6)."""
+"""DLA: defect localization accuracy on defective controlled cases (paper Table 6;
+docs/metrics.md, DLA).  The defect classes, and the location comparison, are those of
+:mod:`scorer.defects.classes`."""
 
 from __future__ import annotations
 
-from symbolic.locations import same_location as _same
-from symbolic.model import DefectClass
-
+from ..defects.classes import is_defect, same_location
 from ..records import MetricRecord
 from .context import CaseContext
 
-__all__ = ["defect_localization_accuracy", "same_location"]
-
-
-def same_location(predicted: str | None, gold: str | None, candidate=None) -> bool:
-    """Whether a reported defect location names the gold one.
-
-    Locations are typed (``rule:r2``, ``priority:r3>r2``, ``evidence:E-03``,
-    ``attack:r2-rebut->Penalty(x)``, ``target:Penalty(x)``; the vocabulary of
-    :mod:`symbolic.locations`, shared with the controlled suite and the
-    assistant).  An untyped id (``r3``) is typed against ``candidate``;
-    whitespace is ignored and a priority names its pair of rules.  A missing
-    gold location matches anything.
-
-    Parameters
-    ----------
-    predicted, gold : str or None
-    candidate : Analysis, optional
-        The audited candidate analysis of the case.
-
-    Returns
-    -------
-    bool
-
-    Examples
-    --------
-    >>> same_location("r3 > r2", "priority:r3>r2"), same_location(None, "rule:r3"), same_location("fact:f1", None)
-    (True, False, True)
-    """
-    return _same(predicted, gold, candidate)
+__all__ = ["defect_localization_accuracy"]
 
 
 def defect_localization_accuracy(ctx: CaseContext) -> MetricRecord:
@@ -65,7 +37,7 @@ def defect_localization_accuracy(ctx: CaseContext) -> MetricRecord:
     1.0
     """
     gold_class = ctx.gold.defect
-    if gold_class is None or gold_class is DefectClass.NONE:
+    if not is_defect(gold_class):
         return MetricRecord("DLA", None, "not a defective controlled case", {})
     gold_loc = ctx.gold.scenario.metadata.defect_location
     meta = {"gold_class": gold_class.value, "gold_location": gold_loc,

@@ -12,16 +12,12 @@ import pytest
 
 from experiments.errors import SuiteError
 from experiments.suites.checks import evaluate_gold
-from experiments.suites.controlled import (
-    DEFECTS,
-    candidate_analysis,
-    controlled_case,
-    select_bases,
-)
+from experiments.suites.controlled import controlled_case, select_bases
 from experiments.suites.registry import load_suite
+from scorer.defects import candidate_analysis, localize_case
 from symbolic.errors import PriorityCycleWarning
 from symbolic.literals import complement
-from symbolic.model import Analysis, DefectClass, EdgeType, Scenario
+from symbolic.model import DEFECT_CLASSES, Analysis, DefectClass, EdgeType, Scenario
 
 
 @lru_cache(maxsize=None)
@@ -62,7 +58,7 @@ def test_a_different_seed_draws_different_bases():
 def test_shape_20_bases_7_cases_4_per_category():
     groups = by_base()
     assert len(shipped()) == 140 and len(groups) == 20
-    assert all(set(cases) == {DefectClass.NONE, *DEFECTS} for cases in groups.values())
+    assert all(set(cases) == {DefectClass.NONE, *DEFECT_CLASSES} for cases in groups.values())
     domains = Counter(cases[DefectClass.NONE].metadata.domain.value for cases in groups.values())
     assert sum(domains.values()) == 20 and all(n >= 1 for n in domains.values())
     assert all(case.candidate is not None and case.metadata.split == "controlled-140" for case in shipped())
@@ -92,7 +88,7 @@ def _objects(a: Analysis) -> dict[str, object]:
     return out
 
 
-@pytest.mark.parametrize("defect", DEFECTS, ids=lambda d: d.value)
+@pytest.mark.parametrize("defect", DEFECT_CLASSES, ids=lambda d: d.value)
 def test_each_defect_changes_exactly_what_its_class_says(defect):
     for base_id, cases in by_base().items():
         clean, case = cases[DefectClass.NONE], cases[defect]
@@ -167,7 +163,7 @@ def _white_box(case: Scenario, clean: Scenario):
     trace, the clean base's trace with only the attack edges the candidate lists
     (and their defeat edges); as claimed status, the clean status.
     """
-    from scorer.inject import output_from_analysis
+    from scorer.defects import output_from_analysis
     from symbolic.trace import build_trace, graph_to_trace
     from symbolic.tnf import normal_form
 
@@ -188,16 +184,14 @@ def _white_box(case: Scenario, clean: Scenario):
                                 edges=claimed.edges, nodes=claimed.nodes)
 
 
-@pytest.mark.parametrize("defect", [DefectClass.NONE, *DEFECTS], ids=lambda d: d.value)
+@pytest.mark.parametrize("defect", [DefectClass.NONE, *DEFECT_CLASSES], ids=lambda d: d.value)
 def test_localizer_names_the_injected_class_and_location(defect):
-    localize = pytest.importorskip("scorer.localize")
-    pytest.importorskip("scorer.inject")
     found, wanted = [], []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PriorityCycleWarning)
         for cases in by_base().values():
             case = cases[defect]
-            diagnosis = localize.localize_case(case, _white_box(case, cases[DefectClass.NONE]))
+            diagnosis = localize_case(case, _white_box(case, cases[DefectClass.NONE]))
             found.append((case.id, diagnosis.defect_class, diagnosis.location))
             wanted.append((case.id, defect, case.metadata.defect_location))
     assert found == wanted

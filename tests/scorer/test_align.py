@@ -129,8 +129,8 @@ import warnings  # noqa: E402
 
 from hypothesis import given, settings  # noqa: E402
 from metric_builders import make_scenario, small_theories  # noqa: E402
-from scorer.inject import INJECTABLE, gold_output, inject  # noqa: E402
-from scorer.localize import localize, localize_case  # noqa: E402
+from scorer.defects import gold_output, inject, localize, localize_case  # noqa: E402
+from symbolic.model import DEFECT_CLASSES  # noqa: E402
 from scorer.score import score_case  # noqa: E402
 from symbolic.errors import PriorityCycleWarning  # noqa: E402
 from symbolic.model import DefectClass  # noqa: E402
@@ -154,7 +154,7 @@ def test_classes_preserve_status_and_gold_output_is_perfect(analysis):
         res = score_case(sc, gold_output(sc))
         assert res.correct and res.metrics["TGC"].value in (1.0, None) and res.alignment.missing == ()
         assert localize_case(sc, gold_output(sc)).defect_class is DefectClass.NONE
-        for cls in INJECTABLE:
+        for cls in DEFECT_CLASSES:
             inj = inject(sc, cls)
             if inj is not None:
                 diag = localize(inj.output, evidence_ids=inj.evidence_ids, target=sc.target, query=sc.query)

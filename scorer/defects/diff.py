@@ -1,4 +1,5 @@
-"""B4's audit of a candidate analysis (controlled suite, paper Table 6).
+"""Detection of the defect class of a candidate analysis against a reference
+extraction: B4's audit (controlled suite, paper Table 6; docs/metrics.md B4).
 
 B4 compares the candidate with its own grounded extraction by *content*
 (facts by literal, rules by antecedents and consequent, priorities by the rules
@@ -25,6 +26,9 @@ found, in the order below, is reported with a typed location
 7. ``incomplete_coverage``: another fact or rule of B4's is absent (B4's id);
 8. ``invalid_proof_node``: a candidate fact or rule that no object of B4's matches;
 9. ``none``.
+
+The other detector, :func:`scorer.defects.detect.localize`, judges a white-box
+output without any reference, by recomputing its claimed trace.
 """
 
 from __future__ import annotations
@@ -36,7 +40,8 @@ from symbolic.literals import complement, excepted_rule
 from symbolic.locations import attack_location, priority_location
 from symbolic.model import Analysis, AttackEdge, DefectClass
 from symbolic.naming import Namer
-from scorer.contract import Diagnostics
+
+from ..contract import Diagnostics
 
 __all__ = ["diff_candidate"]
 
@@ -52,22 +57,18 @@ def _negated_rule_key(analysis: Analysis, rule) -> str:
     return Namer(others).rule_id(rule.id)
 
 
-def _attack_key(attack, analysis: Analysis, rule_keys: dict[str, str]) -> tuple[str, str, str]:
-    facts = {f.id: f.literal for f in analysis.facts}
-
-    def content(ident: str) -> str:
-        return rule_keys.get(ident) or facts.get(ident) or ident
-
-    return content(attack.source), attack.kind.value, content(attack.target)
-
-
 def _content_of(analysis: Analysis, rule_keys: dict[str, str]):
+    """Object id -> its content id (a rule's Namer id, a fact's literal; else the id itself)."""
     facts = {f.id: f.literal for f in analysis.facts}
 
     def content(ident: str) -> str:
         return rule_keys.get(ident) or facts.get(ident) or ident
 
     return content
+
+
+def _attack_key(attack, content) -> tuple[str, str, str]:
+    return content(attack.source), attack.kind.value, content(attack.target)
 
 
 def diff_candidate(candidate: Analysis, own: Analysis, evidence_ids, target: str | None = None,
@@ -152,9 +153,9 @@ def diff_candidate(candidate: Analysis, own: Analysis, evidence_ids, target: str
 
     c_content, o_content = _content_of(candidate, c_rules), _content_of(own, o_rules)
     c_ids = {c_content(o.id): o.id for o in (*candidate.facts, *candidate.rules)}
-    c_attacks = {(c_content(a.source), a.kind.value, c_content(a.target)) for a in candidate.attacks}
+    c_attacks = {_attack_key(a, c_content) for a in candidate.attacks}
     for edge in own_edges:
-        key = (o_content(edge.source), edge.kind.value, o_content(edge.target))
+        key = _attack_key(edge, o_content)
         source = c_ids.get(key[0])
         target_id = edge.target if edge.kind is AttackKind.REBUT else c_ids.get(key[2])
         if source is None or target_id is None or key in c_attacks:
@@ -166,9 +167,8 @@ def diff_candidate(candidate: Analysis, own: Analysis, evidence_ids, target: str
         if excepted_rule(rule.consequent) is not None and o_rules[rule.id] not in c_rule_keys:
             return Diagnostics(defect_class=DefectClass.ATTACK_DELETION, location=f"rule:{rule.id}",
                                explanation=f"the exception {o_rules[rule.id]} is missing")
-    c_explicit = {_attack_key(a, candidate, c_rules) for a in candidate.attacks}
     for attack in own.attacks:
-        if _attack_key(attack, own, o_rules) not in c_explicit:
+        if _attack_key(attack, o_content) not in c_attacks:
             return Diagnostics(defect_class=DefectClass.ATTACK_DELETION,
                                location=attack_location(attack.source, attack.kind.value, attack.target),
                                explanation="an attack the evidence states is missing")

@@ -1,4 +1,5 @@
-"""Scorer self-validation: deterministic defect injection and gold-free localization."""
+"""The defect classes (scorer.defects): the scorer's deterministic injection into gold
+traces, gold-free localization, and the class table."""
 
 from __future__ import annotations
 
@@ -9,10 +10,10 @@ import pytest
 
 from metric_builders import fact, make_scenario, rule, two_paths
 from scorer.errors import ScoringError
-from scorer.inject import INJECTABLE, gold_output, inject
-from scorer.localize import localization_table, localize, localize_case
+from scorer.defects import (DEFECTS, candidate_analysis, gold_output, inject, localization_table, localize,
+                            localize_case, output_from_analysis)
 from scorer.metrics._examples import penalty_scenario
-from symbolic.model import Analysis, DefectClass
+from symbolic.model import DEFECT_CLASSES, Analysis, DefectClass
 
 PEER = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "neuro_symbolic" / "controlled_benchmark_600.jsonl"
 
@@ -30,7 +31,7 @@ def run(sc, inj):
     return localize(inj.output, evidence_ids=inj.evidence_ids, target=sc.target, query=sc.query)
 
 
-@pytest.mark.parametrize("cls", [c.value for c in INJECTABLE])
+@pytest.mark.parametrize("cls", [c.value for c in DEFECT_CLASSES])
 def test_each_class_is_localized_on_the_penalty_case(cls):
     sc = penalty_scenario()
     inj = inject(sc, cls)
@@ -61,10 +62,6 @@ def test_fabricated_claimed_node_is_an_invalid_proof_node():
 
 
 def test_candidate_style_output_without_claimed_edges_shows_a_deleted_attack():
-    from experiments.suites.controlled import candidate_analysis
-
-    from scorer.inject import output_from_analysis
-
     sc = penalty_scenario()
     cand = candidate_analysis(sc)
     kw = dict(evidence_ids=sc.evidence_ids(), target=sc.target, query=sc.query)
@@ -85,7 +82,7 @@ def test_clean_gold_output_is_no_defect():
 
 def test_injection_is_deterministic():
     sc = penalty_scenario()
-    for cls in INJECTABLE:
+    for cls in DEFECT_CLASSES:
         a, b = inject(sc, cls), inject(sc, cls)
         assert a.output.to_json() == b.output.to_json() and a.location == b.location
 
@@ -94,7 +91,7 @@ def test_localizer_never_reads_the_gold():
     # Same case input, a different (wrong) gold: the diagnosis cannot change.
     sc = penalty_scenario()
     other = penalty_scenario(status="rejected", variant="no-r2")
-    for cls in INJECTABLE:
+    for cls in DEFECT_CLASSES:
         out = inject(sc, cls).output
         assert localize_case(sc, out) == localize_case(other, out)
     assert "gold" not in localize.__code__.co_varnames
@@ -144,3 +141,27 @@ def test_localization_on_a_sample_of_the_peer_corpus():
     assert t.clean == 1.0
     assert t.overall >= 0.95
     assert all(r.injected > 0 for r in t.rows if r.defect_class != "attack_deletion")
+
+
+def test_the_class_table_lists_the_six_classes_in_the_papers_order():
+    from symbolic.locations import parse_location
+
+    assert tuple(spec.defect_class for spec in DEFECTS) == DEFECT_CLASSES
+    for spec in DEFECTS:
+        assert spec.name == spec.defect_class.value and spec.label and spec.summary
+        for example in spec.location.split(" or "):
+            assert str(parse_location(example)) == example  # each example is a typed location
+
+
+def test_incomplete_coverage_drops_the_exceptions_to_the_dropped_rules():
+    # The suite builder's definition: an exception to a rule that is gone goes too.
+    from experiments.suites.registry import load_suite
+
+    sc = next(s for s in load_suite("normative-en") if s.id == "bank-005")
+    clean = gold_output(sc).trace
+    inj = inject(sc, "incomplete_coverage")
+    kept = {r.id for r in inj.output.trace.rules}
+    assert any(r.excepts for r in clean.rules)  # the case has an exception to a target rule
+    assert all(r.excepts in kept for r in inj.output.trace.rules if r.excepts)
+    assert kept < {r.id for r in clean.rules}
+    assert (run(sc, inj).defect_class, run(sc, inj).location) == (DefectClass.INCOMPLETE_COVERAGE, inj.location)

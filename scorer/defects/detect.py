@@ -1,4 +1,5 @@
-"""The scorer's defect localizer and its self-validation table (paper Table 10).
+"""Gold-free detection of the defect class of a white-box output (paper Table 10;
+docs/metrics.md B6).
 
 :func:`localize` names the defect class of a white-box output *from the
 output alone*: it reads the output, the evidence package ids, the target and
@@ -27,40 +28,29 @@ with the recomputation of its own objects (:func:`symbolic.tnf.normal_form`):
 Without claimed edges in TNF but with explicit attack edges among the
 objects (the controlled suite's candidate analyses), an attack the objects
 give that no explicit edge states -> ``attack_deletion``.  Locations use the
-controlled suite's spelling (:class:`scorer.inject.Injected`).
-
-:func:`localization_table` injects every class into every scenario's gold
-trace (:func:`scorer.inject.inject`) and reports, per class, how often the
-localizer names the class and the location.
+controlled suite's spelling (:mod:`scorer.defects.classes`).  The other
+detector, :func:`scorer.defects.diff.diff_candidate`, judges a candidate
+analysis against a reference extraction instead (B4's audit).
 """
 
 from __future__ import annotations
 
-import warnings
-from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable
 
 from symbolic.labels import Status
 from symbolic.literals import atom, normalize_literal
-from symbolic.locations import same_location
 from symbolic.model import DefectClass, EdgeType, NodeType, Scenario
 from symbolic.naming import Namer, edge_id
-from symbolic.errors import PriorityCycleWarning
-from symbolic.tnf import normal_form as _symbolic_normal_form
 from symbolic.trace import build_trace
 
-from .contract import Diagnostics, OutputRecord
-from .inject import INJECTABLE, attack_handle, attack_labels, inject
-from .handles import canonical_key, handle_of
+from ..contract import Diagnostics, OutputRecord
+from ..handles import canonical_key, handle_of
+from .classes import attack_handle, attack_labels, handle_location
+from .whitebox import quiet_normal_form
 
-__all__ = ["LocalizationRow", "LocalizationTable", "localization_table", "localize", "localize_case"]
+__all__ = ["localize", "localize_case"]
 
 _PREFIXES = ("query:", "evidence:", "fact:", "rule:", "priority:", "arg:", "conclusion:", "status:")
-
-
-def _location(handle: str) -> str:
-    """A handle in the controlled suite's spelling (an exception is a rule)."""
-    return "rule:" + handle[len("exception:"):] if handle.startswith("exception:") else handle
 
 
 def _diag(cls: DefectClass, location: str | None, why: str) -> Diagnostics:
@@ -86,11 +76,12 @@ def localize(output: OutputRecord, *, evidence_ids: Iterable[str], target: str,
     -------
     Diagnostics
         ``defect_class`` ``none`` for a clean output; ``location`` as in
-        :mod:`scorer.inject`.
+        :mod:`scorer.defects.classes`.
 
     Examples
     --------
-    >>> from scorer.inject import gold_output, inject
+    >>> from scorer.defects.inject import inject
+    >>> from scorer.defects.whitebox import gold_output
     >>> from scorer.metrics._examples import penalty_scenario
     >>> sc = penalty_scenario()
     >>> kw = dict(evidence_ids=sc.evidence_ids(), target=sc.target, query=sc.query)
@@ -113,11 +104,11 @@ def localize(output: OutputRecord, *, evidence_ids: Iterable[str], target: str,
                      f"{', '.join(users)} cite {absent[0]}, which is not in the evidence package")
     uncited = sorted((o for o in objects if not o.evidence), key=lambda o: canonical_key(handle_of(o)))
     if uncited:
-        where = _location(handle_of(uncited[0]))
+        where = handle_location(handle_of(uncited[0]))
         return _diag(DefectClass.INVALID_PROOF_NODE, where,
                      f"{where} cites no evidence fragment: an ungrounded proof node")
     claimed_status = output.status
-    nf = _quiet_normal_form(evidence, analysis, target, query=query)
+    nf = quiet_normal_form(evidence, analysis, target, query=query)
     theory = nf.evaluation.theory
     goal = atom(target)
     covers = any(atom(f.literal) == goal for f in theory.facts) or any(
@@ -197,122 +188,3 @@ def localize_case(scenario: Scenario, output: OutputRecord) -> Diagnostics:
     Diagnostics
     """
     return localize(output, evidence_ids=scenario.evidence_ids(), target=scenario.target, query=scenario.query)
-
-
-@dataclass(frozen=True, slots=True)
-class LocalizationRow:
-    """One defect class of the self-validation table.
-
-    Attributes
-    ----------
-    defect_class : str
-    injected : int
-        Cases the class was injected into.
-    skipped : int
-        Cases it cannot apply to.
-    class_correct : int
-        Localizer named the class.
-    location_correct : int
-        ... and the location.
-    confusions : tuple of (str, int)
-        Classes named instead, with counts.
-    """
-
-    defect_class: str
-    injected: int
-    skipped: int
-    class_correct: int
-    location_correct: int
-    confusions: tuple[tuple[str, int], ...]
-
-    @property
-    def accuracy(self) -> float | None:
-        """``class_correct / injected`` (``None`` when nothing was injected)."""
-        return self.class_correct / self.injected if self.injected else None
-
-    def to_dict(self) -> dict:
-        """JSON-ready dict."""
-        return {"defect_class": self.defect_class, "injected": self.injected, "skipped": self.skipped,
-                "class_correct": self.class_correct, "location_correct": self.location_correct,
-                "accuracy": self.accuracy, "confusions": dict(self.confusions)}
-
-
-@dataclass(frozen=True, slots=True)
-class LocalizationTable:
-    """Per-class localization of injected defects (paper Table 10).
-
-    Attributes
-    ----------
-    rows : tuple of LocalizationRow
-        The six defect classes, then ``none`` (clean gold traces).
-    """
-
-    rows: tuple[LocalizationRow, ...]
-
-    @property
-    def overall(self) -> float | None:
-        """Class accuracy pooled over the six defect classes (``none`` excluded)."""
-        rows = [r for r in self.rows if r.defect_class != DefectClass.NONE.value]
-        n = sum(r.injected for r in rows)
-        return sum(r.class_correct for r in rows) / n if n else None
-
-    @property
-    def clean(self) -> float | None:
-        """Share of clean gold traces localized as ``none``."""
-        row = next(r for r in self.rows if r.defect_class == DefectClass.NONE.value)
-        return row.accuracy
-
-    def to_dict(self) -> dict:
-        """JSON-ready dict."""
-        return {"rows": [r.to_dict() for r in self.rows], "overall": self.overall, "clean": self.clean}
-
-
-def localization_table(scenarios: Sequence[Scenario],
-                       classes: Sequence[DefectClass] = (*INJECTABLE, DefectClass.NONE)) -> LocalizationTable:
-    """Inject each class into each scenario and localize it (scorer self-validation).
-
-    Parameters
-    ----------
-    scenarios : sequence of Scenario
-    classes : sequence of DefectClass
-        Classes to inject (default: the six, then ``none``).
-
-    Returns
-    -------
-    LocalizationTable
-
-    Examples
-    --------
-    >>> from scorer.metrics._examples import penalty_scenario
-    >>> t = localization_table([penalty_scenario()])
-    >>> t.overall, t.clean
-    (1.0, 1.0)
-    """
-    rows = []
-    for cls in classes:
-        injected = skipped = class_ok = loc_ok = 0
-        confusions: dict[str, int] = {}
-        for sc in scenarios:
-            inj = inject(sc, cls)
-            if inj is None:
-                skipped += 1
-                continue
-            injected += 1
-            diag = localize(inj.output, evidence_ids=inj.evidence_ids, target=sc.target, query=sc.query)
-            if diag.defect_class is cls:
-                class_ok += 1
-                if cls is DefectClass.NONE or same_location(diag.location, inj.location):
-                    loc_ok += 1
-            else:
-                confusions[diag.defect_class.value] = confusions.get(diag.defect_class.value, 0) + 1
-        rows.append(LocalizationRow(cls.value, injected, skipped, class_ok, loc_ok,
-                                    tuple(sorted(confusions.items()))))
-    return LocalizationTable(tuple(rows))
-
-
-def _quiet_normal_form(*args, **kwargs):
-    """:func:`symbolic.tnf.normal_form` with the priority-cycle warning silenced
-    (a cycle belongs to the case and shows in the trace)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PriorityCycleWarning)
-        return _symbolic_normal_form(*args, **kwargs)
