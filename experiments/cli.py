@@ -33,13 +33,13 @@ def list_command() -> None:
     from .suites.registry import SUITES
 
     for name in sorted(SUITES):
-        info = SUITES[name]
-        if info.shipped and info.path.is_file():
-            size = f"{sum(1 for line in info.path.open(encoding='utf-8') if line.strip())} cases"
+        info = SUITES.entry(name).metadata
+        if info["shipped"] and info["path"].is_file():
+            size = f"{sum(1 for line in info['path'].open(encoding='utf-8') if line.strip())} cases"
         else:
-            size = "not shipped" if not info.shipped else "not built"
-        typer.echo(f"{name:<16} v{info.version:<3} {size:<12} {info.description}")
-        typer.echo(f"{'':<21}build: {info.build}; card: {info.card.name}")
+            size = "not shipped" if not info["shipped"] else "not built"
+        typer.echo(f"{name:<16} v{info['version']:<3} {size:<12} {info['description']}")
+        typer.echo(f"{'':<21}build: {info['build']}; card: {info['card'].name}")
 
 
 @suite_app.command("show")

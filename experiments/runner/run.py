@@ -48,7 +48,7 @@ def load_suites(names: Sequence[str]) -> tuple[dict[str, list[Scenario]], dict[s
         if label != name:
             scenarios[label], files[label] = load_file(name), Path(name)
         else:
-            scenarios[label], files[label] = load_suite(name), get_suite(name).path
+            scenarios[label], files[label] = load_suite(name), get_suite(name).metadata["path"]
     return scenarios, files
 
 
