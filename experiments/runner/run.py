@@ -14,7 +14,7 @@ from ..errors import ExperimentError
 from .engine import Budget, RunSummary, run_tasks
 from .limits import RateLimiter
 from .lock import RunLock
-from .pipeline import (Estimate, RunPaths, check_spec, check_start, demo_pools, estimate, manifest, plan, prepare,
+from .plan import (Estimate, RunPaths, check_spec, check_start, demo_pools, estimate, manifest, plan, prepare,
                        suite_label)
 from .runlog import ResultLog
 from .scoring import SuiteScore, score_log

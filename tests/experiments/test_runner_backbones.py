@@ -8,7 +8,6 @@ Endpoints are real OpenAI-compatible HTTP servers on 127.0.0.1."""
 from __future__ import annotations
 
 import json
-import socket
 from pathlib import Path
 
 import pytest
@@ -40,25 +39,18 @@ def no_keys(monkeypatch):
         monkeypatch.delenv(name, raising=False)
 
 
-def dead_url() -> str:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    return f"http://127.0.0.1:{port}/v1"
-
-
 def spec(name, backbones, **kw):
     return ExperimentSpec(**{"name": name, "suites": [str(SUITE)], "configurations": ["b1"],
                              "backbones": backbones, "concurrency": 1, "max_retries": 1, "backoff_s": 0,
                              "limit": 3, **kw})
 
 
-def test_same_model_two_endpoints_the_down_one_gets_zero_scored_cases(tmp_path):
+def test_same_model_two_endpoints_the_down_one_gets_zero_scored_cases(tmp_path, dead_url):
     with ScriptedServer(Script([healthy] * 50)) as up:
         a = {"model": "openai/same", "alias": "up", "api_base": up.base_url, "decoding": FAST}
         first = run_experiment(spec("one", [a]), workdir=tmp_path, track=False)
         assert first.summary.scored == 3
-        b = {"model": "openai/same", "alias": "down", "api_base": dead_url(), "decoding": FAST}
+        b = {"model": "openai/same", "alias": "down", "api_base": dead_url, "decoding": FAST}
         # The preflight stops the run before anything is written.
         with pytest.raises(BackendError, match=r"backbone down at http://127\.0\.0\.1:\d+/v1: connection refused"):
             run_experiment(spec("two", [a, b]), workdir=tmp_path, track=False)
@@ -82,8 +74,8 @@ def test_unknown_model_string_is_refused_before_the_run_directory(tmp_path):
     assert not (tmp_path / "runs").exists()
 
 
-def test_dead_backbone_stops_the_cli_run_with_one_line(tmp_path):
-    url = dead_url()
+def test_dead_backbone_stops_the_cli_run_with_one_line(tmp_path, dead_url):
+    url = dead_url
     result = CliRunner().invoke(app, ["run", "--suite", str(SUITE), "--config", "b1", "--model", "openai/m",
                                       "--api-base", url, "--workdir", str(tmp_path), "--no-track"])
     assert result.exit_code == 2, result.output
