@@ -1,4 +1,4 @@
-"""Configurations, baselines, optimizers and suites share one registry mechanism (symbolic.registry)."""
+"""Configurations, baselines, optimizers, metrics and suites share one registry mechanism (symbolic.registry)."""
 
 from __future__ import annotations
 
@@ -46,3 +46,15 @@ def test_the_suites_are_a_registry_of_builders():
         get_suite("x")
     with pytest.raises(SuiteError, match="--from PATH"):
         SUITES["peer"](None, 140)
+
+
+def test_the_metrics_are_a_registry_of_per_case_functions_with_their_metadata():
+    from scorer.metrics.registry import METRICS, Aggregation
+
+    assert isinstance(METRICS, Registry) and list(METRICS)[:2] == ["ASA", "TGC"]
+    for entry in METRICS.entries():
+        assert set(entry.metadata) == {"higher_is_better", "aggregation", "denominator", "applicability",
+                                       "quantity"}, entry.name
+        assert isinstance(entry.metadata["aggregation"], Aggregation)
+    with pytest.raises(KeyError, match="unknown metric 'XYZ'; expected one of ASA, BRA"):
+        METRICS.entry("XYZ")
