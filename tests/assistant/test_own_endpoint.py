@@ -20,7 +20,7 @@ from assistant.backends import probe, resolve
 from assistant.cache import CACHE_DIRNAME, ResponseCache, use_cache
 from assistant.errors import BackendError
 from assistant.scripted import Script
-from assistant.scripted_http import ScriptedServer
+from assistant.scripted_http import ScriptedServer, dead_url
 from optimize.root import app
 
 from assistant_cases import ANSWER, FRAGMENTS, QUERY, TARGET, THEORY
@@ -67,13 +67,13 @@ def test_key_variable_is_sent_and_a_refused_key_is_one_typed_line(monkeypatch):
         resolve("openai/m", api_base="http://127.0.0.1:9/v1", api_key_env="MY_ENDPOINT_KEY")
 
 
-def test_a_dead_endpoint_fails_the_probe_naming_backbone_and_endpoint(dead_url):
-    url = dead_url
+def test_a_dead_endpoint_fails_the_probe_naming_backbone_and_endpoint():
+    url = dead_url()
     with pytest.raises(BackendError, match=rf"backbone openai/m at {url}: connection refused"):
         probe(resolve("openai/m", api_base=url, cache=False))
 
 
-def test_cache_is_keyed_by_endpoint_and_never_stores_failures(tmp_path, dead_url):
+def test_cache_is_keyed_by_endpoint_and_never_stores_failures(tmp_path):
     invalid = {"result": {**ANSWER, "status": "maybe"}}
     with ScriptedServer(Script([invalid, {"result": ANSWER}, invalid])) as up, use_cache(tmp_path / "c") as cache:
         first = Assistant("b1", "openai/same", api_base=up.base_url).ask(QUERY, FRAGMENTS)
@@ -83,7 +83,7 @@ def test_cache_is_keyed_by_endpoint_and_never_stores_failures(tmp_path, dead_url
         assert len(up.bodies) == 3  # the first (invalid) request is asked again ...
         assert [c.cache_hit for c in again.calls] == [False, True]  # ... the re-ask replays
         # Same model string, another endpoint that is down: no answer from the first one's cache.
-        down = Assistant("b1", "openai/same", api_base=dead_url)
+        down = Assistant("b1", "openai/same", api_base=dead_url())
         with pytest.raises(BackendError, match="connection refused"):
             down.ask(QUERY, FRAGMENTS)
         assert len(cache) == 1

@@ -17,7 +17,7 @@ from assistant.adapter import response_model_for
 from assistant.backends import PROBE_MESSAGES
 from assistant.errors import BackendError
 from assistant.scripted import Script, minimal_instance
-from assistant.scripted_http import ScriptedServer
+from assistant.scripted_http import ScriptedServer, dead_url
 from assistant.signatures import AnswerWithCitations
 from experiments.runner.run import run_experiment
 from experiments.runner.spec import ExperimentSpec
@@ -45,12 +45,12 @@ def spec(name, backbones, **kw):
                              "limit": 3, **kw})
 
 
-def test_same_model_two_endpoints_the_down_one_gets_zero_scored_cases(tmp_path, dead_url):
+def test_same_model_two_endpoints_the_down_one_gets_zero_scored_cases(tmp_path):
     with ScriptedServer(Script([healthy] * 50)) as up:
         a = {"model": "openai/same", "alias": "up", "api_base": up.base_url, "decoding": FAST}
         first = run_experiment(spec("one", [a]), workdir=tmp_path, track=False)
         assert first.summary.scored == 3
-        b = {"model": "openai/same", "alias": "down", "api_base": dead_url, "decoding": FAST}
+        b = {"model": "openai/same", "alias": "down", "api_base": dead_url(), "decoding": FAST}
         # The preflight stops the run before anything is written.
         with pytest.raises(BackendError, match=r"backbone down at http://127\.0\.0\.1:\d+/v1: connection refused"):
             run_experiment(spec("two", [a, b]), workdir=tmp_path, track=False)
@@ -74,8 +74,8 @@ def test_unknown_model_string_is_refused_before_the_run_directory(tmp_path):
     assert not (tmp_path / "runs").exists()
 
 
-def test_dead_backbone_stops_the_cli_run_with_one_line(tmp_path, dead_url):
-    url = dead_url
+def test_dead_backbone_stops_the_cli_run_with_one_line(tmp_path):
+    url = dead_url()
     result = CliRunner().invoke(app, ["run", "--suite", str(SUITE), "--config", "b1", "--model", "openai/m",
                                       "--api-base", url, "--workdir", str(tmp_path), "--no-track"])
     assert result.exit_code == 2, result.output
