@@ -3,8 +3,11 @@
 :data:`SUITES` is a :class:`symbolic.registry.Registry` like the
 configurations, baselines and optimizers: each :class:`~symbolic.registry.Entry`
 has the suite's name, its builder (``(source, seed) -> scenarios``, from
-:mod:`experiments.suites.builders`) and its metadata (description, whether it is
-shipped, how it is built, its version, its file and its card).
+:mod:`experiments.suites.builders`) and its metadata: description, whether it is
+shipped, how it is built, what ``--from`` gives it (``source``), its version,
+file and card, which checks ``paratrace suite check`` runs on it (``checks``,
+the options of :func:`~experiments.suites.checks.check_scenarios`) and whether
+``paratrace suite stats`` reports the corpus targets (``targets``).
 
 Shipped suites live next to this module as ``<name>.jsonl`` with a card
 ``<name>.md``.  The peer suite is registered but never shipped: it is built
@@ -29,25 +32,30 @@ SuiteBuilder = Callable[[Path | None, int], list[Scenario]]
 
 
 def _suite(name: str, builder: SuiteBuilder, *, description: str, shipped: bool, build: str,
-           source: str | None, version: int = 1) -> Entry[list[Scenario]]:
+           source: str | None, checks: dict[str, bool], targets: bool = False,
+           version: int = 1) -> Entry[list[Scenario]]:
     """The entry of one suite; ``path`` is where a local build of an unshipped suite goes by default."""
     return Entry(name, builder, {
         "description": description, "shipped": shipped, "build": build, "source": source, "version": version,
+        "checks": checks, "targets": targets,
         "path": SUITE_DIR / f"{name}.jsonl" if shipped else Path(f"{name}.jsonl"),
         "card": SUITE_DIR / f"{name}.md",
     })
 
 
 SUITES: Registry[list[Scenario]] = Registry("suite", (
-    _suite("normative-en", from_sources, shipped=True, source=None,
+    _suite("normative-en", from_sources, shipped=True, source=None, targets=True,
+           checks={"smells": True, "vocabulary": True, "metadata": True},
            description="hand-authored English scenarios: contracts, banking guarantees, compliance, "
                        "internal policies, regulatory",
            build="from experiments/suites/sources/*.py; gold traces from the engine"),
     _suite("controlled-140", from_corpus, shipped=True,
+           checks={"smells": False, "vocabulary": False, "metadata": True},
            source="the corpus to generate from (default the shipped normative-en)",
            description="20 corpus scenarios, each clean and with one injected defect of each of the six classes",
            build="generated deterministically (seeded) from normative-en.jsonl"),
     _suite("peer", from_peer_corpus, shipped=False, source="the peer corpus JSONL (required)",
+           checks={"smells": False, "vocabulary": False, "metadata": False},
            description="the peer corpus (thecontrey/neuro_symbolic), projected; not shipped",
            build="imported from a local copy: paratrace suite build peer --from PATH"),
 ))
