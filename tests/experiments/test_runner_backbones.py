@@ -116,6 +116,7 @@ def test_infra_errors_are_in_no_mlflow_metric(tmp_path, monkeypatch):
         raise TimeoutError("read timed out")
 
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    monkeypatch.chdir(tmp_path)  # the sqlite store's default artifact root is ./mlruns
     dead = Resolved("scripted/null", scripted_lm("scripted/dead", Script([timeout] * 20)), "scripted", True)
     solver = AssistantSolver(resolved={"dead": dead})
     s = spec("tracked-dead", [{"model": "scripted/null", "alias": "ok"}, {"model": "scripted/null", "alias": "dead"}])
