@@ -15,7 +15,7 @@ from symbolic.errors import ScenarioError
 from symbolic.io import dump_suite, write_atomic
 
 from ..errors import SuiteError
-from .builders import SEED
+from .controlled import SEED
 from .registry import get_suite
 from .stats import refresh_card, stats_markdown, suite_stats
 

@@ -24,7 +24,7 @@ from ..errors import SuiteCheckError, SuiteError
 from .checks import check_scenarios, gold_trace
 from .controlled import SEED, generate_controlled
 
-__all__ = ["SEED", "SOURCE_MODULES", "SUITE_DIR", "build_controlled", "build_normative_en", "collect_sources",
+__all__ = ["SOURCE_MODULES", "SUITE_DIR", "build_controlled", "build_normative_en", "collect_sources",
            "from_corpus", "from_peer_corpus", "from_sources", "read_suite", "with_gold_trace"]
 
 #: Where the shipped suites and their cards live (``<name>.jsonl``, ``<name>.md``).
