@@ -2,67 +2,30 @@
 (paper Section 4.6, Table 3), Instructor-validated outputs, any litellm
 backbone, the embedded local model and a deterministic scripted backend.
 
+The package exports no names; each is imported from the one submodule that
+defines it, so that ``import assistant`` (done by every ``paratrace`` command)
+loads neither DSPy nor litellm:
+
+* :mod:`assistant.api` -- :class:`~assistant.api.Assistant`, :func:`~assistant.api.ask`, ``RunResult``;
+* :mod:`assistant.configs` -- the configurations B1-B4 and their registry ``CONFIGURATIONS``;
+* :mod:`assistant.baselines` -- the reasoning-style baselines (paper Table 4);
+* :mod:`assistant.backends` -- backbones, decoding, :func:`~assistant.backends.apply_env_defaults`;
+* :mod:`assistant.evidence` -- the evidence package and its limits;
+* :mod:`assistant.variants` -- prompt variants and demos;
+* :mod:`assistant.errors` -- the exception hierarchy;
+* :mod:`assistant.ingest` -- from documents to an evidence package;
+* :mod:`assistant.oracle` -- oracle backbones answering from a suite's gold.
+
 Importing the package changes nothing in the environment; the ``paratrace``
 command (:func:`optimize.root.main`) and :func:`assistant.backends.resolve`
-call :func:`apply_env_defaults`, which sets ``LITELLM_LOCAL_MODEL_COST_MAP=true``
-and ``MLFLOW_DISABLE_TELEMETRY=true`` unless the user set them, so that
-nothing tries the network on its own.
+call :func:`~assistant.backends.apply_env_defaults`, which sets
+``LITELLM_LOCAL_MODEL_COST_MAP=true`` and ``MLFLOW_DISABLE_TELEMETRY=true``
+unless the user set them, so that nothing tries the network on its own.
 
->>> from assistant import ask
+>>> from assistant.api import ask
 >>> ask("Is a penalty due?", [{"id": "E-01", "text": "A penalty is due.", "source": "Contract"}],
 ...     config="b4", model="scripted/null", target="Penalty(x)").common.final_status.value
 'undecidable'
 """
 
-_EXPORTS = {
-    "Assistant": "api", "RunResult": "api", "ask": "api",
-    "Backbone": "backends", "Decoding": "backends", "apply_env_defaults": "backends", "resolve": "backends",
-    "B1": "configs", "B2": "configs", "B3": "configs", "B4": "configs", "CONFIGURATIONS": "configs",
-    "build": "configs",
-    "AssistantError": "errors", "BackendError": "errors", "ConfigurationError": "errors",
-    "InputLimitError": "errors", "LocalModelError": "errors", "ScriptExhaustedError": "errors",
-    "ValidationFailure": "errors",
-    "EvidencePackage": "evidence", "Limits": "evidence",
-    "Variant": "variants", "demos_for": "variants",
-}
-
-
-def __getattr__(name: str):
-    """Import public names on first use, so ``assistant.cli`` (loaded by every
-    ``paratrace`` command) does not import DSPy."""
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'assistant' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-__all__ = sorted([
-    "Assistant",
-    "AssistantError",
-    "B1",
-    "B2",
-    "B3",
-    "B4",
-    "Backbone",
-    "BackendError",
-    "CONFIGURATIONS",
-    "ConfigurationError",
-    "Decoding",
-    "EvidencePackage",
-    "InputLimitError",
-    "Limits",
-    "LocalModelError",
-    "RunResult",
-    "ScriptExhaustedError",
-    "ValidationFailure",
-    "Variant",
-    "apply_env_defaults",
-    "ask",
-    "build",
-    "demos_for",
-    "resolve",
-])
+__all__: list[str] = []

@@ -1,18 +1,33 @@
 """The HTTP transport of the scripted LM: a stdlib OpenAI-compatible server on
 ``127.0.0.1`` (``POST /v1/chat/completions``) playing a
-:class:`~assistant.scripted.Script`, for the litellm and OpenAI-compatible paths.
+:class:`~assistant.scripted.Script`, for the litellm and OpenAI-compatible paths,
+and :func:`dead_url`, an endpoint where nothing listens.
 """
 
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from .errors import BackendError, ScriptExhaustedError
 from .scripted import Script, response_schema, estimate_tokens
 
-__all__ = ["ScriptedServer"]
+__all__ = ["ScriptedServer", "dead_url"]
+
+
+def dead_url() -> str:
+    """An OpenAI-compatible base URL on ``127.0.0.1`` where nothing listens (a port just freed),
+    for the connection-refused paths.
+
+    >>> dead_url().startswith("http://127.0.0.1:") and dead_url().endswith("/v1")
+    True
+    """
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
 
 
 class _Handler(BaseHTTPRequestHandler):

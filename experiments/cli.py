@@ -33,13 +33,13 @@ def list_command() -> None:
     from .suites.registry import SUITES
 
     for name in sorted(SUITES):
-        info = SUITES[name]
-        if info.shipped and info.path.is_file():
-            size = f"{sum(1 for line in info.path.open(encoding='utf-8') if line.strip())} cases"
+        info = SUITES.entry(name).metadata
+        if info["shipped"] and info["path"].is_file():
+            size = f"{sum(1 for line in info['path'].open(encoding='utf-8') if line.strip())} cases"
         else:
-            size = "not shipped" if not info.shipped else "not built"
-        typer.echo(f"{name:<16} v{info.version:<3} {size:<12} {info.description}")
-        typer.echo(f"{'':<21}build: {info.build}; card: {info.card.name}")
+            size = "not shipped" if not info["shipped"] else "not built"
+        typer.echo(f"{name:<16} v{info['version']:<3} {size:<12} {info['description']}")
+        typer.echo(f"{'':<21}build: {info['build']}; card: {info['card'].name}")
 
 
 @suite_app.command("show")
@@ -76,6 +76,7 @@ def stats_command(
     file: Optional[Path] = _FILE,
 ) -> None:
     """Counts by category, status, flags, tags, defect class and update pairs."""
+    from .suites.registry import get_suite
     from .suites.stats import suite_stats, unmet_targets
 
     stats = suite_stats(_load(name, file))
@@ -92,7 +93,7 @@ def stats_command(
     typer.echo(f"  contradiction flag: {stats.contradiction} ({stats.contradiction / total:.0%}); "
                f"priority flag: {stats.priority} ({stats.priority / total:.0%})")
     typer.echo(f"  update pairs: {stats.pairs} ({stats.pairs_changed} change the gold status)")
-    if name == "normative-en":
+    if get_suite(name).metadata["targets"]:
         unmet = unmet_targets(stats)
         typer.echo("  corpus targets: " + ("all met" if not unmet else "NOT met: " + "; ".join(unmet)))
 
@@ -105,10 +106,10 @@ def check_command(
     """Gold consistency, metadata and annotation smells; exit 2 on any finding."""
     from .errors import SuiteCheckError
     from .suites.checks import check_scenarios
+    from .suites.registry import get_suite
 
     scenarios = _load(name, file)
-    authored = name == "normative-en"
-    findings = check_scenarios(scenarios, smells=authored, vocabulary=authored, metadata=name != "peer")
+    findings = check_scenarios(scenarios, **get_suite(name).metadata["checks"])
     for finding in findings:
         typer.echo(f"paratrace: {finding}", err=True)
     if findings:

@@ -44,14 +44,15 @@ def _oracle_app() -> typer.Typer:
         cases = next(iter(scenarios.values()))
         server = OracleServer(cases, noise=noise, seed=seed, port=port).start()
         name = f"oracle-{next(iter(scenarios))}-{noise:g}-{seed}"
+        # Own handlers: a process started in the background of a script inherits SIGINT as ignored,
+        # and a supervisor stops with SIGTERM; both end the loop and stop the server cleanly.  They
+        # are in place before the lines below, which tell a supervisor the server is up.
+        stopping = threading.Event()
+        previous = {sig: signal.signal(sig, lambda *_: stopping.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
         typer.echo(f"oracle for {len(cases)} cases (noise {noise:g}, seed {seed}) at {server.base_url}", err=False)
         typer.echo(f"use: --model openai/{name} --api-base {server.base_url} (no key needed); "
                    "ledger: GET /v1/oracle/ledger")
         sys.stdout.flush()
-        # Own handlers: a process started in the background of a script inherits SIGINT as ignored,
-        # and a supervisor stops with SIGTERM; both end the loop and stop the server cleanly.
-        stopping = threading.Event()
-        previous = {sig: signal.signal(sig, lambda *_: stopping.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
         try:
             while not stopping.wait(1.0):
                 pass

@@ -1,53 +1,30 @@
-"""Prompt optimization of the assistant per model family (docs/optimize.md).
+"""Prompt optimization of the assistant per model family (docs/optimize.md),
+and the composition root of the ``paratrace`` command (:mod:`optimize.root`).
 
-Metrics as DSPy objectives (:mod:`optimize.objectives`, feedback from the
-trace alignment in :mod:`optimize.feedback`), leak-free splits by scenario
-and update-pair cluster (:mod:`experiments.splits`), thin seeded wrappers over
-DSPy's optimizers (:mod:`optimize.optimizers`), one run end to end
-(:mod:`optimize.run`), saved programs with a manifest
-(:mod:`optimize.programs`), the MLflow registry (:mod:`optimize.registry`)
-and the before/after ledger with a transfer matrix (:mod:`optimize.ledger`).
-:mod:`optimize.tutor` is an offline LM that learns from demos or
-instructions, for tests and benchmarks.
+The package exports no names; each is imported from the one submodule that
+defines it, so that ``import optimize`` stays light:
 
-The names below are imported on first use, so ``import optimize`` stays light.
+* :mod:`optimize.objectives` -- the metrics as DSPy objectives (``Objective``), with feedback from the
+  trace alignment in :mod:`optimize.feedback`;
+* :mod:`optimize.optimizers` -- thin seeded wrappers over DSPy's optimizers and their registry
+  ``OPTIMIZERS`` (``make_optimizer``);
+* :mod:`optimize.run` -- one run end to end (``RunSpec``, ``run_optimization``);
+* :mod:`optimize.programs` -- saved programs with a manifest (``Manifest``, ``save_program``,
+  ``load_program``, ``LoadedProgram``, ``model_family``);
+* :mod:`optimize.registry` -- the MLflow model registry (``log_program``, ``registered_name``);
+* :mod:`optimize.ledger` -- the before/after ledger with a transfer matrix;
+* :mod:`optimize.tutor` -- an offline LM that learns from demos or instructions, for tests and
+  benchmarks;
+* :mod:`optimize.errors` -- ``OptimizeError``, ``ProgramLoadError``;
+* :mod:`optimize.serve` -- serving the assistant over HTTP.
+
+Leak-free splits by scenario and update-pair cluster are in :mod:`experiments.splits`.
 
 Examples
 --------
->>> import optimize
->>> optimize.model_family("openai/gpt-4o-mini")
+>>> from optimize.programs import model_family
+>>> model_family("openai/gpt-4o-mini")
 'openai-gpt-4o-mini'
 """
 
-from __future__ import annotations
-
-from importlib import import_module
-
-__all__ = [
-    "LoadedProgram",
-    "Manifest",
-    "Objective",
-    "OptimizeError",
-    "ProgramLoadError",
-    "RunSpec",
-    "load_program",
-    "log_program",
-    "make_optimizer",
-    "model_family",
-    "registered_name",
-    "run_optimization",
-    "save_program",
-]
-
-_WHERE = {
-    "LoadedProgram": "programs", "Manifest": "programs", "load_program": "programs", "model_family": "programs",
-    "save_program": "programs", "Objective": "objectives", "OptimizeError": "errors",
-    "ProgramLoadError": "errors", "RunSpec": "run", "run_optimization": "run", "log_program": "registry",
-    "registered_name": "registry", "make_optimizer": "optimizers",
-}
-
-
-def __getattr__(name: str):
-    if name in _WHERE:
-        return getattr(import_module(f".{_WHERE[name]}", __name__), name)
-    raise AttributeError(f"module 'optimize' has no attribute {name!r}")
+__all__: list[str] = []

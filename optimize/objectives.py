@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from scorer.contract import OutputRecord
-from scorer.metrics import CASE_METRICS, HIGHER_IS_BETTER, build_context, gold_view
+from scorer.metrics import HIGHER_IS_BETTER, METRICS, build_context, gold_view
 from scorer.records import CaseResult
 from symbolic.model import Scenario
 
@@ -170,7 +170,7 @@ class Objective:
         gold = self._gold_view(case_id)
         output = output_record(pred, case_id)
         ctx = build_context(gold, output, expects_trace=output.trace is not None)
-        metrics = {name: CASE_METRICS[name](ctx) for name in OBJECTIVE_METRICS}
+        metrics = {name: METRICS[name](ctx) for name in OBJECTIVE_METRICS}
         result = CaseResult(case_id=case_id, configuration=output.configuration, model=output.model,
                             variant=None, repeat=0, status_gold=gold.status.value,
                             status_pred=None if ctx.pred is None else ctx.pred.value, correct=ctx.correct,

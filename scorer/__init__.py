@@ -1,92 +1,25 @@
 """paratrace's scorer: the output contract, deterministic repair, the metrics,
 the statistics and the reports (paper Sections 5-6, Appendix A.8).
 
-Importing this package touches no network and no LLM library.  The contract,
-repair and records load eagerly (the assistant imports the contract); the
-statistics (statsmodels, scipy), scoring, summaries, reports and the audit
-load on first use, so the ``paratrace`` command starts without them.
+Importing this package touches no network and no LLM library.  The package
+exports no names; each is imported from the one submodule that defines it, so
+that the ``paratrace`` command starts without the statistics (statsmodels,
+scipy):
+
+* :mod:`scorer.contract` -- the output contract (``OutputRecord``, ``CommonV1``, ``TraceV2``, ``json_schemas``);
+* :mod:`scorer.outputs_io` -- ``load_outputs``, ``dump_outputs``;
+* :mod:`scorer.repair` -- deterministic repair (``repair_output``, ``repair_record``, ``Repaired``);
+* :mod:`scorer.records` -- ``CaseResult``, ``MetricRecord``, ``MetricAggregate``, ``AlignmentRecord``;
+* :mod:`scorer.metrics` -- the per-case metrics and their registry ``METRICS``;
+* :mod:`scorer.score` -- ``score_case``, ``score_suite``, ``aggregate``;
+* :mod:`scorer.summary` -- ``Summary``, ``summarize``;
+* :mod:`scorer.stats` -- intervals and tests (Wilson, bootstrap, McNemar, Benjamini-Hochberg);
+* :mod:`scorer.report` -- ``write_report``;
+* :mod:`scorer.audit` -- the component-dependency audit (paper Table 19);
+* :mod:`scorer.ncr` -- normative counterfactual robustness (NCR) and its witnesses;
+* :mod:`scorer.operations` -- operational figures of a run (latency, tokens, valid JSON share);
+* :mod:`scorer.defects` -- the six defect classes: injection, detection, B4's candidate diff;
+* :mod:`scorer.errors` -- the exception hierarchy.
 """
 
-from importlib import import_module
-
-from .contract import CommonV1, Diagnostics, OutputRecord, Rejected, RunMeta, TraceV2, json_schemas
-from .errors import OutputFileError, ReportError, ScorerError, ScoringError, StatsError
-from .outputs_io import dump_outputs, load_outputs
-from .records import AlignmentRecord, CaseResult, MetricAggregate, MetricRecord
-from .repair import Repaired, repair_output, repair_record
-
-_STATS = ("ConfusionMatrix", "Interval", "McNemar", "Stability", "benjamini_hochberg", "bootstrap_mean",
-          "bootstrap_tgc", "confusion_matrix", "mcnemar_exact", "mean_sd", "paired_mcnemar", "stability",
-          "wilson")
-
-_LAZY = {
-    **{name: "stats" for name in _STATS},
-    "AuditRow": "audit", "component_audit": "audit",
-    "write_report": "report",
-    "aggregate": "score", "score_case": "score", "score_suite": "score",
-    "Summary": "summary", "summarize": "summary",
-    "NCRWitness": "ncr", "ncr_witness": "ncr",
-    "Injected": "defects", "gold_output": "defects",
-    "LocalizationTable": "defects", "localization_table": "defects", "localize_case": "defects",
-    "Operations": "operations",
-}
-
-
-def __getattr__(name):
-    if name in _LAZY:
-        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-__all__ = sorted([
-    "Operations",
-    "localize_case",
-    "localization_table",
-    "LocalizationTable",
-    "gold_output",
-    "Injected",
-    "ncr_witness",
-    "NCRWitness",
-    "AlignmentRecord",
-    "AuditRow",
-    "CaseResult",
-    "CommonV1",
-    "ConfusionMatrix",
-    "Diagnostics",
-    "Interval",
-    "McNemar",
-    "MetricAggregate",
-    "MetricRecord",
-    "OutputFileError",
-    "OutputRecord",
-    "Rejected",
-    "Repaired",
-    "ReportError",
-    "RunMeta",
-    "ScorerError",
-    "ScoringError",
-    "Stability",
-    "StatsError",
-    "Summary",
-    "TraceV2",
-    "aggregate",
-    "benjamini_hochberg",
-    "bootstrap_mean",
-    "bootstrap_tgc",
-    "component_audit",
-    "confusion_matrix",
-    "dump_outputs",
-    "json_schemas",
-    "load_outputs",
-    "mcnemar_exact",
-    "mean_sd",
-    "paired_mcnemar",
-    "repair_output",
-    "repair_record",
-    "score_case",
-    "score_suite",
-    "stability",
-    "summarize",
-    "wilson",
-])
+__all__: list[str] = []

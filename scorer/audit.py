@@ -120,16 +120,8 @@ def status_under(variant: str, evidence_ids: Iterable[str], analysis: Analysis, 
     --------
     The penalty example (docs/semantics.md section 8):
 
-    >>> from symbolic.model import Analysis
-    >>> e = ["E-01"]
-    >>> a = Analysis.model_validate({
-    ...     "facts": [{"id": f"f{i}", "literal": l, "evidence": e}
-    ...               for i, l in enumerate(["Delay(x)", "ForceMajeure(x)", "GrossNegligence(x)"])],
-    ...     "rules": [{"id": "r1", "antecedents": ["Delay(x)"], "consequent": "Penalty(x)", "evidence": e},
-    ...               {"id": "r2", "antecedents": ["ForceMajeure(x)"], "consequent": "¬Penalty(x)", "evidence": e},
-    ...               {"id": "r3", "antecedents": ["GrossNegligence(x)"], "consequent": "Penalty(x)", "evidence": e}],
-    ...     "priorities": [{"stronger": "r2", "weaker": "r1", "basis": "exception", "evidence": e},
-    ...                    {"stronger": "r3", "weaker": "r2", "basis": "hierarchy", "evidence": e}]})
+    >>> from symbolic.examples import PENALTY_FRAGMENTS, penalty_analysis
+    >>> e, a = [f.id for f in PENALTY_FRAGMENTS], penalty_analysis()
     >>> [status_under(v, e, a, "Penalty(x)") for v in ("full", "no_priority_edges", "no_attack_edges", "no_ner_check")]
     ['accepted', 'both', 'both', 'accepted']
     """

@@ -156,17 +156,9 @@ def ncr_witness(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
     The penalty example (docs/semantics.md section 8): NCR is 1, and deleting
     ``r3 > r2`` is one of the unit edits that flip ``accepted``.
 
-    >>> from symbolic.model import Analysis, Fact, Priority, Rule
-    >>> e = ["E-01"]
-    >>> a = Analysis(
-    ...     facts=[Fact(id=f"f{i}", literal=l, evidence=e) for i, l in
-    ...            enumerate(["Delay(x)", "ForceMajeure(x)", "GrossNegligence(x)"], 1)],
-    ...     rules=[Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)", evidence=e),
-    ...            Rule(id="r2", antecedents=["ForceMajeure(x)"], consequent="¬Penalty(x)", evidence=e),
-    ...            Rule(id="r3", antecedents=["GrossNegligence(x)"], consequent="Penalty(x)", evidence=e)],
-    ...     priorities=[Priority(stronger="r2", weaker="r1", basis="exception", evidence=e),
-    ...                 Priority(stronger="r3", weaker="r2", basis="exception", evidence=e)])
-    >>> w = ncr_witness(e, a, "Penalty(x)")
+    >>> from symbolic.examples import PENALTY_FRAGMENTS, penalty_analysis
+    >>> e = [f.id for f in PENALTY_FRAGMENTS]
+    >>> w = ncr_witness(e, penalty_analysis(), "Penalty(x)")
     >>> w.cost, w.witness, ("priority:r3>r2",) in w.alternatives
     (1, ('fact:f3',), True)
     """

@@ -16,7 +16,7 @@ from symbolic.model import Scenario
 
 from .contract import OutputRecord
 from .errors import ScoringError
-from .metrics import CASE_METRICS, belief_revision_accuracy, build_context, gold_view
+from .metrics import METRICS, belief_revision_accuracy, build_context, gold_view
 from .metrics import aggregate as _aggregate
 from .metrics.context import GoldView, white_box
 from .ncr import DEFAULT_MAX_CANDIDATES, DEFAULT_MAX_SIZE
@@ -29,7 +29,7 @@ __all__ = ["aggregate", "score_case", "score_suite"]
 def _not_scored(scenario: Scenario, output: OutputRecord, why: str) -> CaseResult:
     """The record of a case the budget did not allow to score: no metric value at all."""
     reason = f"not scored (budget): {why}"
-    metrics = {name: MetricRecord(name, None, reason, {"not_scored": True}) for name in CASE_METRICS}
+    metrics = {name: MetricRecord(name, None, reason, {"not_scored": True}) for name in METRICS}
     return CaseResult(
         case_id=output.case_id, configuration=output.configuration, model=output.model,
         variant=output.variant, repeat=output.repeat, status_gold=scenario.gold.status.value,
@@ -43,7 +43,7 @@ def _result(gold: GoldView, output: OutputRecord, expects_trace: bool | None) ->
         ctx = build_context(gold, output, expects_trace=expects_trace)
     except BudgetExceeded as exc:
         return _not_scored(gold.scenario, output, str(exc))
-    metrics = {name: fn(ctx) for name, fn in CASE_METRICS.items()}
+    metrics = {name: fn(ctx) for name, fn in METRICS.items()}
     return CaseResult(
         case_id=output.case_id, configuration=output.configuration, model=output.model,
         variant=output.variant, repeat=output.repeat, status_gold=gold.status.value,
@@ -77,7 +77,7 @@ def score_case(scenario: Scenario, output: OutputRecord, *, expects_trace: bool 
     Returns
     -------
     CaseResult
-        Every metric of :data:`scorer.metrics.CASE_METRICS`; BRA is "not
+        Every metric of :data:`scorer.metrics.registry.METRICS`; BRA is "not
         applicable" until the pair is scored together (:func:`score_suite`).
 
     Raises

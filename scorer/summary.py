@@ -79,7 +79,7 @@ __all__ = [
 ConfigKey = tuple[str, str, str]
 STATUS_METRIC = "status"
 #: Metrics whose per-case value is a quantity (an edit cost), not a 0/1 outcome or a share.
-QUANTITY_METRICS = frozenset(m.name for m in METRICS if m.quantity)
+QUANTITY_METRICS = frozenset(e.name for e in METRICS.entries() if e.metadata["quantity"])
 
 
 def config_label(key: ConfigKey) -> str:

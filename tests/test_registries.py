@@ -1,4 +1,4 @@
-"""Configurations, baselines and optimizers share one registry mechanism (symbolic.registry)."""
+"""Configurations, baselines, optimizers, metrics and suites share one registry mechanism (symbolic.registry)."""
 
 from __future__ import annotations
 
@@ -31,3 +31,30 @@ def test_every_registry_names_its_entries_and_describes_them():
             assert getattr(entry.factory, "name", entry.name) == entry.name
     assert list(CONFIGURATIONS) == ["b1", "b2", "b3", "b4"]
     assert {e.metadata["paper"] for e in BASELINES.entries()} == {"Table 4"}
+
+
+def test_the_suites_are_a_registry_of_builders():
+    from experiments.errors import SuiteError
+    from experiments.suites.registry import SUITES, get_suite
+
+    assert isinstance(SUITES, Registry) and sorted(SUITES) == ["controlled-140", "normative-en", "peer"]
+    for entry in SUITES.entries():
+        assert entry.metadata["description"] and entry.metadata["build"], entry.name
+        assert entry.metadata["card"].name == f"{entry.name}.md"
+    assert [e.name for e in SUITES.entries() if e.metadata["shipped"]] == ["normative-en", "controlled-140"]
+    with pytest.raises(SuiteError, match="unknown suite 'x'; known suites: controlled-140, normative-en, peer"):
+        get_suite("x")
+    with pytest.raises(SuiteError, match="--from PATH"):
+        SUITES["peer"](None, 140)
+
+
+def test_the_metrics_are_a_registry_of_per_case_functions_with_their_metadata():
+    from scorer.metrics.registry import METRICS, Aggregation
+
+    assert isinstance(METRICS, Registry) and list(METRICS)[:2] == ["ASA", "TGC"]
+    for entry in METRICS.entries():
+        assert set(entry.metadata) == {"higher_is_better", "aggregation", "denominator", "applicability",
+                                       "quantity"}, entry.name
+        assert isinstance(entry.metadata["aggregation"], Aggregation)
+    with pytest.raises(KeyError, match="unknown metric 'XYZ'; expected one of ASA, BRA"):
+        METRICS.entry("XYZ")

@@ -4,30 +4,17 @@ ids, source hashes, clause references, pages or paragraphs and verifiable
 offsets, cross-references and stated renumberings, and the selection of
 fragments for a query under a token budget (BM25 via ``bm25s``).
 
-Nothing is imported until first use, so ``paratrace`` stays fast to start.
+The package exports no names; each is imported from the one submodule that
+defines it:
+
+* :mod:`assistant.ingest.extract` -- ``extract``, ``extract_bytes``, ``Extracted``;
+* :mod:`assistant.ingest.clauses` -- clause-level fragments;
+* :mod:`assistant.ingest.package` -- ``ingest``, ``ingest_bytes``, ``IngestedPackage``, ``Locator``,
+  ``SourceDocument``;
+* :mod:`assistant.ingest.select` -- ``select``, ``Selection``, ``DEFAULT_BUDGET``;
+* :mod:`assistant.ingest.run` -- ``prepare``, ``prepare_package``, ``ask_documents``,
+  ``PreparedEvidence``, ``DocumentAnswer``;
+* :mod:`assistant.ingest.errors` -- ``DocumentError``, ``NoTextLayerError``, ``UnsupportedFormatError``.
 """
 
-_EXPORTS = {
-    "DocumentError": "errors", "NoTextLayerError": "errors", "UnsupportedFormatError": "errors",
-    "Extracted": "extract", "extract": "extract", "extract_bytes": "extract",
-    "IngestedPackage": "package", "Locator": "package", "SourceDocument": "package", "ingest": "package",
-    "ingest_bytes": "package",
-    "Selection": "select", "DEFAULT_BUDGET": "select", "select": "select",
-    "DocumentAnswer": "run", "PreparedEvidence": "run", "ask_documents": "run", "prepare": "run",
-    "prepare_package": "run",
-}
-
-
-def __getattr__(name: str):
-    """Import public names on first use."""
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'assistant.ingest' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-__all__ = sorted(_EXPORTS)
+__all__: list[str] = []

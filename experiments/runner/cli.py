@@ -104,7 +104,7 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, r
     from .engine import Budget
     from .run import run_experiment
 
-    from .pipeline import check_spec, check_start
+    from .plan import check_spec, check_start
 
     console = Console(width=None if sys.stdout.isatty() else 160)
     if dry_run:

@@ -14,7 +14,7 @@ from ..errors import ExperimentError
 from .engine import Budget, RunSummary, run_tasks
 from .limits import RateLimiter
 from .lock import RunLock
-from .pipeline import (Estimate, RunPaths, check_spec, check_start, demo_pools, estimate, manifest, plan, prepare,
+from .plan import (Estimate, RunPaths, check_spec, check_start, demo_pools, estimate, manifest, plan, prepare,
                        suite_label)
 from .runlog import ResultLog
 from .scoring import SuiteScore, score_log
@@ -48,7 +48,7 @@ def load_suites(names: Sequence[str]) -> tuple[dict[str, list[Scenario]], dict[s
         if label != name:
             scenarios[label], files[label] = load_file(name), Path(name)
         else:
-            scenarios[label], files[label] = load_suite(name), get_suite(name).path
+            scenarios[label], files[label] = load_suite(name), get_suite(name).metadata["path"]
     return scenarios, files
 
 

@@ -11,7 +11,7 @@ from symbolic.model import Scenario
 
 from .engine import CaseOutcome, Task
 from .manifest import digest_json, redact
-from .spec import Backbone
+from .spec import Backbone, CellKey
 
 __all__ = ["AssistantSolver", "CaseWork", "hard_failure", "limit_outcome", "prompt_digest"]
 
@@ -26,7 +26,7 @@ class CaseWork:
 
 class AssistantSolver:
     """Runs tasks through :class:`assistant.api.Assistant`, one assistant per
-    (configuration, backbone, variant, repeat) cell, built on first use.
+    grid cell (:class:`~experiments.runner.spec.CellKey`), built on first use.
 
     Repeats get distinct DSPy cache entries (``rollout_id``) so a repeated run
     asks the model again instead of replaying the first answer; a resumed run
@@ -42,7 +42,7 @@ class AssistantSolver:
         embedding, custom LMs).
     demo_pools : mapping, optional
         Per suite: ``(pool, evaluated)`` scenarios for few-shot variants
-        (:func:`~experiments.runner.pipeline.demo_pools`); demos are drawn
+        (:func:`~experiments.runner.plan.demo_pools`); demos are drawn
         from the pool with ``seed``, never from evaluated cases or their pairs.
     seed : int
         Seed of the demo draw.
@@ -53,8 +53,8 @@ class AssistantSolver:
         self.resolved = dict(resolved or {})
         self.demo_pools = dict(demo_pools or {})
         self.seed = seed
-        self._cells: dict[tuple, object] = {}
-        self.prompt_hashes: dict[tuple, str] = {}
+        self._cells: dict[CellKey, object] = {}
+        self.prompt_hashes: dict[CellKey, str] = {}
         self._lock = threading.Lock()
 
     def _demos(self, configuration: str, variant: str, suite: str):
@@ -67,11 +67,11 @@ class AssistantSolver:
         pool, evaluated = self.demo_pools.get(suite, ((), ()))
         return demos_for(build(configuration), pool, evaluated, k=shots, seed=self.seed)
 
-    def assistant(self, configuration: str, backbone: Backbone, variant: str, repeat: int, suite: str = ""):
-        """The (cached) assistant of one cell."""
-        key = (configuration, backbone.name, variant, repeat, suite)
+    def assistant(self, cell: CellKey, backbone: Backbone):
+        """The (cached) assistant of ``cell``, run on ``backbone`` (named ``cell.backbone``)."""
+        configuration, variant, repeat = cell.configuration, cell.variant, cell.repeat
         with self._lock:
-            if key not in self._cells:
+            if cell not in self._cells:
                 from assistant.api import Assistant
                 from assistant.backends import Decoding, resolve
 
@@ -86,19 +86,18 @@ class AssistantSolver:
                         resolved = dataclasses.replace(resolved, lm=resolved.lm.copy(rollout_id=repeat))
                 assistant = Assistant(configuration, backbone=resolved, variant=variant,
                                       max_retries=self.max_retries,
-                                      demos=self._demos(configuration, variant, suite))
-                self._cells[key] = assistant
-                self.prompt_hashes[key] = prompt_digest(assistant.program)
-            return self._cells[key]
+                                      demos=self._demos(configuration, variant, cell.suite))
+                self._cells[cell] = assistant
+                self.prompt_hashes[cell] = prompt_digest(assistant.program)
+            return self._cells[cell]
 
     def __call__(self, task: Task) -> CaseOutcome:
         work: CaseWork = task.payload
         key = task.key
         from assistant.errors import CallLimitError
 
-        assistant = self.assistant(key.configuration, work.backbone, key.variant, key.repeat, key.suite)
-        prompt_hash = self.prompt_hashes[(key.configuration, work.backbone.name, key.variant, key.repeat,
-                                          key.suite)]
+        assistant = self.assistant(key.cell, work.backbone)
+        prompt_hash = self.prompt_hashes[key.cell]
         try:
             result = assistant.run_scenario(work.scenario, repeat=key.repeat)
         except CallLimitError as exc:

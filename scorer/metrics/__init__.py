@@ -21,20 +21,15 @@ from .defects import defect_localization_accuracy
 from .priority import priority_handling_accuracy
 from .revision import belief_revision_accuracy, pair_placeholder
 from .robustness import normative_counterfactual_robustness
-from .registry import METRICS, Aggregation, Metric
+from .registry import METRICS, Aggregation
 from .status import answer_status_accuracy
-
-#: Metric name -> per-case function, in report order (:data:`~scorer.metrics.registry.METRICS`).
-CASE_METRICS = {m.name: m.compute for m in METRICS}
 
 __all__ = sorted([
     "Aggregation",
-    "CASE_METRICS",
     "CaseContext",
     "GoldView",
     "HIGHER_IS_BETTER",
     "METRICS",
-    "Metric",
     "aggregate",
     "aggregate_metric",
     "answer_status_accuracy",

@@ -22,7 +22,8 @@ from .registry import METRICS, pooled
 __all__ = ["HIGHER_IS_BETTER", "aggregate", "aggregate_metric"]
 
 #: Direction of each metric (UUCR is a rate of bad conclusions), from :data:`~scorer.metrics.registry.METRICS`.
-HIGHER_IS_BETTER: Mapping[str, bool] = {m.name: m.higher_is_better for m in sorted(METRICS, key=lambda m: m.name)}
+HIGHER_IS_BETTER: Mapping[str, bool] = {name: METRICS.entry(name).metadata["higher_is_better"]
+                                         for name in sorted(METRICS)}
 
 
 def aggregate_metric(metric: str, records: Sequence[MetricRecord]) -> MetricAggregate:

@@ -1,17 +1,34 @@
-"""The metrics as typed entries: name, per-case function and metadata (docs/metrics.md).
+"""The metrics as registry entries: name, per-case function and metadata (docs/metrics.md).
 
-Each :class:`Metric` says what it is computed from (``compute``), which way is
-better, what its split value divides by and how the per-case records are
-pooled, and which cases it applies to, so that aggregation, intervals, report
-arrows and objectives read the metadata instead of branching on names.
-:data:`METRICS` lists them in report order.
+:data:`METRICS` is a :class:`symbolic.registry.Registry`, in report order, like
+the configurations, baselines, optimizers and suites.  Each entry's factory is
+the per-case function (``CaseContext -> MetricRecord``; ``value=None`` with the
+reason where it does not apply) and its metadata says which way is better, how
+the per-case records are pooled, what the split value divides by, which cases
+it applies to and whether it is a quantity, so that aggregation, intervals,
+report arrows and objectives read the metadata instead of branching on names:
+
+``higher_is_better`` : bool
+    Direction (UUCR is a rate of bad conclusions).
+``aggregation`` : Aggregation
+    How the split value pools the per-case records.
+``denominator`` : str
+    What the split value divides by.
+``applicability`` : str
+    The cases it applies to (decided by the gold flags, never by the output).
+``quantity`` : bool
+    A quantity rather than a 0/1 outcome (NCR's edit cost): bootstrap intervals, no Wilson.
+
+>>> METRICS.entry("UUCR").metadata["higher_is_better"], list(METRICS)[:3]
+(False, ['ASA', 'TGC', 'CLA'])
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Sequence
+
+from symbolic.registry import Entry, Registry
 
 from ..records import MetricRecord
 from .conflict import conflict_localization_accuracy, no_explosion_rate, unsupported_unrelated_conclusion_rate
@@ -23,7 +40,7 @@ from .revision import pair_placeholder
 from .robustness import normative_counterfactual_robustness
 from .status import answer_status_accuracy
 
-__all__ = ["METRICS", "Aggregation", "Metric", "aggregation_of", "counted", "pooled"]
+__all__ = ["METRICS", "Aggregation", "aggregation_of", "counted", "pooled"]
 
 
 class Aggregation(str, Enum):
@@ -37,37 +54,6 @@ class Aggregation(str, Enum):
     """The mean over update pairs, each counted once (the record of its ``update`` member)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Metric:
-    """One metric of the paper (Section 5) with what the scorer needs to know about it.
-
-    Attributes
-    ----------
-    name : str
-        The short name (``ASA``, ``TGC`` ...).
-    compute : callable
-        ``CaseContext -> MetricRecord``; ``value=None`` with the reason where it does not apply.
-    higher_is_better : bool
-        Direction (UUCR is a rate of bad conclusions).
-    aggregation : Aggregation
-        How the split value pools the per-case records.
-    denominator : str
-        What the split value divides by.
-    applicability : str
-        The cases it applies to (decided by the gold flags, never by the output).
-    quantity : bool
-        A quantity rather than a 0/1 outcome (NCR's edit cost): bootstrap intervals, no Wilson.
-    """
-
-    name: str
-    compute: Callable[[CaseContext], MetricRecord]
-    higher_is_better: bool = True
-    aggregation: Aggregation = Aggregation.MEAN
-    denominator: str = "applicable cases"
-    applicability: str = "every case"
-    quantity: bool = False
-
-
 def aggregation_of(name: str) -> Aggregation:
     """The aggregation of the metric ``name``; a name outside :data:`METRICS` is a plain mean.
 
@@ -76,8 +62,7 @@ def aggregation_of(name: str) -> Aggregation:
     >>> aggregation_of("TGC").value, aggregation_of("BRA").value, aggregation_of("custom").value
     ('edge-pooled', 'per-pair', 'mean')
     """
-    found = _BY_NAME.get(name)
-    return found.aggregation if found is not None else Aggregation.MEAN
+    return METRICS.entry(name).metadata["aggregation"] if name in METRICS else Aggregation.MEAN
 
 
 def counted(name: str, records: Sequence[MetricRecord]) -> list[MetricRecord]:
@@ -105,19 +90,24 @@ def pooled(name: str, records: Sequence[MetricRecord]) -> tuple[float, float]:
     return float(sum(r.value for r in chosen)), float(len(chosen))
 
 
-METRICS: tuple[Metric, ...] = (
-    Metric("ASA", answer_status_accuracy),
-    Metric("TGC", trace_graph_coverage, aggregation=Aggregation.EDGE_POOLED, denominator="mandatory gold edges",
-           applicability="outputs with a trace (and hard failures of trace runs)"),
-    Metric("CLA", conflict_localization_accuracy, applicability="metadata.contradiction"),
-    Metric("NER", no_explosion_rate, applicability="metadata.contradiction"),
-    Metric("UUCR", unsupported_unrelated_conclusion_rate, higher_is_better=False,
-           applicability="metadata.contradiction"),
-    Metric("PHA", priority_handling_accuracy, applicability="metadata.priority"),
-    Metric("BRA", pair_placeholder, aggregation=Aggregation.PER_PAIR, denominator="update pairs",
-           applicability="update pairs (metadata.pair, role) in one run"),
-    Metric("NCR", normative_counterfactual_robustness, quantity=True),
-    Metric("DLA", defect_localization_accuracy, applicability="metadata.defect_class set and not none"),
-)
+def _metric(name: str, compute: Callable[[CaseContext], MetricRecord], *, higher_is_better: bool = True,
+            aggregation: Aggregation = Aggregation.MEAN, denominator: str = "applicable cases",
+            applicability: str = "every case", quantity: bool = False) -> Entry[MetricRecord]:
+    return Entry(name, compute, {"higher_is_better": higher_is_better, "aggregation": aggregation,
+                                 "denominator": denominator, "applicability": applicability, "quantity": quantity})
 
-_BY_NAME: Mapping[str, Metric] = {m.name: m for m in METRICS}
+
+METRICS: Registry[MetricRecord] = Registry("metric", (
+    _metric("ASA", answer_status_accuracy),
+    _metric("TGC", trace_graph_coverage, aggregation=Aggregation.EDGE_POOLED, denominator="mandatory gold edges",
+            applicability="outputs with a trace (and hard failures of trace runs)"),
+    _metric("CLA", conflict_localization_accuracy, applicability="metadata.contradiction"),
+    _metric("NER", no_explosion_rate, applicability="metadata.contradiction"),
+    _metric("UUCR", unsupported_unrelated_conclusion_rate, higher_is_better=False,
+            applicability="metadata.contradiction"),
+    _metric("PHA", priority_handling_accuracy, applicability="metadata.priority"),
+    _metric("BRA", pair_placeholder, aggregation=Aggregation.PER_PAIR, denominator="update pairs",
+            applicability="update pairs (metadata.pair, role) in one run"),
+    _metric("NCR", normative_counterfactual_robustness, quantity=True),
+    _metric("DLA", defect_localization_accuracy, applicability="metadata.defect_class set and not none"),
+))

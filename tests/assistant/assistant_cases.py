@@ -4,6 +4,7 @@ the test directories have no ``__init__.py``."""
 
 from __future__ import annotations
 
+from symbolic.examples import penalty_analysis
 from symbolic.model import EvidenceFragment, Fact, Gold, Rule
 
 FRAGMENTS = (
@@ -22,23 +23,10 @@ FRAGMENTS = (
 QUERY = "Is the supplier liable for the late-delivery penalty?"
 TARGET = "Penalty(x)"
 
-THEORY = {
-    "facts": [
-        {"id": "f1", "literal": "Delay(x)", "evidence": ["E-01"], "quote": "delivery was made 12 days after"},
-        {"id": "f2", "literal": "ForceMajeure(x)", "evidence": ["E-02"]},
-        {"id": "f3", "literal": "GrossNegligence(x)", "evidence": ["E-03"]},
-    ],
-    "rules": [
-        {"id": "r1", "antecedents": ["Delay(x)"], "consequent": "Penalty(x)", "evidence": ["E-04"]},
-        {"id": "r2", "antecedents": ["ForceMajeure(x)"], "consequent": "¬Penalty(x)", "evidence": ["E-05"]},
-        {"id": "r3", "antecedents": ["GrossNegligence(x)"], "consequent": "Penalty(x)", "evidence": ["E-06"]},
-    ],
-    "attacks": [],
-    "priorities": [
-        {"stronger": "r2", "weaker": "r1", "basis": "exception", "evidence": ["E-05"]},
-        {"stronger": "r3", "weaker": "r2", "basis": "exception", "evidence": ["E-06"]},
-    ],
-}
+#: The scripted extraction reply: the penalty objects, facts numbered first (:mod:`symbolic.examples`),
+#: as the LM writes them, with a quote on f1.
+THEORY = penalty_analysis(facts_first=True).model_dump(mode="json", exclude_none=True)
+THEORY["facts"][0]["quote"] = "delivery was made 12 days after"
 
 ANSWER = {"answer": "The penalty is due: gross negligence overrides force majeure (cl. 9.3).",
           "cited": ["E-01", "E-04", "E-06"], "conflict": True, "priority_applied": True, "status": "accepted"}

@@ -8,7 +8,6 @@ file and field."""
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -21,7 +20,7 @@ from assistant.backends import probe, resolve
 from assistant.cache import CACHE_DIRNAME, ResponseCache, use_cache
 from assistant.errors import BackendError
 from assistant.scripted import Script
-from assistant.scripted_http import ScriptedServer
+from assistant.scripted_http import ScriptedServer, dead_url
 from optimize.root import app
 
 from assistant_cases import ANSWER, FRAGMENTS, QUERY, TARGET, THEORY
@@ -34,13 +33,6 @@ KEY_VARS = ("OPENAI_API_KEY", "PARATRACE_API_KEY", "HOSTED_VLLM_API_KEY", "MY_EN
 def no_keys(monkeypatch):
     for name in KEY_VARS:
         monkeypatch.delenv(name, raising=False)
-
-
-def dead_url() -> str:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    return f"http://127.0.0.1:{port}/v1"
 
 
 @pytest.mark.parametrize("model", ["openai/my-model", "hosted_vllm/my-model"])

@@ -8,7 +8,6 @@ Endpoints are real OpenAI-compatible HTTP servers on 127.0.0.1."""
 from __future__ import annotations
 
 import json
-import socket
 from pathlib import Path
 
 import pytest
@@ -18,7 +17,7 @@ from assistant.adapter import response_model_for
 from assistant.backends import PROBE_MESSAGES
 from assistant.errors import BackendError
 from assistant.scripted import Script, minimal_instance
-from assistant.scripted_http import ScriptedServer
+from assistant.scripted_http import ScriptedServer, dead_url
 from assistant.signatures import AnswerWithCitations
 from experiments.runner.run import run_experiment
 from experiments.runner.spec import ExperimentSpec
@@ -38,13 +37,6 @@ def healthy(messages):
 def no_keys(monkeypatch):
     for name in ("OPENAI_API_KEY", "PARATRACE_API_KEY"):
         monkeypatch.delenv(name, raising=False)
-
-
-def dead_url() -> str:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    return f"http://127.0.0.1:{port}/v1"
 
 
 def spec(name, backbones, **kw):
@@ -124,6 +116,7 @@ def test_infra_errors_are_in_no_mlflow_metric(tmp_path, monkeypatch):
         raise TimeoutError("read timed out")
 
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    monkeypatch.chdir(tmp_path)  # the sqlite store's default artifact root is ./mlruns
     dead = Resolved("scripted/null", scripted_lm("scripted/dead", Script([timeout] * 20)), "scripted", True)
     solver = AssistantSolver(resolved={"dead": dead})
     s = spec("tracked-dead", [{"model": "scripted/null", "alias": "ok"}, {"model": "scripted/null", "alias": "dead"}])

@@ -129,6 +129,7 @@ def test_lm_faults_are_retried_then_recorded_and_never_scored(tmp_path):
 
 def test_tracked_run_logs_nested_runs_traces_and_compares(tmp_path, monkeypatch):
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    monkeypatch.chdir(tmp_path)  # the sqlite store's default artifact root is ./mlruns
     monkeypatch.setenv("OPENAI_API_KEY", "sk-never-logged-0123456789")
     result = run_experiment(spec(name="tracked"), workdir=tmp_path, track=True)
     import mlflow
@@ -186,6 +187,7 @@ def test_interrupted_logging_is_marked_killed_and_resume_continues_the_same_pare
     import experiments.runner.case_traces as case_traces
 
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    monkeypatch.chdir(tmp_path)  # the sqlite store's default artifact root is ./mlruns
     real, logged = case_traces.log_case_trace, []
 
     def dying(*args, **kwargs):

@@ -11,12 +11,13 @@ import pytest
 from typer.testing import CliRunner
 
 from experiments.errors import SuiteCheckError, SuiteError
-from experiments.suites.build import build_suite, collect_sources
+from experiments.suites.build import build_suite
+from experiments.suites.builders import collect_sources
 from experiments.suites.registry import SUITES, get_suite, load_suite, suite_names
 from experiments.suites.stats import suite_stats, unmet_targets
 from optimize.root import app
 
-SHIPPED = sorted(name for name, info in SUITES.items() if info.shipped)
+SHIPPED = sorted(entry.name for entry in SUITES.entries() if entry.metadata["shipped"])
 
 
 def test_registry_lists_the_three_suites_and_rejects_unknown_names():
@@ -30,9 +31,9 @@ def test_registry_lists_the_three_suites_and_rejects_unknown_names():
 
 @pytest.mark.parametrize("name", SHIPPED)
 def test_every_shipped_suite_has_a_card_and_passes_validate_check_gold(name):
-    info = get_suite(name)
-    assert info.path.is_file() and info.card.is_file()
-    result = CliRunner().invoke(app, ["validate", "--check-gold", str(info.path)])
+    info = get_suite(name).metadata
+    assert info["path"].is_file() and info["card"].is_file()
+    result = CliRunner().invoke(app, ["validate", "--check-gold", str(info["path"])])
     assert result.exit_code == 0, result.output
     assert "gold agrees with the engine" in result.output
     assert all(s.gold.trace is not None for s in load_suite(name))
@@ -42,7 +43,7 @@ def test_every_shipped_suite_has_a_card_and_passes_validate_check_gold(name):
 def test_rebuild_is_byte_identical_to_the_shipped_file(name, tmp_path):
     out = tmp_path / f"{name}.jsonl"
     result = build_suite(name, output=out)
-    assert out.read_bytes() == get_suite(name).path.read_bytes(), (
+    assert out.read_bytes() == get_suite(name).metadata["path"].read_bytes(), (
         f"{name}.jsonl is stale: run `paratrace suite build {name}`")
     assert result.count == len(load_suite(name))
 
@@ -64,7 +65,7 @@ def test_peer_builds_only_from_a_given_path(tmp_path):
 
 
 def test_peer_card_documents_the_build_command():
-    text = get_suite("peer").card.read_text(encoding="utf-8")
+    text = get_suite("peer").metadata["card"].read_text(encoding="utf-8")
     assert "paratrace suite build peer --from" in text and "paratrace import-peer" in text
 
 
@@ -118,13 +119,13 @@ def test_collect_sources_rejects_traces_duplicates_and_missing_lists(fake_module
 
 
 def test_build_refuses_a_corpus_that_fails_its_checks(fake_modules, monkeypatch, tmp_path):
-    from experiments.suites import build as build_module
+    from experiments.suites import builders
 
     wrong = _record(status="rejected")
-    monkeypatch.setattr(build_module, "SOURCE_MODULES", (fake_modules("fake_src_wrong", [wrong]),))
+    monkeypatch.setattr(builders, "SOURCE_MODULES", (fake_modules("fake_src_wrong", [wrong]),))
     out = tmp_path / "x.jsonl"
     with pytest.raises(SuiteCheckError) as info:
-        build_module.build_suite("normative-en", output=out)
+        build_suite("normative-en", output=out)
     assert [f.check for f in info.value.findings] == ["status"]
     assert "engine computes accepted" in str(info.value)
     assert not out.exists()
@@ -136,11 +137,11 @@ def test_card_statistics_block_is_current(name):
 
     from experiments.suites.stats import refresh_card, stats_markdown
 
-    info = get_suite(name)
-    card = info.card.read_text(encoding="utf-8")
-    digest = hashlib.sha256(info.path.read_bytes()).hexdigest()
+    info = get_suite(name).metadata
+    card = info["card"].read_text(encoding="utf-8")
+    digest = hashlib.sha256(info["path"].read_bytes()).hexdigest()
     assert refresh_card(card, stats_markdown(suite_stats(load_suite(name)), digest)) == card, (
-        f"{info.card.name} is stale: run `paratrace suite build {name}`")
+        f"{info['card'].name} is stale: run `paratrace suite build {name}`")
     for section in ("## What it covers", "## How it was built", "## Status and flag distribution",
                     "## Known limitations", "**Licence**", "**Version**"):
         assert section in card
@@ -150,8 +151,8 @@ def test_variant_builds_never_replace_the_shipped_files(tmp_path):
     with pytest.raises(SuiteError, match="pass --output"):
         build_suite("controlled-140", seed=7)
     with pytest.raises(SuiteError, match="pass --output"):
-        build_suite("controlled-140", source=get_suite("normative-en").path)
+        build_suite("controlled-140", source=get_suite("normative-en").metadata["path"])
     with pytest.raises(SuiteError, match="--from does not apply"):
         build_suite("normative-en", source=tmp_path / "x.jsonl", output=tmp_path / "n.jsonl")
     other = build_suite("controlled-140", seed=7, output=tmp_path / "c7.jsonl")
-    assert other.count == 140 and other.path.read_bytes() != get_suite("controlled-140").path.read_bytes()
+    assert other.count == 140 and other.path.read_bytes() != get_suite("controlled-140").metadata["path"].read_bytes()

@@ -75,7 +75,7 @@ def test_check_passes_on_shipped_suites(name):
 
 
 def test_check_fails_with_exit_2_on_a_broken_file(tmp_path):
-    lines = get_suite("normative-en").path.read_text(encoding="utf-8").splitlines()
+    lines = get_suite("normative-en").metadata["path"].read_text(encoding="utf-8").splitlines()
     record = json.loads(lines[0])
     record["gold"]["status"] = {"accepted": "rejected"}.get(record["gold"]["status"], "accepted")
     bad = tmp_path / "bad.jsonl"
@@ -101,8 +101,8 @@ def test_bad_input_exits_2_with_one_line(args, message):
 
 def test_build_writes_elsewhere_when_asked(tmp_path):
     out = tmp_path / "n.jsonl"
-    card_before = get_suite("normative-en").card.read_bytes()
+    card_before = get_suite("normative-en").metadata["card"].read_bytes()
     result = run("build", "normative-en", "--output", str(out))
     assert result.exit_code == 0, result.output
-    assert out.read_bytes() == get_suite("normative-en").path.read_bytes()
-    assert get_suite("normative-en").card.read_bytes() == card_before
+    assert out.read_bytes() == get_suite("normative-en").metadata["path"].read_bytes()
+    assert get_suite("normative-en").metadata["card"].read_bytes() == card_before

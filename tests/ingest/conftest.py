@@ -23,6 +23,6 @@ def fixture_files(tmp_path_factory):
 @pytest.fixture(scope="session")
 def package(fixture_files):
     """The four documents, ingested."""
-    from assistant.ingest import ingest
+    from assistant.ingest.package import ingest
 
     return ingest([fixture_files[role] for role in DOCUMENTS])

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from assistant.ingest import IngestedPackage
+from assistant.ingest.package import IngestedPackage
 
 from ingest_fixtures import DOCUMENTS
 from ingest_fixtures import QUERY, TARGET, walkthrough_replies

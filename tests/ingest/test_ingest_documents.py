@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from assistant.ingest import ingest, ingest_bytes
 from assistant.ingest.errors import DocumentError, NoTextLayerError, UnsupportedFormatError
+from assistant.ingest.package import ingest, ingest_bytes
 
 from ingest_fixtures import fragment_id
 

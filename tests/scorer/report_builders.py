@@ -10,31 +10,17 @@ import json
 from scorer.contract import OutputRecord
 from scorer.outputs_io import dump_outputs
 from scorer.repair import repair_record
+from symbolic.examples import penalty_analysis
 from symbolic.io import dump_suite
-from symbolic.model import Analysis, EvidenceFragment, Fact, Gold, Metadata, Priority, Rule, Scenario
+from symbolic.model import Analysis, EvidenceFragment, Gold, Metadata, Scenario
 
 EVIDENCE = [EvidenceFragment(id=f"E-{i:02d}", text=f"Fragment {i}.", source="Supply Agreement")
             for i in range(1, 8)]
 
 
 def penalty(variant: str) -> Analysis:
-    facts = [Fact(id="f1", literal="Delay(x)", evidence=["E-01"]),
-             Fact(id="f2", literal="ForceMajeure(x)", evidence=["E-02"]),
-             Fact(id="f3", literal="GrossNegligence(x)", evidence=["E-03"])]
-    rules = [Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)", evidence=["E-04"]),
-             Rule(id="r2", antecedents=["ForceMajeure(x)"], consequent="¬Penalty(x)", evidence=["E-05"]),
-             Rule(id="r3", antecedents=["GrossNegligence(x)"], consequent="Penalty(x)", evidence=["E-06"])]
-    pris = [Priority(stronger="r2", weaker="r1", basis="exception", evidence=["E-05"]),
-            Priority(stronger="r3", weaker="r2", basis="hierarchy", evidence=["E-06"])]
-    if variant == "no-r3>r2":
-        pris = pris[:1]
-    elif variant == "no-r3":
-        rules, pris = rules[:2], pris[:1]
-    elif variant == "no-facts":
-        facts = []
-    elif variant == "no-priorities":
-        pris = []
-    return Analysis(facts=facts, rules=rules, priorities=pris)
+    """The penalty objects of ``variant``, facts numbered first (:func:`symbolic.examples.penalty_analysis`)."""
+    return penalty_analysis(variant, facts_first=True)
 
 
 CASES = [("p-gold", "gold", "accepted"), ("p-noprio32", "no-r3>r2", "both"), ("p-nor3", "no-r3", "rejected"),

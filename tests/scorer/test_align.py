@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from scorer.align import align_edges, gold_classes, trace_edges
-from scorer.metrics._examples import penalty_analysis
+from symbolic.examples import penalty_analysis
 from symbolic.labels import Status
 from symbolic.model import Analysis, AttackEdge
 

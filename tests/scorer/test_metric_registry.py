@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from scorer.metrics import CASE_METRICS, HIGHER_IS_BETTER, METRICS, Aggregation, aggregate_metric
+from scorer.metrics import HIGHER_IS_BETTER, METRICS, Aggregation, aggregate_metric
+from symbolic.registry import Registry
 from scorer.records import MetricRecord
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "metrics.md").read_text(encoding="utf-8")
@@ -14,16 +15,17 @@ ROW = re.compile(r"^\| (?P<name>[A-Z]+) [^|]+\| (?P<applies>[^|]+) \| (?P<value>
 
 def test_each_entry_agrees_with_the_metrics_table():
     rows = {m["name"]: m for m in ROW.finditer(DOC)}
-    assert list(rows) == [m.name for m in METRICS] == list(CASE_METRICS)
-    for entry in METRICS:
-        row = rows[entry.name]
+    assert isinstance(METRICS, Registry)
+    assert list(rows) == [e.name for e in METRICS.entries()] == list(METRICS)
+    for entry in METRICS.entries():
+        meta, row = entry.metadata, rows[entry.name]
         split = row["split"].strip()
         want = (Aggregation.EDGE_POOLED if split.startswith("edge-pooled") else
                 Aggregation.PER_PAIR if split.startswith("per pair") else Aggregation.MEAN)
-        assert entry.aggregation is want, entry.name
-        assert entry.higher_is_better is ("lower is better" not in row["value"]), entry.name
-        assert entry.applicability.replace("`", "") in row["applies"].replace("`", ""), entry.name
-    assert HIGHER_IS_BETTER == {m.name: m.higher_is_better for m in METRICS}
+        assert meta["aggregation"] is want, entry.name
+        assert meta["higher_is_better"] is ("lower is better" not in row["value"]), entry.name
+        assert meta["applicability"].replace("`", "") in row["applies"].replace("`", ""), entry.name
+    assert HIGHER_IS_BETTER == {e.name: e.metadata["higher_is_better"] for e in METRICS.entries()}
 
 
 def test_aggregation_follows_the_entry_not_the_name():

@@ -49,7 +49,7 @@ def test_gold_without_location_needs_only_the_class():
 ])
 def test_typed_locations_compare_by_kind_and_ident(gold, reported, value):
     from symbolic.locations import same_location
-    from scorer.metrics._examples import penalty_analysis
+    from symbolic.examples import penalty_analysis
 
     assert same_location(reported, gold, penalty_analysis()) is bool(value)
     r = dla(penalty_context("accepted", trace="gold", defect=("extraction_error", gold),

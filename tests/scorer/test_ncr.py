@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from metric_builders import fact, prio, rule, two_paths
-from scorer.metrics._examples import penalty_analysis
 from scorer.ncr import consistent_with_witness, ncr_witness
 from scorer.subtheory import Universe
+from symbolic.examples import penalty_analysis
 from symbolic.labels import Status
 from symbolic.model import Analysis
 

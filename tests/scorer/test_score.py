@@ -8,14 +8,14 @@ import pytest
 
 from metric_builders import failure, make_output, make_scenario, two_paths
 from scorer.errors import ScoringError
-from scorer.metrics import CASE_METRICS
+from scorer.metrics import METRICS
 from scorer.metrics._examples import penalty_output, penalty_scenario
 from scorer.score import aggregate, score_case, score_suite
 
 
 def test_score_case_records_every_metric():
     res = score_case(penalty_scenario(contradiction=True, priority=True), penalty_output("accepted", "gold"))
-    assert set(res.metrics) == set(CASE_METRICS)
+    assert set(res.metrics) == set(METRICS)
     assert res.correct and not res.hard_failure and res.status_pred == "accepted"
     assert res.metrics["TGC"].value == 1.0 and res.alignment.missing == ()
     for name in ("ASA", "CLA", "NER", "PHA"):

@@ -16,6 +16,8 @@ from symbolic.io import load_suite, scenario_json_schema, scenario_line
 from symbolic.labels import Status
 from symbolic.tnf import tnf
 
+from penalty_cases import write_case_json
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SUITE = FIXTURES / "penalty_suite.jsonl"
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,8 +75,8 @@ def test_status_json_is_the_tnf_and_deterministic():
     assert records[6]["dropped"][0]["reason"] == "cites unknown evidence E-09"
 
 
-def test_status_dot_and_single_json_file():
-    result = run("status", FIXTURES / "penalty.json", "-f", "dot")
+def test_status_dot_and_single_json_file(tmp_path):
+    result = run("status", write_case_json(tmp_path), "-f", "dot")
     assert result.exit_code == 0
     assert result.stdout.startswith('digraph "penalty-as-given" {') and result.stdout.endswith("}\n")
 
@@ -261,14 +263,14 @@ def test_console_entry_point_in_a_subprocess(tmp_path):
     assert proc.returncode == 0 and proc.stdout.strip() == f"{SUITE}: 7 scenarios valid"
 
 
-def test_check_gold_engine_errors_are_reported_per_case(monkeypatch):
+def test_check_gold_engine_errors_are_reported_per_case(monkeypatch, tmp_path):
     from symbolic.arguments import ArgumentLimitError
 
     def too_many(scenario, analysis):
         raise ArgumentLimitError(f"theory yields more than 10 arguments ({scenario.id})")
 
     monkeypatch.setattr(cli, "_evaluate", too_many)
-    result = run("validate", SUITE, FIXTURES / "penalty.json", "--check-gold")
+    result = run("validate", SUITE, write_case_json(tmp_path), "--check-gold")
     assert result.exit_code == 2 and "Traceback" not in result.output
     errors = result.stderr.strip().splitlines()
     assert len(errors) == 8  # 7 cases of the suite, then the single-scenario file

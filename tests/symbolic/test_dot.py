@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 from symbolic.dot import dot_escape, to_dot
 from symbolic.model import Analysis, Trace, TraceEdge, TraceNode
@@ -13,7 +11,9 @@ from symbolic.status import evaluate_analysis
 from symbolic.tnf import tnf
 from symbolic.trace import build_trace
 
-CASE = json.loads((Path(__file__).resolve().parent / "fixtures" / "trace_penalty.json").read_text("utf-8"))
+from penalty_cases import trace_case
+
+CASE = trace_case()
 PENALTY = Analysis.model_validate(CASE["analysis"])
 TRACE = tnf(CASE["evidence"], PENALTY, CASE["target"], query=CASE["query"])
 DOT = to_dot(TRACE)

@@ -4,25 +4,17 @@ neutralize it, not only the named rule."""
 
 from __future__ import annotations
 
-from symbolic.model import Analysis, AttackEdge, Fact, Priority, Rule
+from symbolic.examples import PENALTY_FRAGMENTS, penalty_analysis
+from symbolic.model import Analysis, AttackEdge
 from symbolic.status import evaluate_analysis
 from symbolic.tnf import tnf, tnf_json
 
-EVIDENCE = ["E-01", "E-02", "E-03"]
+EVIDENCE = [f.id for f in PENALTY_FRAGMENTS]
 
 
-def penalty(attacks=()):
-    return Analysis(
-        facts=[Fact(id="f1", literal="Delay(x)", evidence=["E-01"]),
-               Fact(id="f2", literal="ForceMajeure(x)", evidence=["E-02"]),
-               Fact(id="f3", literal="GrossNegligence(x)", evidence=["E-03"])],
-        rules=[Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)", evidence=["E-01"]),
-               Rule(id="r2", antecedents=["ForceMajeure(x)"], consequent="¬Penalty(x)", evidence=["E-02"]),
-               Rule(id="r3", antecedents=["GrossNegligence(x)"], consequent="Penalty(x)", evidence=["E-03"])],
-        priorities=[Priority(stronger="r2", weaker="r1", basis="exception", evidence=["E-02"]),
-                    Priority(stronger="r3", weaker="r2", basis="exception", evidence=["E-03"])],
-        attacks=list(attacks),
-    )
+def penalty(attacks=()) -> Analysis:
+    """The penalty objects (r2's clause is E-02) with ``attacks`` stated."""
+    return penalty_analysis().model_copy(update={"attacks": tuple(attacks)})
 
 
 def test_explicit_rebut_of_a_rule_is_neutralized_by_the_team():

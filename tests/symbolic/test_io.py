@@ -23,6 +23,8 @@ from symbolic.io import (
 )
 from symbolic.labels import Status
 
+from penalty_cases import write_case_json
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SUITE = FIXTURES / "penalty_suite.jsonl"
 
@@ -65,8 +67,8 @@ def test_load_penalty_suite():
         Status.BOTH, Status.REJECTED]
 
 
-def test_single_json_document_loads_as_one_scenario():
-    (scenario,) = load_suite(FIXTURES / "penalty.json")
+def test_single_json_document_loads_as_one_scenario(tmp_path):
+    (scenario,) = load_suite(write_case_json(tmp_path))
     assert scenario == load_suite(SUITE)[0]
 
 

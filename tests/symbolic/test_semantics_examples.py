@@ -168,22 +168,42 @@ def test_self_loop_priority_is_a_cycle_of_length_one(theory):
 
 
 def _shape(analysis: Analysis) -> tuple:
-    """The penalty objects without their evidence ids (the fixtures cite different fragment numbers)."""
+    """The penalty objects without their evidence ids."""
     return (sorted((f.id, f.literal) for f in analysis.facts),
             sorted((r.id, tuple(r.antecedents), r.consequent, r.kind.value) for r in analysis.rules),
             sorted((p.stronger, p.weaker, p.basis.value) for p in analysis.priorities))
 
 
-def test_every_copy_of_the_penalty_example_states_the_same_theory():
-    from scorer.metrics._examples import penalty_analysis
-    from symbolic.io import load_scenario_text
+def test_the_one_penalty_definition_states_the_section_8_theory_in_both_numberings():
+    from symbolic.examples import penalty_analysis
 
-    fixtures = Path(__file__).resolve().parent / "fixtures"
-    trace_case = Analysis.model_validate(json.loads((fixtures / "trace_penalty.json").read_text("utf-8"))["analysis"])
-    scenario = load_scenario_text((fixtures / "penalty.json").read_text("utf-8"))
-    gold = Analysis(facts=scenario.gold.facts, rules=scenario.gold.rules, priorities=scenario.gold.priorities)
     expected = (sorted(FACTS.items()),
                 sorted((rid, tuple(text.split(" => ")[0].split(" & ")), text.split(" => ")[1], "defeasible")
                        for rid, text in RULES.items()),
                 [("r2", "r1", "exception"), ("r3", "r2", "exception")])
-    assert _shape(trace_case) == _shape(gold) == _shape(penalty_analysis()) == expected
+    norms_first, facts_first = penalty_analysis(), penalty_analysis(facts_first=True)
+    assert _shape(norms_first) == _shape(facts_first) == expected
+    assert [f.evidence for f in norms_first.facts] == [("E-04",), ("E-05",), ("E-06",)]
+    assert [f.evidence for f in facts_first.facts] == [("E-01",), ("E-02",), ("E-03",)]
+    # each priority cites the clause of its stronger rule, in either numbering
+    for analysis in (norms_first, facts_first):
+        clause = {r.id: r.evidence for r in analysis.rules}
+        assert all(p.evidence == clause[p.stronger] for p in analysis.priorities)
+
+
+def test_the_penalty_suite_fixture_is_written_from_the_one_definition(tmp_path):
+    from penalty_cases import SUITE, write_suite
+
+    write_suite(tmp_path / "penalty_suite.jsonl")
+    assert (tmp_path / "penalty_suite.jsonl").read_bytes() == SUITE.read_bytes(), (
+        "tests/symbolic/fixtures/penalty_suite.jsonl is stale: run `python tests/symbolic/penalty_cases.py`")
+
+
+def test_the_metrics_examples_are_the_same_case_numbered_facts_first():
+    from scorer.metrics._examples import penalty_scenario as scored_case
+    from symbolic.examples import PENALTY_FRAGMENTS, UNRELATED_FRAGMENT, penalty_scenario
+
+    scored, given = scored_case(), penalty_scenario()
+    assert (scored.query, scored.target) == (given.query, given.target)
+    assert sorted(f.text for f in scored.evidence) == sorted(f.text for f in PENALTY_FRAGMENTS + (UNRELATED_FRAGMENT,))
+    assert _shape(scored.gold) == _shape(given.gold)

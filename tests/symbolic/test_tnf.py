@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import random
 import warnings
-from pathlib import Path
 
 import pytest
 
@@ -27,8 +26,9 @@ from symbolic.tnf import (
     trace_from_json,
 )
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "trace_penalty.json"
-CASE = json.loads(FIXTURE.read_text(encoding="utf-8"))
+from penalty_cases import trace_case
+
+CASE = trace_case()
 EVIDENCE = tuple(CASE["evidence"])
 PENALTY = Analysis.model_validate(CASE["analysis"])
 TARGET = CASE["target"]
@@ -53,7 +53,7 @@ BASE = tnf(EVIDENCE, PENALTY, TARGET, query=CASE["query"])
 def test_penalty_tnf_has_the_expected_shape():
     assert status_of(BASE) == "accepted"
     types = {t: sum(n.type is t for n in BASE.nodes) for t in NodeType}
-    assert types == {NodeType.QUERY: 1, NodeType.EVIDENCE: 8, NodeType.FACT: 3, NodeType.RULE: 3,
+    assert types == {NodeType.QUERY: 1, NodeType.EVIDENCE: 6, NodeType.FACT: 3, NodeType.RULE: 3,
                      NodeType.PRIORITY: 2, NodeType.ARGUMENT: 6, NodeType.CONCLUSION: 5,
                      NodeType.STATUS: 1}
     ids = {n.id for n in BASE.nodes}
@@ -130,7 +130,7 @@ def test_c2_alias_inherits_priorities_and_exceptions():
     # the priority names the copy, the exception names the original: still one norm
     dup = Rule(id="r1b", antecedents=["Delay(x)"], consequent="Penalty(x)", evidence=["E-04"])
     rules = (PENALTY.rules[1], PENALTY.rules[2], dup, PENALTY.rules[0])
-    priorities = (Priority(stronger="r2", weaker="r1b", basis="exception", evidence=["E-07"]),
+    priorities = (Priority(stronger="r2", weaker="r1b", basis="exception", evidence=["E-05"]),
                   PENALTY.priorities[1])
     assert tnf_json(tnf(EVIDENCE, with_(PENALTY, rules=rules, priorities=priorities), TARGET,
                         query=CASE["query"])) == tnf_json(BASE)
@@ -252,7 +252,7 @@ def test_ungrounded_rule_is_dropped_from_the_trace():
 
 def test_priority_cycle_is_shown_unresolved_and_differs_from_no_priorities():
     cyclic = with_(PENALTY, priorities=PENALTY.priorities + (
-        Priority(stronger="r1", weaker="r3", basis="temporal", evidence=["E-08"]),))
+        Priority(stronger="r1", weaker="r3", basis="temporal", evidence=["E-04"]),))
     with pytest.warns(PriorityCycleWarning):
         a = tnf(EVIDENCE, cyclic, TARGET)
     b = tnf(EVIDENCE, with_(PENALTY, priorities=()), TARGET)

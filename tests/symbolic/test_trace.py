@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 
 import networkx as nx
 import pytest
@@ -16,7 +14,9 @@ from symbolic.results import Argument, Attack, Evaluation, Label, Labelling, Pri
 from symbolic.status import evaluate, evaluate_analysis
 from symbolic.trace import build_trace, graph_to_trace, neutralizers, trace_to_graph
 
-CASE = json.loads((Path(__file__).resolve().parent / "fixtures" / "trace_penalty.json").read_text("utf-8"))
+from penalty_cases import trace_case
+
+CASE = trace_case()
 PENALTY = Analysis.model_validate(CASE["analysis"])
 EVAL = evaluate_analysis(CASE["evidence"], PENALTY, CASE["target"])
 GRAPH = build_trace(EVAL, query=CASE["query"])
@@ -67,7 +67,7 @@ def test_every_argument_is_derived_and_concludes():
 def test_grounding_edges_come_from_the_cited_fragments():
     grounding = {(u, v) for u, v, _, _ in edges_of(GRAPH, EdgeType.GROUNDING)}
     assert ("evidence:E-04", "rule:Delay(x)=>Penalty(x)") in grounding
-    assert ("evidence:E-08", "priority:(GrossNegligence(x)=>Penalty(x))>(ForceMajeure(x)=>¬Penalty(x))") in grounding
+    assert ("evidence:E-06", "priority:(GrossNegligence(x)=>Penalty(x))>(ForceMajeure(x)=>¬Penalty(x))") in grounding
     assert len(grounding) == 8
     assert GRAPH.nodes["rule:Delay(x)=>Penalty(x)"]["names"] == ("r1",)
 

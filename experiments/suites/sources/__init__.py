@@ -1,7 +1,7 @@
 """Hand-authored scenario sources of the ``normative-en`` corpus.
 
 This docstring is the **authoring format**: every source module follows it, and
-:mod:`experiments.suites.build` and :mod:`experiments.suites.checks` enforce it.
+:mod:`experiments.suites.builders` and :mod:`experiments.suites.checks` enforce it.
 
 Modules
 -------

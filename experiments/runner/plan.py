@@ -1,5 +1,7 @@
-"""One experiment end to end: plan the grid, run it resumably, score it, write
-reports and log everything to MLflow.
+"""Planning an experiment before anything runs: the run directory and its
+start checks, the grid of tasks (:func:`plan`), the demo pools, the dry-run
+estimate of calls and tokens (:func:`estimate`), the manifest, and the logged
+results grouped by cell.  :mod:`experiments.runner.run` runs the plan.
 
 Layout of a run directory (``<workdir>/runs/<spec name>/``): ``spec.json``
 (the frozen spec), ``manifest.json``, ``results.jsonl`` (the append-only log),
