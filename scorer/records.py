@@ -190,6 +190,12 @@ class CaseResult:
     def __post_init__(self):
         object.__setattr__(self, "metrics", MappingProxyType(dict(sorted(self.metrics.items()))))
 
+    @property
+    def run_key(self) -> tuple[str, str, str, int]:
+        """``(configuration, model, variant or "", repeat)``: the run cell, as
+        :attr:`scorer.contract.OutputRecord.run_key` of the output scored."""
+        return (self.configuration, self.model, self.variant or "", self.repeat)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (metrics sorted by name)."""
         return {

@@ -100,7 +100,7 @@ def _out_key(o: OutputRecord) -> tuple:
 
 
 def _res_key(r: CaseResult) -> tuple:
-    return (r.configuration, r.model, r.variant or "", r.repeat, r.case_id)
+    return r.run_key + (r.case_id,)
 
 
 def _cases_jsonl(results: Sequence[CaseResult], outputs: dict[tuple, OutputRecord]) -> str:

@@ -10,6 +10,7 @@ configuration emits traces, and completing BRA over update pairs;
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterable, Sequence
 
 from symbolic.model import Scenario
@@ -100,10 +101,6 @@ def score_case(scenario: Scenario, output: OutputRecord, *, expects_trace: bool 
     return _result(gold, output, expects_trace)
 
 
-def _run_key(output: OutputRecord) -> tuple[str, str, str, int]:
-    return (output.configuration, output.model, output.variant or "", output.repeat)
-
-
 def score_suite(scenarios: Iterable[Scenario], outputs: Iterable[OutputRecord], *, ncr: bool = True,
                 ncr_max_size: int = DEFAULT_MAX_SIZE,
                 ncr_max_candidates: int = DEFAULT_MAX_CANDIDATES,
@@ -155,12 +152,12 @@ def score_suite(scenarios: Iterable[Scenario], outputs: Iterable[OutputRecord], 
     traced: dict[tuple, bool] = {}
     for o in outs:
         if o.case_id not in by_id:
-            raise ScoringError(f"output of run {_run_key(o)} names unknown case {o.case_id!r}")
-        key = (_run_key(o), o.case_id)
+            raise ScoringError(f"output of run {o.run_key} names unknown case {o.case_id!r}")
+        key = (o.run_key, o.case_id)
         if key in seen:
-            raise ScoringError(f"run {_run_key(o)} has two outputs for case {o.case_id!r}")
+            raise ScoringError(f"run {o.run_key} has two outputs for case {o.case_id!r}")
         seen.add(key)
-        traced[_run_key(o)] = traced.get(_run_key(o), False) or white_box(o.trace)
+        traced[o.run_key] = traced.get(o.run_key, False) or white_box(o.trace)
     by_case: dict[str, list[OutputRecord]] = {}
     for o in outs:
         by_case.setdefault(o.case_id, []).append(o)
@@ -173,8 +170,8 @@ def score_suite(scenarios: Iterable[Scenario], outputs: Iterable[OutputRecord], 
         except BudgetExceeded as exc:
             results.extend(_not_scored(by_id[case_id], o, str(exc)) for o in by_case[case_id])
             continue
-        results.extend(_result(gold, o, traced[_run_key(o)]) for o in by_case[case_id])
-    results.sort(key=lambda r: ((r.configuration, r.model, r.variant or "", r.repeat), r.case_id))
+        results.extend(_result(gold, o, traced[o.run_key]) for o in by_case[case_id])
+    results.sort(key=lambda r: (r.run_key, r.case_id))
     return _complete_pairs(results)
 
 
@@ -182,17 +179,14 @@ def _complete_pairs(results: Sequence[CaseResult]) -> list[CaseResult]:
     by_run: dict[tuple, list[int]] = {}
     for i, r in enumerate(results):
         if "BRA" in r.metrics and "pair" in r.metrics["BRA"].metadata:
-            by_run.setdefault((r.configuration, r.model, r.variant or "", r.repeat), []).append(i)
+            by_run.setdefault(r.run_key, []).append(i)
     out = list(results)
     for indices in by_run.values():
         filled = belief_revision_accuracy(results[i].metrics["BRA"] for i in indices)
         for i in indices:
             rec = results[i].metrics["BRA"]
             new = filled[f"{rec.metadata['pair']}/{rec.metadata['role']}"]
-            r = results[i]
-            out[i] = CaseResult(r.case_id, r.configuration, r.model, r.variant, r.repeat, r.status_gold,
-                                r.status_pred, r.correct, r.hard_failure,
-                                {**r.metrics, "BRA": new}, r.alignment, r.not_scored)
+            out[i] = replace(results[i], metrics={**results[i].metrics, "BRA": new})
     return out
 
 
