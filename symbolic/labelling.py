@@ -17,35 +17,21 @@ import numpy as np
 from .arguments import gc_paused
 from .attack_table import AttackTable
 from .results import Attack, Label, Labelling
-from .worklist import Worklist, in_degree, label_edges
+from .worklist import Worklist, label_edges
 
 __all__ = ["grounded_labelling", "grounded_rounds", "grounded_state"]
 
 
-def _as_index(values, n: int, name: str, checked: bool = False) -> np.ndarray:
-    """``values`` as a flat integer array; its range is checked here unless ``checked`` (the caller does)."""
+def _as_index(values, n: int, name: str) -> np.ndarray:
+    """``values`` as a flat integer array of indices in ``0 .. n-1``."""
     column = np.asarray(values).reshape(-1)
     if column.dtype.kind not in "iu":
         if column.size:
             raise ValueError(f"{name} indices must be integers, got {column.dtype}")
         column = column.astype(np.int32)
-    if column.size and not checked and (column.min() < 0 or column.max() >= n):
-        _out_of_range(column, n, name)
+    if column.size and (column.min() < 0 or column.max() >= n):
+        raise ValueError(f"{name} index out of range 0..{n - 1}: {column.min()}..{column.max()}")
     return column
-
-
-def _out_of_range(column: np.ndarray, n: int, name: str):
-    raise ValueError(f"{name} index out of range 0..{n - 1}: {column.min()}..{column.max()}")
-
-
-def _counts(dst: np.ndarray, n: int) -> np.ndarray:
-    """The in-degrees; an index outside ``0 .. n-1`` is the error of :func:`_as_index`."""
-    if dst.size and dst.dtype.kind == "i" and dst.min() < 0:  # bincount's own error would not name it
-        _out_of_range(dst, n, "target")
-    pending = in_degree(n, dst)
-    if len(pending) > n:
-        _out_of_range(dst, n, "target")
-    return pending
 
 
 def grounded_state(n: int, src, dst) -> tuple[np.ndarray, list[list[int]]]:
@@ -76,12 +62,11 @@ def grounded_state(n: int, src, dst) -> tuple[np.ndarray, list[list[int]]]:
     >>> state.tolist(), rounds
     ([1, -1, 1, -1], [[0], [1], [2], [3]])
     """
-    src, dst = _as_index(src, n, "attacker"), _as_index(dst, n, "target", checked=True)
-    pending = _counts(dst, n)
+    src, dst = _as_index(src, n, "attacker"), _as_index(dst, n, "target")
     if len(src) != len(dst):
         raise ValueError(f"{len(src)} attackers but {len(dst)} targets")
     with gc_paused():
-        state, rounds = label_edges(n, src, dst, pending)
+        state, rounds = label_edges(n, src, dst)
     return state, [r if isinstance(r, list) else r.tolist() for r in rounds]
 
 

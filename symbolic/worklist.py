@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["Worklist", "csr", "edge_rounds", "in_degree", "label_edges"]
+__all__ = ["Worklist", "csr", "edge_rounds", "in_degree", "label_edges", "mark"]
 
 _SMALL = 256  # a step over at most this many edges runs in plain Python
 _SORT = 8  # fewer than n / _SORT targets are sorted rather than counted over all n
@@ -59,12 +59,31 @@ def csr(n: int, src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return indptr, dst[order]
 
 
+def mark(n: int, targets: np.ndarray) -> np.ndarray:
+    """A boolean array over ``0 .. n-1``, true where ``targets`` occur.
+
+    A store per target, cheaper than counting (:func:`in_degree`); int32
+    targets are widened to intp in chunks through one buffer that stays in cache.
+    """
+    marks = np.zeros(n, dtype=bool)
+    if targets.dtype == np.intp or len(targets) <= _CHUNK:
+        marks[targets] = True
+        return marks
+    buffer = np.empty(_CHUNK, dtype=np.intp)
+    for start in range(0, len(targets), _CHUNK):
+        chunk = targets[start:start + _CHUNK]
+        wide = buffer[:len(chunk)]
+        wide[...] = chunk
+        marks[wide] = True
+    return marks
+
+
 def _unlabelled_hits(n: int, targets: np.ndarray, state: np.ndarray) -> np.ndarray:
     """The distinct unlabelled arguments among ``targets``, ascending."""
     if _SORT * len(targets) < n:
         hit = np.unique(targets)
         return hit[state[hit] == 0]
-    return np.flatnonzero((np.bincount(targets, minlength=n) > 0) & (state == 0))
+    return np.flatnonzero(mark(n, targets) & (state == 0))
 
 
 def _count_down(n: int, targets: np.ndarray, pending: np.ndarray, state: np.ndarray) -> np.ndarray:
@@ -86,7 +105,9 @@ class Worklist:
     indptr, indices : numpy.ndarray
         The arguments attacked by ``a`` are ``indices[indptr[a]:indptr[a + 1]]``.
     pending : numpy.ndarray of int64, optional
-        The counters (default: the in-degrees); updated in place.
+        The counters, updated in place.  By default they are counted only when
+        an OUT round needs them (``None`` until then): the first rounds need
+        only *whether* an argument is attacked (:func:`mark`).
     state : numpy.ndarray of int8, optional
         ``1`` IN, ``-1`` OUT, ``0`` unlabelled (default: all unlabelled); updated in place.
     """
@@ -97,11 +118,30 @@ class Worklist:
         self.indptr = indptr.astype(np.int64, copy=False)
         self.indices = indices if indices.dtype.kind in "iu" else indices.astype(np.int32)
         self.degree = np.diff(self.indptr)
-        self.pending = in_degree(n, self.indices) if pending is None else pending
+        self.pending = pending
         self.state = np.zeros(n, dtype=np.int8) if state is None else state
         self.rest = int(self.indptr[-1]) if state is None else int(self.degree[self.state == 0].sum())
         self.ptr, self.ind = memoryview(self.indptr), memoryview(self.indices)
-        self.pend, self.st = memoryview(self.pending), memoryview(self.state)
+        self.st = memoryview(self.state)
+        self.attacked: np.ndarray | None = None  # whether attacked at all, before the first OUT round
+
+    def _counts(self, released: bool) -> np.ndarray:
+        """The counters, counted now if not yet: per argument, its attackers that are not OUT.
+
+        ``released``: no IN argument attacks an unlabelled one (between an OUT
+        round and the next IN one), so for those the counters may be counted
+        from the unlabelled arguments' edges when these are fewer.
+        """
+        if self.pending is None:
+            out = self.state == -1
+            out_edges = int(self.degree[out].sum())
+            if released and self.rest <= out_edges:
+                self.pending = self._rest_counts()
+            else:
+                self.pending = in_degree(self.n, self.indices)
+                if out_edges:
+                    self.pending -= np.bincount(self.indices[np.repeat(out, self.degree)], minlength=self.n)
+        return self.pending
 
     def _edges(self, nodes) -> int:
         if isinstance(nodes, list) and len(nodes) <= _SMALL:
@@ -144,7 +184,10 @@ class Worklist:
                 st[b] = -1
             return out
         if self.rest * _REST < edges:
-            beaten = np.flatnonzero((self.state == 0) & (self.pending > self._rest_counts()))
+            if self.pending is None and not self.rest and self.attacked is not None:
+                beaten = np.flatnonzero(self.attacked & (self.state == 0))  # only the new IN attack anything
+            else:
+                beaten = np.flatnonzero((self.state == 0) & (self._counts(False) > self._rest_counts()))
         else:
             beaten = _unlabelled_hits(self.n, self._gather(nodes, edges), self.state)
         self.state[beaten] = -1
@@ -152,8 +195,10 @@ class Worklist:
 
     def release(self, nodes, edges: int):
         """Count down the attackers of what the new OUT ``nodes`` attack; the new IN arguments, ascending."""
+        if self.pending is None:  # counted now, with ``nodes`` already OUT
+            return np.flatnonzero((self.state == 0) & (self._counts(True) == 0))
         if edges <= _SMALL:
-            ptr, ind, st, pend, free = self.ptr, self.ind, self.st, self.pend, []
+            ptr, ind, st, pend, free = self.ptr, self.ind, self.st, memoryview(self.pending), []
             for b in self._attackers(nodes):
                 for c in ind[ptr[b]:ptr[b + 1]]:
                     if st[c] == 0:
@@ -168,13 +213,15 @@ class Worklist:
         return _count_down(self.n, self._gather(nodes, edges), self.pending, self.state)
 
     def run(self, current=None, rounds: list | None = None) -> list:
-        """Propagate from the IN arguments ``current`` (default: the unlabelled ones at zero).
+        """Propagate from the IN arguments ``current`` (default: the unattacked ones).
 
         Returns ``rounds`` (a new list by default) extended with one array or list per round.
         """
         rounds = [] if rounds is None else rounds
+        self.attacked = None
         if current is None:
-            current = np.flatnonzero((self.pending == 0) & (self.state == 0))
+            self.attacked = mark(self.n, self.indices)
+            current = np.flatnonzero(~self.attacked & (self.state == 0))
         while len(current):
             self.state[current] = 1
             rounds.append(current)
@@ -184,6 +231,7 @@ class Worklist:
             if not len(beaten):
                 break
             rounds.append(beaten)
+            self.attacked = None  # from now on OUT arguments attack too
             edges = self._edges(beaten)
             self.rest -= edges
             current = self.release(beaten, edges)
@@ -191,74 +239,90 @@ class Worklist:
 
 
 def _edge_step(n: int, src: np.ndarray, dst: np.ndarray, nodes: np.ndarray, label: int,
-               pending: np.ndarray, state: np.ndarray) -> np.ndarray:
-    """One round from an edge list: label ``nodes`` with ``label`` and return the next round.
+               pending: np.ndarray | None, state: np.ndarray,
+               attacked: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
+    """One round from an edge list: label ``nodes`` with ``label``; return the next round and the counters.
 
     After an IN round the next is the unlabelled arguments they attack (labelled
     OUT here); after an OUT round the unlabelled arguments whose counter drops to
     zero.  Either is computed from the frontier's edges or, when fewer, from the
-    edges of the still unlabelled arguments (see the module docstring).
+    edges of the still unlabelled arguments (see the module docstring).  The
+    counters (``pending``) are counted at the first step that needs them;
+    before the first OUT round ``attacked`` says which arguments are attacked.
     """
     state[nodes] = 2 * label  # tagged as the frontier for the one pass below
     source = state[src]
     front, rest = source == 2 * label, source == 0
-    del source
     state[nodes] = label
-    few_rest = np.count_nonzero(rest) * _REST < np.count_nonzero(front)
+    n_rest = np.count_nonzero(rest)
+    few_rest = n_rest * _REST < np.count_nonzero(front)
     if label == 1:
-        if few_rest:
+        if few_rest and not n_rest and attacked is not None:  # only the new IN arguments attack anything
+            beaten = np.flatnonzero(attacked & (state == 0))
+        elif few_rest:
+            if pending is None:  # before any OUT round: the in-degrees
+                pending = in_degree(n, dst)
             beaten = np.flatnonzero((state == 0) & (pending > np.bincount(dst[rest], minlength=n)))
         else:
             beaten = _unlabelled_hits(n, dst[front], state)
         state[beaten] = -1
-        return beaten
+        return beaten, pending
+    if pending is None:  # counted now, ``nodes`` already OUT: the unlabelled attackers
+        if 2 * n_rest <= len(src):
+            pending = np.bincount(dst[rest], minlength=n)
+        else:
+            pending = in_degree(n, dst) - np.bincount(dst[~rest], minlength=n)
+        return np.flatnonzero((state == 0) & (pending == 0)), pending
     if few_rest:
         pending[:] = np.bincount(dst[rest], minlength=n)
-        return np.flatnonzero((state == 0) & (pending == 0))
-    return _count_down(n, dst[front], pending, state)
+        return np.flatnonzero((state == 0) & (pending == 0)), pending
+    return _count_down(n, dst[front], pending, state), pending
 
 
-def edge_rounds(n: int, src: np.ndarray, dst: np.ndarray, pending: np.ndarray) -> tuple[np.ndarray, list]:
-    """The rounds of an edge list ``src -> dst`` with counters ``pending`` (the in-degrees; updated).
+def edge_rounds(n: int, src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, list]:
+    """The rounds of an edge list ``src -> dst``.
 
-    Each round is one pass over the edges left (:func:`_edge_step`); when an
-    OUT round has labelled many arguments, the edges that can no longer count
-    (from or to a labelled argument) are dropped.  Once the passes add up to
+    Round 0 needs only whether an argument is attacked (:func:`mark`).  Each
+    round is one pass over the edges left (:func:`_edge_step`); when an OUT
+    round has labelled many arguments, the edges that can no longer count (from
+    or to a labelled argument) are dropped.  Once the passes add up to
     ``_EDGE_PASSES`` times the edges, the CSR of what is left is built and the
     :class:`Worklist` takes over, so a long chain of small rounds costs the CSR
     once.  Returns ``(state, rounds)`` as :meth:`Worklist.run` leaves them.
     """
     state = np.zeros(n, dtype=np.int8)
     rounds: list = []
-    current = np.flatnonzero(pending == 0)
+    attacked = mark(n, dst)
+    current = np.flatnonzero(~attacked)
     if not len(current):
         return state, rounds
     src, dst = src.astype(np.intp, copy=False), dst.astype(np.intp, copy=False)
-    budget, work, unlabelled = _EDGE_PASSES * len(src), 0, n
+    budget, work, unlabelled, pending = _EDGE_PASSES * len(src), 0, n, None
     while len(current):
         if work >= budget and len(src):
             indptr, indices = csr(n, src, dst)
             return state, Worklist(n, indptr, indices, pending, state).run(current, rounds)
         rounds.append(current)
-        beaten = _edge_step(n, src, dst, current, 1, pending, state)
+        beaten, pending = _edge_step(n, src, dst, current, 1, pending, state, attacked)
+        attacked = None  # from now on OUT arguments attack too
         if not len(beaten):
             break
         rounds.append(beaten)
         left = n - np.count_nonzero(state)
         if not left:
             break
-        current = _edge_step(n, src, dst, beaten, -1, pending, state)
+        current, pending = _edge_step(n, src, dst, beaten, -1, pending, state, None)
         work += 2 * len(src)
-        if _DROP * left < unlabelled:  # most edges now touch a labelled argument: drop them
+        if len(current) and _DROP * left < unlabelled:  # most edges now touch a labelled argument: drop them
             keep = (state[src] == 0) & (state[dst] == 0)
             src, dst, unlabelled = src[keep], dst[keep], left
     return state, rounds
 
 
-def label_edges(n: int, src: np.ndarray, dst: np.ndarray, pending: np.ndarray) -> tuple[np.ndarray, list]:
+def label_edges(n: int, src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, list]:
     """The rounds of an edge list: on the CSR and plain-Python steps when small, else :func:`edge_rounds`."""
     if len(dst) > _EDGE_MIN:
-        return edge_rounds(n, src, dst, pending)
+        return edge_rounds(n, src, dst)
     indptr, indices = csr(n, src, dst)
-    worklist = Worklist(n, indptr, indices, pending)
+    worklist = Worklist(n, indptr, indices)
     return worklist.state, worklist.run()
