@@ -23,13 +23,17 @@ def adjacency(edges: Iterable[tuple[Hashable, Hashable]]) -> dict[Hashable, list
     {'a': ['b'], 'b': ['c'], 'c': []}
     """
     succ: dict[Hashable, list[Hashable]] = {}
-    seen: set = set()
-    for a, b in edges:
-        succ.setdefault(a, [])
-        succ.setdefault(b, [])
-        if (a, b) not in seen:
-            seen.add((a, b))
-            succ[a].append(b)
+    heads = []
+    for a, b in edges if isinstance(edges, (set, frozenset)) else dict.fromkeys(edges):
+        out = succ.get(a)
+        if out is None:
+            succ[a] = [b]
+        else:
+            out.append(b)
+        heads.append(b)
+    for b in heads:
+        if b not in succ:
+            succ[b] = []
     return succ
 
 

@@ -68,10 +68,11 @@ def priority_order_from_pairs(pairs: Iterable[tuple[str, str]]) -> PriorityOrder
         succ = {a: [b for b in bs if b not in unresolved] for a, bs in succ.items() if a not in unresolved}
         components = [c for c in components if not c & unresolved]  # still reverse topological
     below = descendants(succ, components)
-    closure = {(node, weaker) for node, reach in below.items() for weaker in reach}
-    return PriorityOrder(
-        base=base, cycles=tuple(cycles), unresolved=unresolved, closure=frozenset(closure)
-    )
+    if not unresolved and all(len(below[node]) == len(out) for node, out in succ.items()):
+        closure = base  # already transitive: nothing lies below a successor
+    else:
+        closure = frozenset((node, weaker) for node, reach in below.items() for weaker in reach)
+    return PriorityOrder(base=base, cycles=tuple(cycles), unresolved=unresolved, closure=closure)
 
 
 def priority_order(theory: Theory) -> PriorityOrder:
