@@ -218,7 +218,9 @@ def compare(n: int, src: np.ndarray, dst: np.ndarray, repeat: int = 5, slow_peer
     runs for our two and the C worklist (whose library is compiled and called
     once before), one run each for the Python and networkx worklists and
     clingo's parse, ground and solve (``slow_peers=False`` leaves those out).
-    Ratios: ``<ours>_over_<peer>`` of the medians (first runs: ``..._first``).
+    Ratios of the medians (first runs: ``..._first``): ``<ours>_over_c_worklist``
+    (how many times slower than C) and ``<peer>_over_<ours>`` for the others
+    (how many times faster we are).
     """
     from symbolic.labelling import grounded_rounds, grounded_state
 
@@ -246,11 +248,16 @@ def compare(n: int, src: np.ndarray, dst: np.ndarray, repeat: int = 5, slow_peer
             peers["clingo"]["agrees"] = bool(np.array_equal(clingo_state, reference))
             peers["clingo"]["median_ms"] = peers["clingo"]["first_ms"] = clingo_ms["solve_ms"]
     out.update(peers)
-    for ours in ("ours_on_csr", "ours_from_edges"):
+    for ours in ("ours_on_csr", "ours_from_edges"):  # ours / C (slower), peer / ours (faster) for the rest
         for peer, row in peers.items():
-            if "median_ms" in row:
+            if "median_ms" not in row:
+                continue
+            if peer == "c_worklist":
                 out[f"{ours}_over_{peer}"] = _ratio(out[ours]["median_ms"], row["median_ms"])
                 out[f"{ours}_over_{peer}_first"] = _ratio(out[ours]["first_ms"], row["first_ms"])
+            else:
+                out[f"{peer}_over_{ours}"] = _ratio(row["median_ms"], out[ours]["median_ms"])
+                out[f"{peer}_over_{ours}_first"] = _ratio(row["first_ms"], out[ours]["first_ms"])
     if "c_worklist" in peers:  # the goal's ratio: our labelling on the C worklist's CSR
         out["label_over_c"] = out["ours_on_csr_over_c_worklist"]
     return out

@@ -1,27 +1,31 @@
 """Round-by-round propagation of the grounded labelling (Algorithm 1) with numpy.
 
 An integer framework has arguments ``0 .. n-1``; ``pending[c]`` counts the
-attackers of ``c`` that are not OUT.  A round labels IN every unlabelled
-argument whose counter is zero, the next round labels OUT every unlabelled
-argument those attack, and the counters of what the new OUT arguments attack
-go down.  The rounds are those of :func:`networkx.topological_generations` on
-the propagation (docs/semantics.md section 6).
+attackers of ``c`` that are not OUT.  Round 0 labels IN the unattacked
+arguments; after an IN round, every unlabelled argument the new IN arguments
+attack is labelled OUT; after an OUT round, every unlabelled argument whose
+attackers are now all OUT is labelled IN (docs/semantics.md section 6).
 
 Each step picks the cheapest of equivalent strategies, all giving the same
-rounds (tested against a naive fixpoint with each one forced):
+rounds (tested against a naive recomputation of the rounds with each one
+forced, ``tests/symbolic/test_labelling.py``):
 
+- *marks before counts*: round 0 needs only whether an argument is attacked
+  (:func:`mark`, one store per edge); the counters are counted at the first
+  OUT round, from the edges of the still unlabelled arguments when fewer;
 - *python*: at most ``_SMALL`` edges, a plain loop over the CSR;
-- *frontier*: the edges of the new arguments, gathered from the CSR;
+- *frontier*: the edges of the new arguments, gathered from the CSR by offsets
+  or, past ``1/_MASK`` of the edges, by one masked pass over all of them;
 - *rest*: when the still unlabelled arguments have fewer edges than the
   frontier, recount from those: for an unlabelled ``c`` the counter is the
   number of its unlabelled attackers (no IN argument attacks it), so a new IN
   argument attacks ``c`` iff ``pending[c]`` exceeds the attackers left in the
   rest, and after an OUT round ``pending[c]`` *is* that count;
 - *edges*: :func:`edge_rounds` runs the first rounds on the edge list, one
-  pass each, and builds the CSR only if the rounds go on (:func:`edge_rounds`).
+  pass each, and builds the CSR only if the rounds go on.
 
-Targets are counted with :func:`numpy.bincount` when they are many
-(``_SORT * len(targets) >= n``), by sorting (:func:`numpy.unique`) when few.
+Few targets (``_SORT * len(targets) < n``) are sorted (:func:`numpy.unique`),
+many are marked or counted over all arguments.
 """
 
 from __future__ import annotations
@@ -64,6 +68,11 @@ def mark(n: int, targets: np.ndarray) -> np.ndarray:
 
     A store per target, cheaper than counting (:func:`in_degree`); int32
     targets are widened to intp in chunks through one buffer that stays in cache.
+
+    Examples
+    --------
+    >>> mark(4, np.array([2, 0, 2], dtype=np.int32)).tolist()
+    [True, False, True, False]
     """
     marks = np.zeros(n, dtype=bool)
     if targets.dtype == np.intp or len(targets) <= _CHUNK:
@@ -110,6 +119,12 @@ class Worklist:
         only *whether* an argument is attacked (:func:`mark`).
     state : numpy.ndarray of int8, optional
         ``1`` IN, ``-1`` OUT, ``0`` unlabelled (default: all unlabelled); updated in place.
+
+    Examples
+    --------
+    >>> w = Worklist(3, np.array([0, 1, 2, 2]), np.array([1, 2], dtype=np.int32))   # 0 -> 1 -> 2
+    >>> [list(map(int, r)) for r in w.run()], w.state.tolist()
+    ([[0], [1], [2]], [1, -1, 1])
     """
 
     def __init__(self, n: int, indptr: np.ndarray, indices: np.ndarray,
@@ -289,6 +304,12 @@ def edge_rounds(n: int, src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, l
     ``_EDGE_PASSES`` times the edges, the CSR of what is left is built and the
     :class:`Worklist` takes over, so a long chain of small rounds costs the CSR
     once.  Returns ``(state, rounds)`` as :meth:`Worklist.run` leaves them.
+
+    Examples
+    --------
+    >>> state, rounds = edge_rounds(4, np.array([0, 1, 2, 3]), np.array([1, 2, 3, 3]))
+    >>> state.tolist(), [r.tolist() for r in rounds]
+    ([1, -1, 1, -1], [[0], [1], [2], [3]])
     """
     state = np.zeros(n, dtype=np.int8)
     rounds: list = []
