@@ -206,3 +206,29 @@ def test_attack_table_and_attack_objects_give_the_same_labelling(theory):
     assert fast == slow
     assert set(fast.labels.values()) == {Label.IN, Label.OUT, Label.UNDEC}
     assert any(a.defeated_by for a in table)
+
+
+def test_benchmark_peers_agree_with_the_engine():
+    """benchmarks/peers.compare runs every peer on one framework and checks each against our labelling."""
+    import sys
+    from pathlib import Path
+
+    import numpy as np
+
+    bench = str(Path(__file__).resolve().parents[2] / "benchmarks")
+    sys.path.insert(0, bench)
+    try:
+        import peers
+    finally:
+        sys.path.remove(bench)
+    rng = np.random.default_rng(0)
+    n = 300
+    src = rng.integers(0, n, 2000)
+    dst = np.minimum(src + rng.integers(1, 40, 2000), n - 1)  # mostly forward: several rounds
+    row = peers.compare(n, src, dst, repeat=2)
+    assert row["active_attacks"] == 2000
+    checked = [name for name in ("c_worklist", "python_worklist", "networkx", "clingo") if "agrees" in row.get(name, {})]
+    assert {"python_worklist", "networkx"} <= set(checked)
+    assert all(row[name]["agrees"] for name in checked)
+    expected = naive_rounds(n, list(zip(src.tolist(), dst.tolist())))[0]
+    assert peers.python_worklist(n, src.tolist(), dst.tolist()) == expected
