@@ -31,7 +31,7 @@ def _as_index(values, n: int, name: str) -> np.ndarray:
         column = column.astype(np.int32)
     if column.size and (column.min() < 0 or column.max() >= n):
         raise ValueError(f"{name} index out of range 0..{n - 1}: {column.min()}..{column.max()}")
-    return column
+    return column if column.dtype in (np.int32, np.int64) else column.astype(np.int64)
 
 
 def grounded_state(n: int, src, dst) -> tuple[np.ndarray, list[list[int]]]:
@@ -95,8 +95,8 @@ def grounded_rounds(n: int, indptr: Sequence[int], indices: Sequence[int]) -> tu
     """
     indptr = np.asarray(indptr, dtype=np.int64)
     indices = np.asarray(indices)
-    if indices.dtype.kind not in "iu":
-        indices = indices.astype(np.int32)
+    if indices.dtype not in (np.int32, np.int64):
+        indices = indices.astype(np.int64 if indices.dtype.kind in "iu" else np.int32)
     worklist = Worklist(n, indptr, indices)
     rounds = worklist.run()
     return worklist.state.tolist(), [r if isinstance(r, list) else r.tolist() for r in rounds]

@@ -173,6 +173,18 @@ def test_every_strategy_gives_the_rounds_of_the_definition(framework, knobs, wid
     assert all(type(a) is int for r in rounds for a in r)
 
 
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "uint32", "int64", "uint64"])
+def test_any_integer_index_type(dtype):
+    import numpy as np
+
+    src, dst = np.array([0, 1, 2, 3], dtype=dtype), np.array([1, 2, 3, 3], dtype=dtype)
+    state, rounds = grounded_state(4, src, dst)
+    assert (state.tolist(), rounds) == ([1, -1, 1, -1], [[0], [1], [2], [3]])
+    big_src, big_dst = np.arange(2000, dtype=dtype) % 100, (np.arange(2000, dtype=dtype) % 99) + 1
+    assert grounded_state(101, big_src, big_dst)[1] == naive_rounds(101, list(zip(big_src.tolist(), big_dst.tolist())))[1]
+    assert grounded_rounds(4, np.array([0, 1, 2, 3, 4], dtype=dtype), dst) == ([1, -1, 1, -1], [[0], [1], [2], [3]])
+
+
 def test_edge_list_core_rejects_bad_indices():
     with pytest.raises(ValueError, match=r"target index out of range 0..1: 2..2"):
         grounded_state(2, [0], [2])
