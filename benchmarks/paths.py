@@ -155,34 +155,9 @@ def _in_process(path: Path, repeat: int) -> tuple[dict, object]:
 
 
 def _peers(evaluation, repeat: int) -> dict:
-    """Our labelling against the peers on the active attack graph of ``evaluation``."""
-    from symbolic.labelling import grounded_rounds, grounded_state
-
-    n = len(evaluation.arguments)
-    src, dst = (x.astype(np.int64) for x in evaluation.attacks.active_pairs())
-    indptr, indices = peers.csr(n, src, dst)
-    ours_csr, (state, _) = _timed(lambda: grounded_rounds(n, indptr, indices), repeat)
-    ours_edges, (state2, _) = _timed(lambda: grounded_state(n, src, dst), repeat)
-    reference = np.asarray(state, dtype=np.int8)
-    out = {"arguments": n, "active_attacks": int(len(src)), "ours_on_csr": ours_csr, "ours_from_edges": ours_edges}
-    peers.c_worklist(n, indptr, indices)  # compile the library outside the timing
-    c_row, c_state = _timed(lambda: peers.c_worklist(n, indptr, indices), repeat)
-    if c_state is not None:
-        out["c_worklist"] = {**c_row, "agrees": bool(np.array_equal(c_state, reference))}
-        out["label_over_c"] = round(ours_csr["median_ms"] / max(c_row["median_ms"], 1e-3), 2)
-    src_l, dst_l = src.tolist(), dst.tolist()
-    py_row, py_state = _timed(lambda: peers.python_worklist(n, src_l, dst_l), 1)
-    out["python_worklist"] = {**py_row, "agrees": py_state == reference.tolist()}
-    nx_row, nx_state = _timed(lambda: peers.networkx_worklist(n, src_l, dst_l), 1)
-    out["networkx"] = {**nx_row, "agrees": nx_state == reference.tolist()}
-    clingo_state, clingo_ms = peers.clingo_grounded(n, src, dst)
-    out["clingo"] = clingo_ms
-    if clingo_state is not None:
-        out["clingo"]["agrees"] = bool(np.array_equal(clingo_state, reference))
-    out["ours_over_python"] = round(ours_edges["median_ms"] / max(py_row["median_ms"], 1e-3), 3)
-    out["ours_over_networkx"] = round(ours_edges["median_ms"] / max(nx_row["median_ms"], 1e-3), 3)
-    assert np.array_equal(np.asarray(state2, dtype=np.int8), reference)
-    return out
+    """Our labelling against the peers on the active attack graph of ``evaluation`` (:func:`peers.compare`)."""
+    src, dst = evaluation.attacks.active_pairs()
+    return peers.compare(len(evaluation.arguments), src, dst, repeat)
 
 
 def _ratios(row: dict, startup_ms: float) -> dict:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ctypes
 import shutil
+import statistics
 import subprocess
 import tempfile
 import time
@@ -35,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["CLINGO_PROGRAM", "c_worklist", "clingo_grounded", "csr", "networkx_worklist", "python_worklist"]
+__all__ = ["CLINGO_PROGRAM", "c_worklist", "clingo_grounded", "compare", "csr", "networkx_worklist", "python_worklist"]
 
 C_SOURCE = r"""
 #include <stdint.h>
@@ -193,3 +194,70 @@ def clingo_grounded(n: int, src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarra
                 state[symbol.arguments[0].number] = 1 if symbol.name == "in" else -1
     t2 = time.perf_counter()
     return state, {"facts_ms": round((t1 - t0) * 1e3, 1), "solve_ms": round((t2 - t1) * 1e3, 1)}
+
+
+def _timed(fn, repeat: int) -> tuple[dict, object]:
+    times, out = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - start)
+    return {"first_ms": round(times[0] * 1e3, 3), "median_ms": round(statistics.median(times) * 1e3, 3)}, out
+
+
+def _ratio(a: float, b: float | None) -> float | None:
+    return None if not b else round(a / max(b, 1e-3), 2)
+
+
+def compare(n: int, src: np.ndarray, dst: np.ndarray, repeat: int = 5, slow_peers: bool = True) -> dict:
+    """Our grounded labelling against every peer on the framework ``src -> dst``; all checked to agree.
+
+    ``ours_on_csr`` is :func:`symbolic.labelling.grounded_rounds` on the same CSR
+    as the C worklist, ``ours_from_edges`` :func:`symbolic.labelling.grounded_state`
+    on the edge list (the engine's path).  First run and median of ``repeat``
+    runs for our two and the C worklist (whose library is compiled and called
+    once before), one run each for the Python and networkx worklists and
+    clingo's parse, ground and solve (``slow_peers=False`` leaves those out).
+    Ratios of the medians (first runs: ``..._first``): ``<ours>_over_c_worklist``
+    (how many times slower than C) and ``<peer>_over_<ours>`` for the others
+    (how many times faster we are).
+    """
+    from symbolic.labelling import grounded_rounds, grounded_state
+
+    src, dst = src.astype(np.int64), dst.astype(np.int64)
+    indptr, indices = csr(n, src, dst)
+    out: dict = {"arguments": n, "active_attacks": int(len(src))}
+    csr_row, (state, _) = _timed(lambda: grounded_rounds(n, indptr, indices), repeat)
+    edges_row, (state2, _) = _timed(lambda: grounded_state(n, src, dst), repeat)
+    reference = np.asarray(state, dtype=np.int8)
+    assert np.array_equal(np.asarray(state2, dtype=np.int8), reference)
+    out["ours_on_csr"], out["ours_from_edges"] = csr_row, edges_row
+    peers: dict = {}
+    if c_worklist(n, indptr, indices) is not None:  # compiles the library outside the timing
+        row, c_state = _timed(lambda: c_worklist(n, indptr, indices), repeat)
+        peers["c_worklist"] = {**row, "agrees": bool(np.array_equal(c_state, reference))}
+    if slow_peers:
+        src_l, dst_l = src.tolist(), dst.tolist()
+        row, py_state = _timed(lambda: python_worklist(n, src_l, dst_l), 1)
+        peers["python_worklist"] = {**row, "agrees": py_state == reference.tolist()}
+        row, nx_state = _timed(lambda: networkx_worklist(n, src_l, dst_l), 1)
+        peers["networkx"] = {**row, "agrees": nx_state == reference.tolist()}
+        clingo_state, clingo_ms = clingo_grounded(n, src, dst)
+        peers["clingo"] = clingo_ms
+        if clingo_state is not None:
+            peers["clingo"]["agrees"] = bool(np.array_equal(clingo_state, reference))
+            peers["clingo"]["median_ms"] = peers["clingo"]["first_ms"] = clingo_ms["solve_ms"]
+    out.update(peers)
+    for ours in ("ours_on_csr", "ours_from_edges"):  # ours / C (slower), peer / ours (faster) for the rest
+        for peer, row in peers.items():
+            if "median_ms" not in row:
+                continue
+            if peer == "c_worklist":
+                out[f"{ours}_over_{peer}"] = _ratio(out[ours]["median_ms"], row["median_ms"])
+                out[f"{ours}_over_{peer}_first"] = _ratio(out[ours]["first_ms"], row["first_ms"])
+            else:
+                out[f"{peer}_over_{ours}"] = _ratio(row["median_ms"], out[ours]["median_ms"])
+                out[f"{peer}_over_{ours}_first"] = _ratio(row["first_ms"], out[ours]["first_ms"])
+    if "c_worklist" in peers:  # the goal's ratio: our labelling on the C worklist's CSR
+        out["label_over_c"] = out["ours_on_csr_over_c_worklist"]
+    return out

@@ -64,6 +64,18 @@ def applicable_rules(theory: Theory, arguments: Sequence[Argument]) -> frozenset
     return frozenset(r.id for r in theory.rules if all(x in supported for x in r.antecedents))
 
 
+def _beaten_by(beatable: list[tuple[int, set[str]]], subs: int) -> dict[str, list[int]] | None:
+    """Per rule, the attackers (ascending) whose licensing rule it beats; ``None`` when testing
+    each of the ``subs`` sub-arguments against every beatable attacker is cheaper."""
+    if sum(len(strong) for _, strong in beatable) >= subs * len(beatable):
+        return None
+    beaten: dict[str, list[int]] = {}
+    for j, strong in beatable:
+        for rule in strong:
+            beaten.setdefault(rule, []).append(j)
+    return beaten
+
+
 class _Builder:
     """Indexes, neutralization (Definition 4) and the growing attack columns."""
 
@@ -84,7 +96,7 @@ class _Builder:
         for strong, weak in order.closure:
             self.stronger_than.setdefault(weak, set()).add(strong)
         self.defeats: dict[tuple[str, str], int] = {}
-        self.chunks: dict[str, list[np.ndarray]] = {name: [] for name in _COLUMNS}
+        self.blocks: list[tuple] = []
 
     # -- Definition 4 ------------------------------------------------------
     def pair(self, strong: str, weak: str) -> int:
@@ -128,21 +140,35 @@ class _Builder:
 
     # -- emission ------------------------------------------------------------
     def block(self, attackers, lics, targets, on, kind, shape, defeat) -> None:
-        """Emit ``attackers x targets`` (target-major); ``defeat`` has shape (targets, attackers)."""
-        n_att, n_tgt = len(attackers), len(targets)
-        if not n_att or not n_tgt:
-            return
-        size = n_att * n_tgt
-        c = self.chunks
-        c["attacker"].append(np.tile(np.asarray(attackers, dtype=np.int32), n_tgt))
-        c["target"].append(np.repeat(np.asarray(targets, dtype=np.int32), n_att))
-        c["on"].append(np.repeat(np.asarray(on, dtype=np.int32), n_att) if not np.isscalar(on)
-                       else np.full(size, on, dtype=np.int32))
-        c["lic"].append(np.tile(lics, n_tgt))
-        c["defeat"].append(np.asarray(defeat, dtype=np.int32).reshape(size))
-        c["kind"].append(np.full(size, kind, dtype=np.int8))
-        c["shape"].append(np.full(size, shape, dtype=np.int8))
-        c["explicit"].append(np.zeros(size, dtype=bool))
+        """Emit ``attackers x targets`` (target-major); ``defeat`` has shape (targets, attackers).
+
+        Blocks are kept as they are and written once into the columns by :meth:`columns`.
+        """
+        if len(attackers) and len(targets):
+            self.blocks.append((attackers, lics, targets, on, kind, shape, defeat))
+
+    def columns(self) -> dict[str, np.ndarray]:
+        """The attack columns of every block, each allocated once at its final size."""
+        sizes = [len(b[0]) * len(b[2]) for b in self.blocks]
+        total = sum(sizes)
+        dtypes = {"kind": np.int8, "shape": np.int8, "explicit": bool}
+        out = {name: np.empty(total, dtype=dtypes.get(name, np.int32)) for name in _COLUMNS}
+        out["explicit"][:] = False
+        start = 0
+        for (attackers, lics, targets, on, kind, shape, defeat), size in zip(self.blocks, sizes):
+            end, grid = start + size, (len(targets), len(attackers))
+            out["attacker"][start:end].reshape(grid)[...] = np.asarray(attackers, dtype=np.int32)
+            out["target"][start:end].reshape(grid)[...] = np.asarray(targets, dtype=np.int32)[:, None]
+            if np.isscalar(on):
+                out["on"][start:end] = on
+            else:
+                out["on"][start:end].reshape(grid)[...] = np.asarray(on, dtype=np.int32)[:, None]
+            out["lic"][start:end].reshape(grid)[...] = lics
+            out["defeat"][start:end].reshape(grid)[...] = defeat
+            out["kind"][start:end] = kind
+            out["shape"][start:end] = shape
+            start = end
+        return out
 
     def rebuts(self) -> None:
         """Rebuts, one block per complementary pair of conclusions.
@@ -162,10 +188,14 @@ class _Builder:
             default = [self.first_stronger(rules, lic) for lic in lic_names]
             beatable = [(j, self.stronger_than[lic]) for j, lic in enumerate(lic_names)
                         if lic is not None and lic in self.stronger_than]
+            beaten_by = _beaten_by(beatable, len(subs))
             targets, on, fixes = [], [], []
             for sub in subs:
                 top = index.top[sub]
-                row_fixes = [(j, self.pair(top, lic_names[j])) for j, strong in beatable if top in strong]
+                if beaten_by is None:
+                    row_fixes = [(j, self.pair(top, lic_names[j])) for j, strong in beatable if top in strong]
+                else:
+                    row_fixes = [(j, self.pair(top, lic_names[j])) for j in beaten_by.get(top, ())]
                 for target in index.containers[sub]:
                     if row_fixes:
                         fixes.extend((len(targets), j, value) for j, value in row_fixes)
@@ -215,10 +245,7 @@ class _Builder:
         self.rebuts()
         self.undercuts()
         self.undermines()
-        dtypes = {"kind": np.int8, "shape": np.int8, "explicit": bool}
-        columns = {name: (np.concatenate(parts) if parts else np.zeros(0, dtype=dtypes.get(name, np.int32)))
-                   for name, parts in self.chunks.items()}
-        columns = merge_explicit(self, columns)
+        columns = merge_explicit(self, self.columns())
         defeats = tuple(sorted(self.defeats, key=self.defeats.get))
         return AttackTable(self.index.ids, self.rule_ids, self.fact_ids, defeats, columns)
 

@@ -48,8 +48,7 @@ import hashlib
 import re
 from typing import Iterable, Sequence
 
-import networkx as nx
-
+from .digraph import adjacency, cyclic_components
 from .labels import RuleKind
 from .literals import NEG
 from .model import EdgeType, Rule, TraceEdge
@@ -136,17 +135,9 @@ class Namer:
         self._arg_ids: dict[str, str] = {}
 
     def _reference_cycles(self) -> frozenset[str]:
-        refs = nx.DiGraph()
-        for rule in self._rules.values():
-            for literal in (*rule.antecedents, rule.consequent):
-                other = _referenced(literal)
-                if other in self._rules:
-                    refs.add_edge(rule.id, other)
-        cyclic = set()
-        for component in nx.strongly_connected_components(refs):
-            if len(component) > 1 or any(refs.has_edge(n, n) for n in component):
-                cyclic |= component
-        return frozenset(cyclic)
+        refs = adjacency((rule.id, other) for rule in self._rules.values()
+                         for other in map(_referenced, (*rule.antecedents, rule.consequent)) if other in self._rules)
+        return frozenset(rule for component in cyclic_components(refs) for rule in component)
 
     def literal(self, literal: str) -> str:
         """The canonical spelling of a normalized literal (applicability by rule content)."""

@@ -12,8 +12,7 @@ from __future__ import annotations
 import warnings
 from typing import Iterable
 
-import networkx as nx
-
+from .digraph import adjacency, cyclic_components, descendants, strongly_connected_components
 from .errors import PriorityCycleWarning
 from .grounding import Theory
 from .results import PriorityOrder
@@ -53,13 +52,10 @@ def priority_order_from_pairs(pairs: Iterable[tuple[str, str]]) -> PriorityOrder
     ((('r1', 'r2'),), ['r1', 'r2'], [])
     """
     base = frozenset((str(a), str(b)) for a, b in pairs)
-    graph = nx.DiGraph()
-    graph.add_edges_from(sorted(base))
-    cycles = []
-    for component in nx.strongly_connected_components(graph):
-        if len(component) > 1 or any(graph.has_edge(n, n) for n in component):
-            cycles.append(tuple(sorted(component)))
-    cycles.sort()
+    succ = adjacency(base)
+    components = strongly_connected_components(succ)
+    cyclic = cyclic_components(succ, components)
+    cycles = sorted(tuple(sorted(component)) for component in cyclic)
     unresolved = frozenset(rule for cycle in cycles for rule in cycle)
     if cycles:
         shown = "; ".join(" , ".join(cycle) for cycle in cycles)
@@ -68,14 +64,15 @@ def priority_order_from_pairs(pairs: Iterable[tuple[str, str]]) -> PriorityOrder
             PriorityCycleWarning,
             stacklevel=3,
         )
-    graph.remove_nodes_from(unresolved)
-    closure = set()
-    for node in graph.nodes:
-        for weaker in nx.descendants(graph, node):
-            closure.add((node, weaker))
-    return PriorityOrder(
-        base=base, cycles=tuple(cycles), unresolved=unresolved, closure=frozenset(closure)
-    )
+    if unresolved:  # they lose every comparison: out of the graph, with their edges
+        succ = {a: [b for b in bs if b not in unresolved] for a, bs in succ.items() if a not in unresolved}
+        components = [c for c in components if not c & unresolved]  # still reverse topological
+    below = descendants(succ, components)
+    if not unresolved and all(len(below[node]) == len(out) for node, out in succ.items()):
+        closure = base  # already transitive: nothing lies below a successor
+    else:
+        closure = frozenset((node, weaker) for node, reach in below.items() for weaker in reach)
+    return PriorityOrder(base=base, cycles=tuple(cycles), unresolved=unresolved, closure=closure)
 
 
 def priority_order(theory: Theory) -> PriorityOrder:

@@ -112,28 +112,91 @@ def test_integer_core_counts_repeated_attacks():
     assert rounds == [[3], [0, 1], [2]]
 
 
-@pytest.mark.parametrize("small", [0, 10**9])
-@settings(max_examples=150, derandomize=True, deadline=None)
-@given(framework=frameworks())
-def test_numpy_and_python_rounds_agree_with_naive(small, framework):
-    """Both propagation paths of the worklist (numpy gathers, plain Python) give the least fixpoint."""
-    import symbolic.labelling as module
+def naive_rounds(n, pairs):
+    """The rounds by their definition: IN the unlabelled arguments whose attackers are all OUT, then OUT
+    the unlabelled ones some new IN argument attacks, and so on, recomputed from scratch each round."""
+    attackers = [[x for x, y in pairs if y == c] for c in range(n)]
+    state, rounds = [0] * n, []
+    while True:
+        new_in = [c for c in range(n) if state[c] == 0 and all(state[x] == -1 for x in attackers[c])]
+        if not new_in:
+            break
+        for c in new_in:
+            state[c] = 1
+        rounds.append(new_in)
+        new_out = [c for c in range(n) if state[c] == 0 and any(x in set(new_in) for x in attackers[c])]
+        if not new_out:
+            break
+        for c in new_out:
+            state[c] = -1
+        rounds.append(new_out)
+    return state, rounds
+
+
+# Each threshold of symbolic.worklist at the values that force one strategy or the other.
+STRATEGIES = st.fixed_dictionaries({
+    "_SMALL": st.sampled_from([0, 10**9]),  # plain-Python steps never / always
+    "_SORT": st.sampled_from([0, 10**9]),  # targets always sorted / always counted over all arguments
+    "_REST": st.sampled_from([0, 10**9]),  # recount from the rest always / only when the rest has no edges
+    "_MASK": st.sampled_from([0, 10**9]),  # frontier gathered by offsets / by a masked pass
+    "_EDGE_MIN": st.sampled_from([0, 10**9]),  # edge lists start on the edge list / on the CSR
+    "_EDGE_PASSES": st.sampled_from([0, 1, 10**9]),  # CSR at once / after a round pair / never
+    "_DROP": st.sampled_from([0, 10**9]),  # dead edges never / always dropped
+    "_CHUNK": st.sampled_from([1, 3, 1 << 16]),  # in-degrees counted in chunks (int32 input)
+})
+
+
+@settings(max_examples=600, derandomize=True, deadline=None)
+@given(framework=frameworks(), knobs=STRATEGIES, wide=st.booleans())
+def test_every_strategy_gives_the_rounds_of_the_definition(framework, knobs, wide):
+    """Every propagation strategy, on the edge list and on the CSR, gives the rounds of the definition."""
+    import numpy as np
+
+    import symbolic.worklist as module
 
     n, pairs = framework
-    saved, module._SMALL = module._SMALL, small
+    src = np.array([x for x, _ in pairs], dtype=np.int64 if wide else np.int32)
+    dst = np.array([y for _, y in pairs], dtype=np.int64 if wide else np.int32)
+    saved = {name: getattr(module, name) for name in knobs}
     try:
-        state, rounds = grounded_state(n, [x for x, _ in pairs], [y for _, y in pairs])
+        for name, value in knobs.items():
+            setattr(module, name, value)
+        state, rounds = grounded_state(n, src, dst)
+        indptr, indices = module.csr(n, src, dst)
+        csr_state, csr_rounds = grounded_rounds(n, indptr, indices)
     finally:
-        module._SMALL = saved
-    expected = naive_grounded(list(range(n)), pairs)
-    code = {Label.IN: 1, Label.OUT: -1, Label.UNDEC: 0}
-    assert state.tolist() == [code[expected[a]] for a in range(n)]
-    assert all(r == sorted(set(r)) for r in rounds)
+        for name, value in saved.items():
+            setattr(module, name, value)
+    expected_state, expected_rounds = naive_rounds(n, pairs)
+    assert state.tolist() == expected_state == csr_state
+    assert rounds == expected_rounds == csr_rounds
+    assert all(type(a) is int for r in rounds for a in r)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "uint32", "int64", "uint64"])
+def test_any_integer_index_type(dtype):
+    import numpy as np
+
+    src, dst = np.array([0, 1, 2, 3], dtype=dtype), np.array([1, 2, 3, 3], dtype=dtype)
+    state, rounds = grounded_state(4, src, dst)
+    assert (state.tolist(), rounds) == ([1, -1, 1, -1], [[0], [1], [2], [3]])
+    big_src, big_dst = np.arange(2000, dtype=dtype) % 100, (np.arange(2000, dtype=dtype) % 99) + 1
+    assert grounded_state(101, big_src, big_dst)[1] == naive_rounds(101, list(zip(big_src.tolist(), big_dst.tolist())))[1]
+    assert grounded_rounds(4, np.array([0, 1, 2, 3, 4], dtype=dtype), dst) == ([1, -1, 1, -1], [[0], [1], [2], [3]])
 
 
 def test_edge_list_core_rejects_bad_indices():
-    with pytest.raises(ValueError, match="out of range"):
+    with pytest.raises(ValueError, match=r"target index out of range 0..1: 2..2"):
         grounded_state(2, [0], [2])
+    with pytest.raises(ValueError, match=r"target index out of range 0..1: -1..0"):
+        grounded_state(2, [0, 1], [0, -1])
+    with pytest.raises(ValueError, match=r"attacker index out of range 0..1: -1..0"):
+        grounded_state(2, [-1, 0], [0, 1])
+    with pytest.raises(ValueError, match=r"target index out of range"):
+        grounded_state(2, [0, 1], [5])  # the range before the lengths
+    with pytest.raises(ValueError, match="indices must be integers, got float64"):
+        grounded_state(2, [0.0], [1])
+    assert grounded_state(0, [], [])[1] == []
     with pytest.raises(ValueError, match="1 attackers but 0 targets"):
         grounded_state(2, [0], [])
 
@@ -155,3 +218,29 @@ def test_attack_table_and_attack_objects_give_the_same_labelling(theory):
     assert fast == slow
     assert set(fast.labels.values()) == {Label.IN, Label.OUT, Label.UNDEC}
     assert any(a.defeated_by for a in table)
+
+
+def test_benchmark_peers_agree_with_the_engine():
+    """benchmarks/peers.compare runs every peer on one framework and checks each against our labelling."""
+    import sys
+    from pathlib import Path
+
+    import numpy as np
+
+    bench = str(Path(__file__).resolve().parents[2] / "benchmarks")
+    sys.path.insert(0, bench)
+    try:
+        import peers
+    finally:
+        sys.path.remove(bench)
+    rng = np.random.default_rng(0)
+    n = 300
+    src = rng.integers(0, n, 2000)
+    dst = np.minimum(src + rng.integers(1, 40, 2000), n - 1)  # mostly forward: several rounds
+    row = peers.compare(n, src, dst, repeat=2)
+    assert row["active_attacks"] == 2000
+    checked = [name for name in ("c_worklist", "python_worklist", "networkx", "clingo") if "agrees" in row.get(name, {})]
+    assert {"python_worklist", "networkx"} <= set(checked)
+    assert all(row[name]["agrees"] for name in checked)
+    expected = naive_rounds(n, list(zip(src.tolist(), dst.tolist())))[0]
+    assert peers.python_worklist(n, src.tolist(), dst.tolist()) == expected
