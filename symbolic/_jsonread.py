@@ -250,12 +250,9 @@ def parse_validated(text, validate: Callable, *, file=None, line=None):
     if isinstance(text, (bytes, bytearray)):
         text = _decode(bytes(text), file=file, line=line)
     if isinstance(text, str) and text.strip():
-        value = _fast_parse(text)
-        if value is not _SLOW:
-            try:
-                return validate(value)
-            except ScenarioError:
-                pass  # the exact parser decides: an overflowing number is a JSON error
+        result = _fast_validated(text, lambda value, _: validate(value), line)
+        if result is not _SLOW:
+            return result
     return validate(parse_json(text, file=file, line=line))
 
 
@@ -288,16 +285,23 @@ def _open(path, max_file_bytes: int) -> tuple[BinaryIO, os.stat_result]:
 
 
 def _fast_validated(text: str, validate: Callable | None, line: int):
-    """``validate(value, line)`` of jiter's value, or ``_SLOW`` (no validator, jiter refused, or invalid)."""
+    """``validate(value, line)`` of jiter's value, or ``_SLOW`` (no validator, jiter refused, or invalid).
+
+    The garbage collector stays paused until the decoded value is freed: a
+    collection in between would traverse every one of its containers.
+    """
     if validate is None:
         return _SLOW
-    value = _fast_parse(text)
-    if value is _SLOW or isinstance(value, list):
-        return _SLOW
-    try:
-        return validate(value, line)
-    except ScenarioError:
-        return _SLOW  # the exact parser decides: an overflowing number is a JSON error
+    with gc_paused():
+        value = _fast_parse(text)
+        if value is _SLOW or isinstance(value, list):
+            return _SLOW
+        try:
+            return validate(value, line)
+        except ScenarioError:
+            return _SLOW  # the exact parser decides: an overflowing number is a JSON error
+        finally:
+            del value
 
 
 def _validated(value, validate: Callable | None, line: int):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .attack_list import AttackList
 from .attack_table import SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE
 from .labels import AttackKind
 from .literals import normalize_literal
@@ -33,11 +34,16 @@ def _rows(theory):
 
     ``lics`` is ``None`` when no edge names its licensing rule.
     """
-    sources = [e.source for e in theory.attacks]
-    targets = [e.target for e in theory.attacks]
-    kinds = [e.kind for e in theory.attacks]
-    lics = [e.lic for e in theory.attacks]
-    given = any(x is not None for x in lics)
+    edges = theory.attacks
+    if isinstance(edges, AttackList):  # a long list, kept as columns
+        sources, targets, kinds, lics = list(edges.source), list(edges.target), list(edges.kind), list(edges.lics())
+        given = edges.lic is not None
+    else:
+        sources = [e.source for e in edges]
+        targets = [e.target for e in edges]
+        kinds = [e.kind for e in edges]
+        lics = [e.lic for e in edges]
+        given = any(x is not None for x in lics)
     table = theory.attack_table
     if table is not None and len(table):
         sources += table.source

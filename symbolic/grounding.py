@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Literal
 
+from .attack_list import AttackList
 from .literals import normalize_literal
 from .model import Analysis, AttackColumns, AttackEdge, Fact, Priority, Rule
 
@@ -131,10 +132,13 @@ def ground(evidence_ids: Iterable[str], analysis: Analysis) -> Theory:
     def attack_problem(edge: AttackEdge) -> str | None:
         return checks[0](edge.source) or checks[1](edge.lic) or checks[2](edge.target)
 
-    attacks = tuple(
-        e for e in analysis.attacks
-        if keep("attack", e, f"{e.source}-{e.kind.value}->{e.target}", attack_problem(e))
-    )
+    if isinstance(analysis.attacks, AttackList):
+        attacks = _ground_list(analysis.attacks, evidence, checks, dropped)
+    else:
+        attacks = tuple(
+            e for e in analysis.attacks
+            if keep("attack", e, f"{e.source}-{e.kind.value}->{e.target}", attack_problem(e))
+        )
     table = _ground_table(analysis.attack_table, evidence, checks, dropped)
     return Theory(evidence, facts, rules, attacks, priorities, tuple(dropped), table)
 
@@ -158,3 +162,22 @@ def _ground_table(table: AttackColumns | None, evidence, checks, dropped) -> Att
             dropped.append(Dropped("attack", f"{source}-{kind.value}->{target}", problem))
         keep.append(problem is None)
     return table.select(keep)
+
+
+def _ground_list(edges: AttackList, evidence, checks, dropped) -> AttackList:
+    """The grounded edges of a columnar attack list, as :func:`ground` keeps and reports them one by one.
+
+    Each distinct citation, source, licensing rule and target is checked once.
+    """
+    cited = {ev: _missing(ev, evidence) for ev in set(edges.evidence)}
+    columns = (edges.source, edges.lics(), edges.target)
+    found = [{value: check(value) for value in set(column)} for check, column in zip(checks, columns)]
+    if not any(cited.values()) and not any(problem for per_value in found for problem in per_value.values()):
+        return edges
+    keep = []
+    for source, lic, target, kind, ev in zip(*columns, edges.kind, edges.evidences()):
+        problem = cited[ev] or found[0][source] or found[1][lic] or found[2][target]
+        if problem is not None:
+            dropped.append(Dropped("attack", f"{source}-{kind.value}->{target}", problem))
+        keep.append(problem is None)
+    return edges.select(keep)

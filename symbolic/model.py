@@ -9,9 +9,11 @@ so two spellings of the same object compare equal.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
+from pydantic import BaseModel, ConfigDict, Field, WrapValidator, field_serializer, model_serializer, model_validator
+
+from .attack_list import AttackList, attack_list
 
 from .fields import BasisField, EvidenceId, LiteralStr, ObjectId, StatusField, object_id
 from .labels import AttackKind, RuleKind
@@ -21,6 +23,7 @@ __all__ = [
     "Analysis",
     "AttackColumns",
     "AttackEdge",
+    "AttackEdges",
     "DEFECT_CLASSES",
     "DefectClass",
     "Domain",
@@ -130,6 +133,18 @@ class AttackEdge(BaseModel):
     kind: AttackKind
     lic: ObjectId | None = None
     evidence: tuple[EvidenceId, ...] = ()
+
+
+def _attack_entries(value, handler):
+    """A long list of attack entries validated column by column (:mod:`symbolic.attack_list`), else entry by entry."""
+    if isinstance(value, AttackList):
+        return value
+    edges = attack_list(value, AttackEdge)
+    return handler(value) if edges is None else edges
+
+
+#: ``attacks``: a tuple of :class:`AttackEdge`, or for long lists an equal :class:`~symbolic.attack_list.AttackList`.
+AttackEdges = Annotated[tuple[AttackEdge, ...], WrapValidator(_attack_entries)]
 
 
 class AttackColumns(BaseModel):
@@ -254,10 +269,15 @@ class Analysis(BaseModel):
     model_config = _FROZEN
     facts: tuple[Fact, ...] = ()
     rules: tuple[Rule, ...] = ()
-    attacks: tuple[AttackEdge, ...] = ()
+    attacks: AttackEdges = ()
     priorities: tuple[Priority, ...] = ()
     attack_table: AttackColumns | None = Field(
         default=None, description="More explicit attacks, as columns (for large abstract frameworks).")
+
+    @field_serializer("attacks", mode="wrap")
+    def _attack_edges(self, value, handler):
+        """Dump an :class:`~symbolic.attack_list.AttackList` as the tuple of edges it stands for."""
+        return handler(value.edges() if isinstance(value, AttackList) else value)
 
     @model_serializer(mode="wrap")
     def _without_empty_table(self, handler):

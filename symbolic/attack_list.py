@@ -1,0 +1,262 @@
+"""Explicit attacks given as a list (``attacks``), validated and stored as columns.
+
+A list of ``attacks`` entries is one JSON object per edge (Definition 2).  For
+an abstract framework of a million edges, validating one pydantic object per
+entry costs seconds; :func:`attack_list` validates the list column by column
+instead (each distinct value once, by the field's own pydantic validator) and
+returns an :class:`AttackList`, a read-only sequence of
+:class:`~symbolic.model.AttackEdge` that keeps the columns and builds the
+edge objects only when one is read.  It is the value of
+:attr:`symbolic.model.Analysis.attacks` for long lists; the grounding
+(:mod:`symbolic.grounding`) and the engine (:mod:`symbolic.explicit`) read
+its columns directly.
+
+The fast path accepts exactly what per-entry validation accepts and gives
+equal edges (same field values and the same ``model_fields_set``); whenever
+any entry is not a plain object of known keys with valid values, it declines
+(returns ``None``) and the caller validates entry by entry, so errors are
+the usual ones.
+"""
+
+from __future__ import annotations
+
+from itertools import repeat
+from operator import itemgetter
+from typing import Annotated, Iterator, Sequence
+
+from pydantic import ConfigDict, TypeAdapter, ValidationError
+
+__all__ = ["AttackList", "MIN_ROWS", "attack_list"]
+
+#: Lists shorter than this are validated entry by entry (and stay tuples).
+MIN_ROWS = 1024
+
+_REQUIRED = ("source", "target", "kind")
+_OPTIONAL = ("lic", "evidence")
+_ADAPTERS: dict[tuple[type, str], TypeAdapter] = {}
+
+
+def _adapter(edge_type, name: str) -> TypeAdapter:
+    """A validator of a tuple of values of field ``name`` of ``edge_type``, with the field's own checks."""
+    key = (edge_type, name)
+    if key not in _ADAPTERS:
+        field = edge_type.model_fields[name]
+        annotation = Annotated[(field.annotation, *field.metadata)] if field.metadata else field.annotation
+        config = {k: v for k, v in edge_type.model_config.items() if k.startswith("str_")}
+        _ADAPTERS[key] = TypeAdapter(tuple[annotation, ...], config=ConfigDict(**config))
+    return _ADAPTERS[key]
+
+
+def _column(edge_type, name: str, values: list, types: set) -> list | None:
+    """``values`` validated as field ``name`` (each distinct value once), or ``None`` if any is invalid."""
+    try:
+        distinct = tuple(set(values))
+    except TypeError:  # an unhashable value: per-entry validation reports it
+        return None
+    if not set(map(type, distinct)) <= types:
+        return None
+    try:
+        valid = _adapter(edge_type, name).validate_python(distinct)
+    except ValidationError:
+        return None
+    if distinct == valid and all(type(a) is type(b) for a, b in zip(distinct, valid)):
+        return values  # nothing to normalize (an enum member equals its value: the types tell)
+    mapping = dict(zip(distinct, valid))
+    return list(map(mapping.__getitem__, values))
+
+
+def _evidence(edge_type, lists: list) -> tuple | None:
+    """The evidence tuple of each row (equal rows share one tuple), or ``None`` if any is invalid."""
+    if not lists:
+        return (),
+    first = lists[0]
+    if type(first) is list and lists.count(first) == len(lists):  # the common case: one citation for all
+        try:
+            (shared,) = _adapter(edge_type, "evidence").validate_python((first,))
+        except ValidationError:
+            return None
+        return shared,
+    if set(map(type, lists)) != {list}:
+        return None
+    rows = list(map(tuple, lists))
+    try:
+        distinct = tuple(set(rows))
+    except TypeError:  # an unhashable item: per-entry validation reports it
+        return None
+    try:
+        valid = _adapter(edge_type, "evidence").validate_python(distinct)
+    except ValidationError:
+        return None
+    mapping = dict(zip(distinct, valid))
+    return tuple(map(mapping.__getitem__, rows))
+
+
+def attack_list(items, edge_type) -> "AttackList | None":
+    """Validate a list of attack entries column by column.
+
+    Parameters
+    ----------
+    items : object
+        The ``attacks`` value as decoded from JSON.
+    edge_type : type
+        The pydantic model of one entry (:class:`~symbolic.model.AttackEdge`).
+
+    Returns
+    -------
+    AttackList or None
+        The validated edges; ``None`` when ``items`` is not a list of at
+        least :data:`MIN_ROWS` plain objects with only the entry's keys and
+        valid values (validate entry by entry then, for the exact errors).
+    """
+    if type(items) is not list or len(items) < MIN_ROWS:
+        return None
+    n = len(items)
+    try:  # anything but a dict fails here (a mapping of another type is validated entry by entry)
+        counts = {name: sum(map(dict.__contains__, items, repeat(name))) for name in _OPTIONAL}
+        source, target, kind = (list(map(itemgetter(name), items)) for name in _REQUIRED)
+    except (KeyError, TypeError):
+        return None
+    if sum(map(len, items)) != 3 * n + sum(counts.values()):
+        return None  # an unknown key
+    source = _column(edge_type, "source", source, {str})
+    target = _column(edge_type, "target", target, {str})
+    kind = _column(edge_type, "kind", kind, {str})
+    if source is None or target is None or kind is None:
+        return None
+    lic = None
+    if counts["lic"]:
+        lic = _column(edge_type, "lic", list(map(dict.get, items, repeat("lic"))), {str, type(None)})
+        if lic is None:
+            return None
+        if not any(x is not None for x in lic):
+            lic = None
+    cited = counts["evidence"]
+    evidence = _evidence(edge_type, [] if not cited else list(map(itemgetter("evidence"), items)) if cited == n
+                         else [d["evidence"] for d in items if "evidence" in d])
+    if evidence is None:
+        return None
+    partial = [name for name in _OPTIONAL if 0 < counts[name] < n]
+    if not partial:  # every row has the same keys
+        fields = (frozenset(_REQUIRED + tuple(name for name in _OPTIONAL if counts[name])),)
+    else:
+        flags = {name: list(map(dict.__contains__, items, repeat(name))) for name in _OPTIONAL}
+        shapes = {key: frozenset(_REQUIRED + tuple(name for name, flag in zip(_OPTIONAL, key) if flag))
+                  for key in ((a, b) for a in (False, True) for b in (False, True))}
+        fields = tuple(map(shapes.__getitem__, zip(*flags.values())))
+        if "evidence" in partial:  # rows without the key get the default ()
+            rows = iter(evidence) if len(evidence) > 1 else repeat(evidence[0])
+            evidence = tuple(next(rows) if flag else () for flag in flags["evidence"])
+    return AttackList(edge_type, tuple(source), tuple(target), tuple(kind),
+                      None if lic is None else tuple(lic), evidence, fields)
+
+
+class AttackList(Sequence):
+    """Explicit attacks stored as columns: row ``i`` is the edge
+    ``(source[i], target[i], kind[i], lic[i], evidence[i])``.
+
+    A column that holds one value for every row is stored once (``lic`` is
+    ``None`` when no row names a licensing rule; ``evidence`` and ``fields``
+    are 1-tuples when every row has the same).  The edge objects are built,
+    all at once, the first time one is read, and kept, so the sequence
+    behaves as a tuple of them (equality, hashing and identity included).
+
+    Parameters
+    ----------
+    edge_type : type
+        The model of one edge.
+    source, target, kind : tuple
+        One value per row.
+    lic : tuple or None
+        One licensing rule (or ``None``) per row, or ``None`` for none at all.
+    evidence : tuple of tuple of str
+        The cited fragments per row, or one tuple for every row.
+    fields : tuple of frozenset
+        The keys given per row (the edges' ``model_fields_set``), or one for every row.
+    """
+
+    __slots__ = ("edge_type", "source", "target", "kind", "lic", "evidence", "fields", "_edges")
+
+    def __init__(self, edge_type, source, target, kind, lic, evidence, fields):
+        self.edge_type, self.source, self.target, self.kind = edge_type, source, target, kind
+        self.lic, self.evidence, self.fields, self._edges = lic, evidence, fields, None
+
+    def __len__(self) -> int:
+        return len(self.source)
+
+    def _column(self, values: tuple) -> tuple:
+        return values if len(values) == len(self.source) else values * len(self.source)
+
+    def lics(self) -> tuple:
+        """The licensing rule given for each row (``None``: the default)."""
+        return self.lic if self.lic is not None else (None,) * len(self.source)
+
+    def evidences(self) -> tuple:
+        """The cited fragments of each row."""
+        return self._column(self.evidence)
+
+    def edges(self) -> tuple:
+        """The rows as edge objects (built on first use, then kept)."""
+        if self._edges is None:
+            new, put, cls = object.__new__, object.__setattr__, self.edge_type
+            edges = []
+            for s, t, k, lic, ev, keys in zip(self.source, self.target, self.kind, self.lics(),
+                                              self.evidences(), self._column(self.fields)):
+                edge = new(cls)
+                put(edge, "__dict__", {"source": s, "target": t, "kind": k, "lic": lic, "evidence": ev})
+                put(edge, "__pydantic_fields_set__", set(keys))
+                put(edge, "__pydantic_extra__", None)
+                put(edge, "__pydantic_private__", None)
+                edges.append(edge)
+            self._edges = tuple(edges)
+        return self._edges
+
+    def select(self, keep) -> "AttackList":
+        """The rows where ``keep`` (a sequence of bool) is true."""
+        chosen = [i for i, flag in enumerate(keep) if flag]
+
+        def pick(values):
+            return values if len(values) != len(self.source) else tuple(values[i] for i in chosen)
+
+        return AttackList(self.edge_type, pick(self.source), pick(self.target), pick(self.kind),
+                          None if self.lic is None else pick(self.lic), pick(self.evidence), pick(self.fields))
+
+    def __getitem__(self, index):
+        return self.edges()[index]
+
+    def __iter__(self) -> Iterator:
+        return iter(self.edges())
+
+    def __contains__(self, value) -> bool:
+        return value in self.edges()
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, AttackList):
+            return (len(self) == len(other) and self.source == other.source and self.target == other.target
+                    and self.kind == other.kind and self.lics() == other.lics()
+                    and self.evidences() == other.evidences())
+        if isinstance(other, tuple):
+            return self.edges() == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.edges())
+
+    def __add__(self, other):
+        return self.edges() + tuple(other) if isinstance(other, (tuple, AttackList)) else NotImplemented
+
+    def __radd__(self, other):
+        return other + self.edges() if isinstance(other, tuple) else NotImplemented
+
+    def __reduce__(self):
+        return AttackList, (self.edge_type, self.source, self.target, self.kind, self.lic, self.evidence,
+                            self.fields)
+
+    def __copy__(self) -> "AttackList":
+        return self
+
+    def __deepcopy__(self, memo) -> "AttackList":
+        return self
+
+    def __repr__(self) -> str:
+        return f"AttackList({len(self)} edges)"
+
