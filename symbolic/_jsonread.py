@@ -200,11 +200,11 @@ def _fast_parse(text: str):
     duplicate keys, ``NaN``, integers over 4,300 digits), except numbers that
     overflow to infinity, which it returns as ``inf``; callers only use its
     value after validating it against a schema that has no float field, and
-    re-parse with :func:`parse_json` when that fails.  Texts with ``\\u``
-    escapes (where lone surrogates must be refused) go to the exact parser.
+    re-parse with :func:`parse_json` when that fails.  (jiter refuses a
+    lone surrogate escape such as ``"\\ud800"`` too.)
     """
     text = text.removeprefix("\ufeff")
-    if "\\u" in text or sys.get_int_max_str_digits() != _JITER_INT_DIGITS:
+    if sys.get_int_max_str_digits() != _JITER_INT_DIGITS:
         return _SLOW
     try:
         data = text.encode("utf-8")

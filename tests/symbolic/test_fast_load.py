@@ -1,0 +1,318 @@
+"""The fast load path against the exact one: jiter before the strict JSON parser,
+and long ``attacks`` lists validated column by column (:mod:`symbolic.attack_list`).
+
+Each fast path must give the same values and the same errors as the plain
+path it stands in for, on random inputs.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import TypeAdapter, ValidationError
+
+from symbolic import attack_list as attack_list_module
+from symbolic._jsonread import _SLOW, _fast_parse, parse_json
+from symbolic.attack_list import AttackList, attack_list
+from symbolic.errors import ScenarioError
+from symbolic.grounding import ground
+from symbolic.io import load_scenario_text, load_suite, validate_scenario
+from symbolic.model import Analysis, AttackEdge, Scenario
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+VALID = json.loads((FIXTURES / "penalty_suite.jsonl").read_text(encoding="utf-8").splitlines()[0])
+E = ["E-01"]
+FUZZ = settings(max_examples=200, derandomize=True, deadline=None,
+                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+EDGES = TypeAdapter(tuple[AttackEdge, ...])
+
+
+@contextmanager
+def columnar_from(rows: int):
+    """Take the column-by-column path for lists of at least ``rows`` entries."""
+    saved = attack_list_module.MIN_ROWS
+    attack_list_module.MIN_ROWS = rows
+    try:
+        yield
+    finally:
+        attack_list_module.MIN_ROWS = saved
+
+
+def typed(value):
+    """A value with its JSON types spelled out (``1``, ``1.0`` and ``True`` differ)."""
+    if isinstance(value, dict):
+        return ("object", [(k, typed(v)) for k, v in value.items()])
+    if isinstance(value, list):
+        return ("array", [typed(v) for v in value])
+    if isinstance(value, float):
+        return ("float", repr(value))
+    return (type(value).__name__, value)
+
+
+def outcome(fn, *args, **kwargs):
+    try:
+        return "ok", fn(*args, **kwargs)
+    except ScenarioError as exc:
+        return "error", str(exc)
+
+
+# -- JSON text: jiter first, the strict parser deciding -------------------------------------------
+
+scalars = (st.none() | st.booleans() | st.integers(min_value=-(10**20), max_value=10**20)
+           | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8))
+json_values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
+                           | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=16)
+PIECES = ["1e400", "-1e999", "NaN", "Infinity", "\\ud800", "\\udc00x", "\\u00e9", '"a":1,"a":2', "\x01", "\ufeff",
+          "9" * 4301, "9" * 4300, "1.5e308", "0.1e-400", "-0", "01", "[", "}", ",", ":", '"', "\\", " ", "\n",
+          "\u2028", "true", "nul", "1.", ".5", "1e", "\ud800"]
+
+
+@st.composite
+def json_texts(draw):
+    """A JSON text, sometimes broken or holding a number or escape the strict parser refuses."""
+    text = json.dumps(draw(json_values), ensure_ascii=draw(st.booleans()))
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(text)))
+        text = text[:at] + draw(st.sampled_from(PIECES)) + text[at:]
+    return text
+
+
+@FUZZ
+@given(json_texts())
+def test_jiter_gives_the_strict_value_or_refuses(text):
+    fast = _fast_parse(text)
+    exact = outcome(parse_json, text)
+    if fast is _SLOW:
+        return
+    if exact[0] == "ok":
+        assert typed(fast) == typed(exact[1])
+    else:  # only an overflowing number gets past jiter (as inf), and no scenario field takes a float
+        assert "overflows to infinity" in exact[1]
+        assert "inf" in repr(fast)
+
+
+@FUZZ
+@given(st.binary(max_size=40))
+def test_random_bytes_load_as_with_the_strict_parser(data):
+    exact = outcome(lambda: validate_scenario(parse_json(data)))
+    assert outcome(load_scenario_text, data) == exact
+
+
+def _paths(value, prefix=()):
+    yield prefix
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, prefix + (key,))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _paths(item, prefix + (index,))
+
+
+PATHS = [p for p in _paths(VALID) if p]
+REPLACEMENTS = st.sampled_from([1e400, 1.0, 2, True, None, "", " r1 ", "E_01", "x", [], {}, 10**30, -1, "1e400"])
+
+
+@FUZZ
+@given(st.lists(st.tuples(st.sampled_from(PATHS), REPLACEMENTS), max_size=3), st.sampled_from(PIECES + [""]))
+def test_scenarios_load_as_with_the_strict_parser(edits, piece):
+    record = copy.deepcopy(VALID)
+    for path, replacement in edits:
+        holder = record
+        try:
+            for key in path[:-1]:
+                holder = holder[key]
+            holder[path[-1]] = replacement
+        except (KeyError, IndexError, TypeError):
+            continue
+    text = json.dumps(record, ensure_ascii=False).replace("Infinity", "1e400")
+    if piece:
+        text = text.replace('"E-01"', f'"E-01{piece}"', 1) if len(piece) < 5 else text.replace("0", piece, 1)
+    exact = outcome(lambda: validate_scenario(parse_json(text, file="s.jsonl", line=3), file="s.jsonl", line=3))
+    assert outcome(load_scenario_text, text, file="s.jsonl", line=3) == exact
+
+
+@pytest.mark.parametrize("escape", ["\\ud800", "\\udc00", "\\udfffx", "\\ud800\\u0041", "\\ud83d\\ude00"])
+def test_surrogate_escapes_load_as_with_the_strict_parser(escape):
+    text = json.dumps(VALID).replace('"query": "', '"query": "' + escape, 1)
+    exact = outcome(lambda: validate_scenario(parse_json(text, file="s.jsonl", line=1), file="s.jsonl", line=1))
+    assert outcome(load_scenario_text, text, file="s.jsonl", line=1) == exact
+    assert (exact[0] == "ok") == (escape == "\\ud83d\\ude00")
+
+
+def test_an_overflowing_number_is_still_a_json_error(tmp_path):
+    record = copy.deepcopy(VALID)
+    record["evidence"][0]["span"] = {"start": 0, "end": 5}
+    text = json.dumps(record).replace('"end": 5', '"end": 5e400')
+    path = tmp_path / "s.jsonl"
+    path.write_text("\n" + text + "\n", encoding="utf-8")
+    with pytest.raises(ScenarioError, match=r"s\.jsonl:2: malformed JSON: the number 5e400 overflows to infinity"):
+        load_suite(path)
+    single = tmp_path / "s.json"
+    single.write_text(text, encoding="utf-8")
+    with pytest.raises(ScenarioError, match="5e400 overflows to infinity"):
+        load_suite(single)
+
+
+def test_a_duplicate_key_is_still_refused_by_name():
+    text = json.dumps(VALID).replace('"query":', '"target": "X", "query":', 1)
+    with pytest.raises(ScenarioError, match="duplicate key 'target' in an object"):
+        load_scenario_text(text, file="s.jsonl", line=1)
+
+
+# -- long attacks lists, column by column -----------------------------------------------------------
+
+ABSENT = object()
+ids = st.sampled_from(["a1", "a2", "r1", " a1", "a 1", "", "¬p", 3, None, ["a1"]])
+kinds = st.sampled_from(["rebut", "undercut", "undermine", "Rebut", "smash", 1, None])
+lics = st.sampled_from([ABSENT, ABSENT, None, "r1", " r1", "r 1", 2])
+citations = st.sampled_from([ABSENT, ["E-01"], ["E-01"], ["E_01", "E-02"], [], ["E-01", 1], "E-01", None, ["x y"]])
+
+
+@st.composite
+def entries(draw):
+    """An attack entry, mostly valid, sometimes with a bad value, an unknown key or another shape."""
+    def rarely():
+        return draw(st.integers(0, 24)) == 0
+
+    if rarely():
+        return draw(st.sampled_from([["a1", "a2"], "a1", None, 7]))
+    entry = {"source": draw(ids if rarely() else st.sampled_from(["a1", "a2", "r1"])),
+             "target": draw(ids if rarely() else st.sampled_from(["a1", "a2", "r1", "¬p"])),
+             "kind": draw(kinds if rarely() else st.sampled_from(["rebut", "undercut", "undermine"]))}
+    for name, values, usual in (("lic", lics, st.sampled_from([ABSENT, ABSENT, None, "r1"])),
+                                ("evidence", citations, st.sampled_from([ABSENT, E, E, ["E-01", "E-02"]]))):
+        value = draw(values if rarely() else usual)
+        if value is not ABSENT:
+            entry[name] = value
+    if rarely():
+        entry["weight"] = 1
+    if rarely():
+        del entry[draw(st.sampled_from(["source", "target", "kind"]))]
+    return entry
+
+
+def _same_edges(fast, slow):
+    assert isinstance(fast, AttackList)
+    assert fast == slow and slow == fast and tuple(fast) == slow and hash(fast) == hash(slow)
+    assert [e.model_fields_set for e in fast] == [e.model_fields_set for e in slow]
+    assert [e.model_dump_json() for e in fast] == [e.model_dump_json() for e in slow]
+    assert [e.__pydantic_extra__ for e in fast] == [e.__pydantic_extra__ for e in slow]
+
+
+GOOD = {"source": "a1", "target": "a2", "kind": "rebut", "evidence": E}
+
+
+@pytest.mark.parametrize("entry", [
+    {**GOOD, "weight": 1}, {"target": "a2", "kind": "rebut"}, {"source": "a1", "kind": "rebut"},
+    {"source": "a1", "target": "a2"}, ["a1", "a2", "rebut"], "a1 -rebut-> a2", None, {**GOOD, "source": "a 1"},
+    {**GOOD, "source": ""}, {**GOOD, "source": 3}, {**GOOD, "target": ""}, {**GOOD, "target": ["a2"]},
+    {**GOOD, "kind": "smash"}, {**GOOD, "kind": 1}, {**GOOD, "lic": "r 1"}, {**GOOD, "lic": 2},
+    {**GOOD, "evidence": "E-01"}, {**GOOD, "evidence": ["E-01", 1]}, {**GOOD, "evidence": None},
+    {**GOOD, "evidence": [["E-01"]]}, {**GOOD, "evidence": [""]},
+])
+def test_any_bad_entry_sends_the_list_entry_by_entry(entry):
+    items = [GOOD, {**GOOD, "lic": "r1"}, entry, {"source": "a2", "target": "a1", "kind": "undercut"}]
+    with pytest.raises(ValidationError):
+        EDGES.validate_python(items)
+    with columnar_from(1):
+        assert attack_list(items, AttackEdge) is None
+
+
+@pytest.mark.parametrize("entry", [
+    {**GOOD, "source": " a1 "}, {**GOOD, "evidence": ["E_01", "e02"]}, {**GOOD, "evidence": []},
+    {"source": "a1", "target": "¬ p", "kind": "undermine"}, {**GOOD, "lic": None}, {**GOOD, "lic": " r1"},
+    {**GOOD, "kind": "undercut"}, {**GOOD, "evidence": ["x y"]},
+])
+def test_normalized_values_are_those_of_entry_by_entry(entry):
+    items = [GOOD, {**GOOD, "lic": "r1"}, entry, {"source": "a2", "target": "a1", "kind": "undercut"}, entry]
+    with columnar_from(1):
+        _same_edges(attack_list(items, AttackEdge), EDGES.validate_python(items))
+
+
+@settings(FUZZ, max_examples=600)
+@given(st.lists(entries(), min_size=1, max_size=6), st.integers(1, 3))
+def test_columns_validate_as_entry_by_entry(items, copies):
+    items = items * copies
+    with columnar_from(1):
+        fast = attack_list(copy.deepcopy(items), AttackEdge)
+        try:
+            slow = EDGES.validate_python(items)
+        except ValidationError:
+            assert fast is None
+            return
+        if fast is not None:
+            _same_edges(fast, slow)
+        analysis = Analysis.model_validate({"attacks": items})
+        assert analysis == Analysis.model_construct(attacks=slow)
+        assert analysis.model_dump_json() == Analysis(attacks=slow).model_dump_json()
+
+
+def test_a_uniform_list_takes_the_columnar_path_and_behaves_as_a_tuple():
+    items = [{"source": f"a{i}", "target": f"a{i + 1}", "kind": "undermine", "evidence": ["E_01"]}
+             for i in range(attack_list_module.MIN_ROWS)]
+    analysis = Analysis.model_validate({"attacks": items})
+    edges, slow = analysis.attacks, EDGES.validate_python(items)
+    _same_edges(edges, slow)
+    assert edges.evidence == (("E-01",),)  # normalized and shared
+    assert edges[3] is edges[3] and edges[-1] == slow[-1] and edges[1:3] == slow[1:3] and slow[0] in edges
+    assert edges + (slow[0],) == slow + (slow[0],) and (slow[0],) + edges == (slow[0],) + slow
+    assert pickle.loads(pickle.dumps(analysis)) == analysis and analysis.model_copy(deep=True) == analysis
+    assert Analysis(attacks=edges).attacks is edges  # an AttackList passes through unchanged
+    short = Analysis.model_validate({"attacks": items[:10]})
+    assert type(short.attacks) is tuple and short.attacks == slow[:10]
+
+
+def test_a_bad_entry_of_a_long_list_is_reported_by_position():
+    record = copy.deepcopy(VALID)
+    record["gold"]["attacks"] = [{"source": "r1", "target": "r2", "kind": "undercut", "evidence": E}] * 1500
+    record["gold"]["attacks"][1234] = {"source": "r1", "target": "r2", "kind": "smash", "evidence": E}
+    with pytest.raises(ScenarioError) as err:
+        load_scenario_text(json.dumps(record), file="s.jsonl", line=4)
+    assert str(err.value).startswith("s.jsonl:4, field gold.attacks.1234.kind: input should be 'rebut', "
+                                     "'undercut' or 'undermine'; got \"smash\"")
+
+
+@st.composite
+def theories(draw):
+    """Facts and rules, some ungrounded, and attack entries between them (some dangling or ungrounded)."""
+    facts = [{"id": f"f{i}", "literal": f"a{i}", "evidence": draw(st.sampled_from([E, E, ["E-09"], []]))}
+             for i in range(draw(st.integers(1, 4)))]
+    rules = [{"id": f"r{i}", "antecedents": [f"a{i % len(facts)}"], "consequent": draw(st.sampled_from(["p", "¬p"])),
+              "evidence": draw(st.sampled_from([E, E, ["E-09"]]))} for i in range(draw(st.integers(1, 4)))]
+    names = [f["id"] for f in facts] + [r["id"] for r in rules] + ["ghost"]
+    attacks = [{"source": draw(st.sampled_from(names)), "target": draw(st.sampled_from(names + ["p", "¬p", "¬"])),
+                "kind": draw(st.sampled_from(["rebut", "undercut", "undermine"])),
+                "evidence": draw(st.sampled_from([E, E, E, ["E-09"]])),
+                **({"lic": draw(st.sampled_from(names))} if draw(st.booleans()) else {})}
+               for _ in range(draw(st.integers(1, 10)))]
+    return {"facts": facts, "rules": rules, "attacks": attacks}
+
+
+@FUZZ
+@given(theories())
+def test_grounding_a_columnar_list_keeps_and_drops_as_one_by_one(case):
+    plain = Analysis.model_validate(case)
+    with columnar_from(1):
+        columnar = Analysis.model_validate(case)
+    assert isinstance(columnar.attacks, AttackList)
+    fast, slow = ground(E, columnar), ground(E, plain)
+    assert tuple(fast.attacks) == slow.attacks and fast.dropped == slow.dropped
+
+
+def test_scenario_with_a_long_list_dumps_as_before(tmp_path):
+    record = copy.deepcopy(VALID)
+    record["gold"]["attacks"] = [{"source": "r1", "target": f"x{i}", "kind": "undercut", "evidence": E}
+                                 for i in range(attack_list_module.MIN_ROWS + 5)]
+    scenario = Scenario.model_validate(record)
+    assert isinstance(scenario.gold.attacks, AttackList)
+    with columnar_from(10**9):
+        plain = Scenario.model_validate(record)
+    assert scenario == plain and scenario.model_dump_json() == plain.model_dump_json()
+    assert hash(scenario) == hash(plain)
