@@ -316,3 +316,33 @@ def test_scenario_with_a_long_list_dumps_as_before(tmp_path):
         plain = Scenario.model_validate(record)
     assert scenario == plain and scenario.model_dump_json() == plain.model_dump_json()
     assert hash(scenario) == hash(plain)
+
+
+@st.composite
+def alias_theories(draw):
+    """Rules restated under second ids (proof aliases), proof steps, and edges naming them."""
+    rules = [{"id": f"r{i}", "antecedents": [draw(st.sampled_from(["a", "b"]))],
+              "consequent": draw(st.sampled_from(["p", "¬p", "a", "¬applicable(r0)"])), "evidence": E}
+             for i in range(draw(st.integers(1, 5)))]
+    facts = [{"id": "f1", "literal": "a", "evidence": E}, {"id": "f2", "literal": "a", "evidence": E},
+             {"id": "f3", "literal": "b", "evidence": E}]
+    names = [r["id"] for r in rules] + ["f1", "f2", "f3"]
+    attacks = [{"source": draw(st.sampled_from(names)), "target": draw(st.sampled_from(names + ["p", "¬p", "¬a"])),
+                "kind": draw(st.sampled_from(["rebut", "undercut", "undermine"])), "evidence": E,
+                **({"lic": draw(st.sampled_from([r["id"] for r in rules]))} if draw(st.booleans()) else {})}
+               for _ in range(draw(st.integers(1, 8)))]
+    return {"facts": facts, "rules": rules, "attacks": attacks * draw(st.integers(1, 2))}
+
+
+@FUZZ
+@given(alias_theories())
+def test_collapsing_aliases_of_a_columnar_list_is_as_one_by_one(case):
+    from symbolic.aliases import collapse_aliases
+
+    plain = Analysis.model_validate(case)
+    with columnar_from(1):
+        columnar = Analysis.model_validate(case)
+    (fast, fast_alias), (slow, slow_alias) = collapse_aliases(ground(E, columnar)), collapse_aliases(ground(E, plain))
+    assert isinstance(fast.attacks, AttackList) and fast_alias == slow_alias
+    assert tuple(fast.attacks) == slow.attacks and fast.dropped == slow.dropped and fast.rules == slow.rules
+    assert [e.model_fields_set for e in fast.attacks] == [e.model_fields_set for e in slow.attacks]
