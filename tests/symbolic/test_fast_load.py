@@ -346,3 +346,23 @@ def test_collapsing_aliases_of_a_columnar_list_is_as_one_by_one(case):
     assert isinstance(fast.attacks, AttackList) and fast_alias == slow_alias
     assert tuple(fast.attacks) == slow.attacks and fast.dropped == slow.dropped and fast.rules == slow.rules
     assert [e.model_fields_set for e in fast.attacks] == [e.model_fields_set for e in slow.attacks]
+
+
+def test_validate_reports_a_bad_citation_in_a_long_list(tmp_path):
+    import subprocess
+    import sys
+
+    record = copy.deepcopy(VALID)
+    record["gold"]["attacks"] = [{"source": "r1", "target": f"x{i}", "kind": "undercut", "evidence": E}
+                                 for i in range(attack_list_module.MIN_ROWS + 50)]
+    record["gold"]["attacks"][1050]["evidence"] = ["E-01", "E-99"]
+    path = tmp_path / "s.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    assert isinstance(load_suite(path)[0].gold.attacks, AttackList)
+    done = subprocess.run([sys.executable, "-c", "from optimize.root import main; main()", "validate", str(path)],
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"paratrace: error: {path}:1: case {record['id']!r}, field gold.attacks.1050.evidence.1: cites fragment "
+        "'E-99', which is not in the evidence package (the engine drops the object as ungrounded; tag the case "
+        "'ungrounded-gold' if that is intended)"]
