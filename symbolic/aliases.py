@@ -219,8 +219,5 @@ def _collapse_list(edges: AttackList, steps, alias, known, sub, lit, dropped) ->
     targets = tuple(map(target_of.__getitem__, edges.target))
     fields = tuple(keys | _UPDATED for keys in edges.fields)
     collapsed = AttackList(edges.edge_type, sources, targets, edges.kind, lic, edges.evidence, fields)
-    rows = list(zip(sources, targets, edges.kind, collapsed.lics(), collapsed.evidences()))
-    if len(set(rows)) == len(rows):
-        return collapsed
-    seen: set = set()
-    return collapsed.select([not (row in seen or seen.add(row)) for row in rows])
+    first = collapsed.first_rows()
+    return collapsed if first.all() else collapsed.select(first.tolist())

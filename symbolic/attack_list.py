@@ -24,6 +24,7 @@ from itertools import repeat
 from operator import itemgetter
 from typing import Annotated, Iterator, Sequence
 
+import numpy as np
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 __all__ = ["AttackList", "MIN_ROWS", "attack_list"]
@@ -209,6 +210,24 @@ class AttackList(Sequence):
                 edges.append(edge)
             self._edges = tuple(edges)
         return self._edges
+
+    def first_rows(self) -> np.ndarray:
+        """Whether each row is the first of the rows equal to it (equal edges), as a bool array."""
+        n = len(self.source)
+        key, bound = np.zeros(n, dtype=np.int64), 1
+        for column in (self.source, self.target, self.kind, self.lic, self.evidence):
+            if column is None or len(column) != n:
+                continue  # one value for every row
+            position = {value: i for i, value in enumerate(dict.fromkeys(column))}
+            codes = np.fromiter(map(position.__getitem__, column), dtype=np.int64, count=n)
+            width = max(len(position), 1)
+            if bound * width >= 1 << 62:  # renumber before the combined key could overflow
+                key = np.unique(key, return_inverse=True)[1].reshape(-1)
+                bound = int(key.max(initial=0)) + 1
+            key, bound = key * width + codes, bound * width
+        first = np.zeros(n, dtype=bool)
+        first[np.unique(key, return_index=True)[1]] = True
+        return first
 
     def select(self, keep) -> "AttackList":
         """The rows where ``keep`` (a sequence of bool) is true."""
