@@ -3,8 +3,8 @@
 A list of ``attacks`` entries is one JSON object per edge (Definition 2).  For
 an abstract framework of a million edges, validating one pydantic object per
 entry costs seconds; :func:`attack_list` validates the list column by column
-instead (each distinct value once, by the field's own pydantic validator) and
-returns an :class:`AttackList`, a read-only sequence of
+instead (:mod:`symbolic.columns`: each distinct value once, by the field's own
+pydantic validator) and returns an :class:`AttackList`, a read-only sequence of
 :class:`~symbolic.model.AttackEdge` that keeps the columns and builds the
 edge objects only when one is read.  It is the value of
 :attr:`symbolic.model.Analysis.attacks` for long lists; the grounding
@@ -15,85 +15,23 @@ The fast path accepts exactly what per-entry validation accepts and gives
 equal edges (same field values and the same ``model_fields_set``); whenever
 any entry is not a plain object of known keys with valid values, it declines
 (returns ``None``) and the caller validates entry by entry, so errors are
-the usual ones.
+the usual ones.  Lists shorter than :data:`symbolic.columns.MIN_ROWS` are
+always validated entry by entry (and stay tuples).
 """
 
 from __future__ import annotations
 
-from itertools import repeat
-from operator import itemgetter
-from typing import Annotated, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
-from pydantic import ConfigDict, TypeAdapter, ValidationError
 
-__all__ = ["AttackList", "MIN_ROWS", "attack_list"]
+from . import columns
 
-#: Lists shorter than this are validated entry by entry (and stay tuples).
-MIN_ROWS = 1024
-
-_REQUIRED = ("source", "target", "kind")
-_OPTIONAL = ("lic", "evidence")
-_ADAPTERS: dict[tuple[type, str], TypeAdapter] = {}
-
-
-def _adapter(edge_type, name: str) -> TypeAdapter:
-    """A validator of a tuple of values of field ``name`` of ``edge_type``, with the field's own checks."""
-    key = (edge_type, name)
-    if key not in _ADAPTERS:
-        field = edge_type.model_fields[name]
-        annotation = Annotated[(field.annotation, *field.metadata)] if field.metadata else field.annotation
-        config = {k: v for k, v in edge_type.model_config.items() if k.startswith("str_")}
-        _ADAPTERS[key] = TypeAdapter(tuple[annotation, ...], config=ConfigDict(**config))
-    return _ADAPTERS[key]
-
-
-def _column(edge_type, name: str, values: list, types: set) -> list | None:
-    """``values`` validated as field ``name`` (each distinct value once), or ``None`` if any is invalid."""
-    try:
-        distinct = tuple(set(values))
-    except TypeError:  # an unhashable value: per-entry validation reports it
-        return None
-    if not set(map(type, distinct)) <= types:
-        return None
-    try:
-        valid = _adapter(edge_type, name).validate_python(distinct)
-    except ValidationError:
-        return None
-    if distinct == valid and all(type(a) is type(b) for a, b in zip(distinct, valid)):
-        return values  # nothing to normalize (an enum member equals its value: the types tell)
-    mapping = dict(zip(distinct, valid))
-    return list(map(mapping.__getitem__, values))
-
-
-def _evidence(edge_type, lists: list) -> tuple | None:
-    """The evidence tuple of each row (equal rows share one tuple), or ``None`` if any is invalid."""
-    if not lists:
-        return (),
-    first = lists[0]
-    if type(first) is list and lists.count(first) == len(lists):  # the common case: one citation for all
-        try:
-            (shared,) = _adapter(edge_type, "evidence").validate_python((first,))
-        except ValidationError:
-            return None
-        return shared,
-    if set(map(type, lists)) != {list}:
-        return None
-    rows = list(map(tuple, lists))
-    try:
-        distinct = tuple(set(rows))
-    except TypeError:  # an unhashable item: per-entry validation reports it
-        return None
-    try:
-        valid = _adapter(edge_type, "evidence").validate_python(distinct)
-    except ValidationError:
-        return None
-    mapping = dict(zip(distinct, valid))
-    return tuple(map(mapping.__getitem__, rows))
+__all__ = ["AttackList", "attack_list"]
 
 
 def attack_list(items, edge_type) -> "AttackList | None":
-    """Validate a list of attack entries column by column.
+    """Validate a list of attack entries column by column (:func:`symbolic.columns.validate_rows`).
 
     Parameters
     ----------
@@ -106,49 +44,20 @@ def attack_list(items, edge_type) -> "AttackList | None":
     -------
     AttackList or None
         The validated edges; ``None`` when ``items`` is not a list of at
-        least :data:`MIN_ROWS` plain objects with only the entry's keys and
-        valid values (validate entry by entry then, for the exact errors).
+        least :data:`symbolic.columns.MIN_ROWS` plain objects with only the
+        entry's keys and valid values (validate entry by entry then, for the
+        exact errors).
     """
-    if type(items) is not list or len(items) < MIN_ROWS:
+    rows = columns.validate_rows(items, edge_type)
+    if rows is None:
         return None
-    n = len(items)
-    try:  # anything but a dict fails here (a mapping of another type is validated entry by entry)
-        counts = {name: sum(map(dict.__contains__, items, repeat(name))) for name in _OPTIONAL}
-        source, target, kind = (list(map(itemgetter(name), items)) for name in _REQUIRED)
-    except (KeyError, TypeError):
-        return None
-    if sum(map(len, items)) != 3 * n + sum(counts.values()):
-        return None  # an unknown key
-    source = _column(edge_type, "source", source, {str})
-    target = _column(edge_type, "target", target, {str})
-    kind = _column(edge_type, "kind", kind, {str})
-    if source is None or target is None or kind is None:
-        return None
-    lic = None
-    if counts["lic"]:
-        lic = _column(edge_type, "lic", list(map(dict.get, items, repeat("lic"))), {str, type(None)})
-        if lic is None:
-            return None
-        if not any(x is not None for x in lic):
-            lic = None
-    cited = counts["evidence"]
-    evidence = _evidence(edge_type, [] if not cited else list(map(itemgetter("evidence"), items)) if cited == n
-                         else [d["evidence"] for d in items if "evidence" in d])
-    if evidence is None:
-        return None
-    partial = [name for name in _OPTIONAL if 0 < counts[name] < n]
-    if not partial:  # every row has the same keys
-        fields = (frozenset(_REQUIRED + tuple(name for name in _OPTIONAL if counts[name])),)
-    else:
-        flags = {name: list(map(dict.__contains__, items, repeat(name))) for name in _OPTIONAL}
-        shapes = {key: frozenset(_REQUIRED + tuple(name for name, flag in zip(_OPTIONAL, key) if flag))
-                  for key in ((a, b) for a in (False, True) for b in (False, True))}
-        fields = tuple(map(shapes.__getitem__, zip(*flags.values())))
-        if "evidence" in partial:  # rows without the key get the default ()
-            rows = iter(evidence) if len(evidence) > 1 else repeat(evidence[0])
-            evidence = tuple(next(rows) if flag else () for flag in flags["evidence"])
-    return AttackList(edge_type, tuple(source), tuple(target), tuple(kind),
-                      None if lic is None else tuple(lic), evidence, fields)
+    lic = rows.columns["lic"]
+    if all(x is None for x in lic):
+        lic = None
+    elif len(lic) != rows.n:
+        lic = lic * rows.n
+    return AttackList(edge_type, rows.column("source"), rows.column("target"), rows.column("kind"), lic,
+                      rows.columns["evidence"], rows.fields)
 
 
 class AttackList(Sequence):

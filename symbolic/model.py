@@ -14,6 +14,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, WrapValidator, field_serializer, model_serializer, model_validator
 
 from .attack_list import AttackList, attack_list
+from .columns import build_models, validate_rows
 
 from .fields import BasisField, EvidenceId, LiteralStr, ObjectId, StatusField, object_id
 from .labels import AttackKind, RuleKind
@@ -147,6 +148,15 @@ def _attack_entries(value, handler):
 AttackEdges = Annotated[tuple[AttackEdge, ...], WrapValidator(_attack_entries)]
 
 
+def _by_columns(model):
+    """A wrap validator: a long list of ``model`` records validated column by column, else row by row."""
+    def validate(value, handler):
+        rows = validate_rows(value, model)
+        return handler(value) if rows is None else build_models(model, rows)
+
+    return WrapValidator(validate)
+
+
 class AttackColumns(BaseModel):
     """Explicit attacks as columns: row ``i`` is the :class:`AttackEdge`
     ``(source[i], target[i], kind[i], lic[i])``, every row grounded in ``evidence``.
@@ -267,10 +277,10 @@ class Analysis(BaseModel):
     """A set of normative objects over one evidence package: ``F, R, C, P``."""
 
     model_config = _FROZEN
-    facts: tuple[Fact, ...] = ()
-    rules: tuple[Rule, ...] = ()
+    facts: Annotated[tuple[Fact, ...], _by_columns(Fact)] = ()
+    rules: Annotated[tuple[Rule, ...], _by_columns(Rule)] = ()
     attacks: AttackEdges = ()
-    priorities: tuple[Priority, ...] = ()
+    priorities: Annotated[tuple[Priority, ...], _by_columns(Priority)] = ()
     attack_table: AttackColumns | None = Field(
         default=None, description="More explicit attacks, as columns (for large abstract frameworks).")
 

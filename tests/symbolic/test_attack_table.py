@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from symbolic import attack_list as attack_list_module
+from symbolic import columns as columns_module
 from symbolic.attack_list import AttackList
 from symbolic.errors import ScenarioError
 from symbolic.grounding import ground
@@ -70,7 +70,7 @@ def test_table_and_list_give_the_same_attacks_labels_and_tnf(seed):
 def test_a_list_kept_as_columns_gives_the_same_attacks_labels_and_tnf(seed, monkeypatch):
     case = random_case(seed)
     plain = Analysis.model_validate(case)
-    monkeypatch.setattr(attack_list_module, "MIN_ROWS", 1)
+    monkeypatch.setattr(columns_module, "MIN_ROWS", 1)
     columnar = Analysis.model_validate(case)
     assert isinstance(columnar.attacks, AttackList)
     assert _outcome(columnar) == _outcome(plain)

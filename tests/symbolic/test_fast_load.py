@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import TypeAdapter, ValidationError
 
-from symbolic import attack_list as attack_list_module
+from symbolic import columns as columns_module
 from symbolic._jsonread import _SLOW, _fast_parse, parse_json
 from symbolic.attack_list import AttackList, attack_list
 from symbolic.errors import ScenarioError
@@ -37,12 +37,12 @@ EDGES = TypeAdapter(tuple[AttackEdge, ...])
 @contextmanager
 def columnar_from(rows: int):
     """Take the column-by-column path for lists of at least ``rows`` entries."""
-    saved = attack_list_module.MIN_ROWS
-    attack_list_module.MIN_ROWS = rows
+    saved = columns_module.MIN_ROWS
+    columns_module.MIN_ROWS = rows
     try:
         yield
     finally:
-        attack_list_module.MIN_ROWS = saved
+        columns_module.MIN_ROWS = saved
 
 
 def typed(value):
@@ -256,7 +256,7 @@ def test_columns_validate_as_entry_by_entry(items, copies):
 
 def test_a_uniform_list_takes_the_columnar_path_and_behaves_as_a_tuple():
     items = [{"source": f"a{i}", "target": f"a{i + 1}", "kind": "undermine", "evidence": ["E_01"]}
-             for i in range(attack_list_module.MIN_ROWS)]
+             for i in range(columns_module.MIN_ROWS)]
     analysis = Analysis.model_validate({"attacks": items})
     edges, slow = analysis.attacks, EDGES.validate_python(items)
     _same_edges(edges, slow)
@@ -309,7 +309,7 @@ def test_grounding_a_columnar_list_keeps_and_drops_as_one_by_one(case):
 def test_scenario_with_a_long_list_dumps_as_before(tmp_path):
     record = copy.deepcopy(VALID)
     record["gold"]["attacks"] = [{"source": "r1", "target": f"x{i}", "kind": "undercut", "evidence": E}
-                                 for i in range(attack_list_module.MIN_ROWS + 5)]
+                                 for i in range(columns_module.MIN_ROWS + 5)]
     scenario = Scenario.model_validate(record)
     assert isinstance(scenario.gold.attacks, AttackList)
     with columnar_from(10**9):
@@ -354,7 +354,7 @@ def test_validate_reports_a_bad_citation_in_a_long_list(tmp_path):
 
     record = copy.deepcopy(VALID)
     record["gold"]["attacks"] = [{"source": "r1", "target": f"x{i}", "kind": "undercut", "evidence": E}
-                                 for i in range(attack_list_module.MIN_ROWS + 50)]
+                                 for i in range(columns_module.MIN_ROWS + 50)]
     record["gold"]["attacks"][1050]["evidence"] = ["E-01", "E-99"]
     path = tmp_path / "s.jsonl"
     path.write_text(json.dumps(record) + "\n", encoding="utf-8")
@@ -366,3 +366,84 @@ def test_validate_reports_a_bad_citation_in_a_long_list(tmp_path):
         f"paratrace: error: {path}:1: case {record['id']!r}, field gold.attacks.1050.evidence.1: cites fragment "
         "'E-99', which is not in the evidence package (the engine drops the object as ungrounded; tag the case "
         "'ungrounded-gold' if that is intended)"]
+
+
+# -- facts, rules and priorities, column by column ---------------------------------------------------
+
+from symbolic.columns import build_models, validate_rows  # noqa: E402
+from symbolic.model import Fact, Priority, Rule  # noqa: E402
+
+strings = st.sampled_from(["r1", "r2", " r1", "r 1", "", "a", "not a", "~b", "¬applicable(r1)", "E_01", "E-01",
+                           "Hierarchy", "lex superior", "smash", "strict", "Defeasible", "note", 3, None, True,
+                           ["r1"], {"start": 0, "end": 1}])
+string_lists = st.lists(st.sampled_from(["E-01", "E_02", "e03", "", "a", "not a", "x y", 1, None, ["E-01"]]),
+                        max_size=3)
+
+
+@st.composite
+def records(draw, model):
+    """A record of ``model``, mostly valid, sometimes with a bad value, a missing or unknown key."""
+    def rarely():
+        return draw(st.integers(0, 20)) == 0
+
+    usual = {
+        Fact: {"id": st.sampled_from(["f1", "f2"]), "literal": st.sampled_from(["a", "¬b", "not c"]),
+               "evidence": st.sampled_from([E, ["E_01", "E-02"]]), "span": st.sampled_from([None])},
+        Rule: {"id": st.sampled_from(["r1", "r2"]), "antecedents": st.sampled_from([[], ["a"], ["a", "not b"]]),
+               "consequent": st.sampled_from(["p", "¬p", "¬applicable(r1)"]),
+               "kind": st.sampled_from(["strict", "defeasible", "defeater"]), "evidence": st.sampled_from([E]),
+               "span": st.sampled_from([None])},
+        Priority: {"stronger": st.sampled_from(["r1", "r2"]), "weaker": st.sampled_from(["r2", "r3"]),
+                   "basis": st.sampled_from(["hierarchy", "Lex Superior", "exception"]),
+                   "evidence": st.sampled_from([E, []]), "note": st.sampled_from([None, "as agreed"])},
+    }[model]
+    if rarely():
+        return draw(st.sampled_from([["r1"], "r1", None, 7]))
+    record = {}
+    for name, values in usual.items():
+        required = model.model_fields[name].is_required()
+        if not required and draw(st.booleans()):
+            continue
+        bad = string_lists if _sequence(model, name) else strings
+        record[name] = draw(bad if rarely() else values)
+    if rarely():
+        record["weight"] = 1
+    if rarely() and record:
+        del record[draw(st.sampled_from(sorted(record)))]
+    return record
+
+
+def _sequence(model, name):
+    from typing import get_origin
+    return get_origin(model.model_fields[name].annotation) is tuple
+
+
+@pytest.mark.parametrize("model", [Fact, Rule, Priority])
+@settings(FUZZ, max_examples=300)
+@given(data=st.data())
+def test_records_validate_by_columns_as_one_by_one(model, data):
+    items = data.draw(st.lists(records(model), min_size=1, max_size=6)) * data.draw(st.integers(1, 3))
+    rows = validate_rows(copy.deepcopy(items), model, 1)
+    try:
+        slow = TypeAdapter(tuple[model, ...]).validate_python(items)
+    except ValidationError:
+        assert rows is None
+        return
+    if rows is not None:
+        fast = build_models(model, rows)
+        assert fast == slow and [o.model_fields_set for o in fast] == [o.model_fields_set for o in slow]
+        assert [o.model_dump_json() for o in fast] == [o.model_dump_json() for o in slow]
+
+
+def test_a_long_priority_list_is_validated_by_columns_with_the_same_errors():
+    record = copy.deepcopy(VALID)
+    record["gold"]["priorities"] = [{"stronger": "r1", "weaker": f"x{i}", "basis": "Hierarchy", "evidence": ["E_01"]}
+                                    for i in range(columns_module.MIN_ROWS + 100)]
+    fast = Scenario.model_validate(record)
+    with columnar_from(10**9):
+        plain = Scenario.model_validate(record)
+    assert fast == plain and fast.model_dump_json() == plain.model_dump_json()
+    assert [p.model_fields_set for p in fast.gold.priorities] == [p.model_fields_set for p in plain.gold.priorities]
+    record["gold"]["priorities"][1100]["basis"] = "whim"
+    with pytest.raises(ScenarioError, match=r"field gold\.priorities\.1100\.basis: "):
+        load_scenario_text(json.dumps(record), file="s.jsonl", line=1)
