@@ -89,8 +89,19 @@ def ground(evidence_ids: Iterable[str], analysis: Analysis) -> Theory:
     evidence = frozenset(evidence_ids)
     dropped: list[Dropped] = []
 
+    cited: dict[tuple[str, ...], str | None] = {}  # citations repeat across objects: each checked once
+
+    def missing(citation: tuple[str, ...]) -> str | None:
+        try:
+            return cited[citation]
+        except KeyError:
+            reason = cited[citation] = _missing(citation, evidence)
+            return reason
+        except TypeError:  # an unhashable citation (objects built without validation)
+            return _missing(citation, evidence)
+
     def keep(kind: ObjectKind, obj, ident: str, extra: str | None = None) -> bool:
-        reason = _missing(obj.evidence, evidence) or extra
+        reason = missing(obj.evidence) or extra
         if reason:
             dropped.append(Dropped(kind, ident, reason))
         return reason is None
@@ -109,11 +120,14 @@ def ground(evidence_ids: Iterable[str], analysis: Analysis) -> Theory:
             return f"refers to {name}, which was dropped as ungrounded"
         return f"refers to unknown {name}"
 
-    priorities = tuple(
-        p for p in analysis.priorities
-        if keep("priority", p, p.id,
-                ref(p.stronger, rule_ids) or ref(p.weaker, rule_ids))
-    )
+    kept = []
+    for p in analysis.priorities:
+        reason = missing(p.evidence) or ref(p.stronger, rule_ids) or ref(p.weaker, rule_ids)
+        if reason:
+            dropped.append(Dropped("priority", p.id, reason))
+        else:
+            kept.append(p)
+    priorities = tuple(kept)
 
     def target_problem(target: str) -> str | None:
         if target in known:
