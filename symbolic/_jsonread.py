@@ -193,7 +193,7 @@ def gc_paused():
             gc.enable()
 
 
-def _fast_parse(text: str):
+def _fast_parse(text: str, data: bytes | None = None):
     """jiter's value of ``text``, or ``_SLOW`` where only :func:`parse_json` may decide.
 
     jiter refuses whatever the strict parser refuses (malformed text,
@@ -201,15 +201,18 @@ def _fast_parse(text: str):
     overflow to infinity, which it returns as ``inf``; callers only use its
     value after validating it against a schema that has no float field, and
     re-parse with :func:`parse_json` when that fails.  (jiter refuses a
-    lone surrogate escape such as ``"\\ud800"`` too.)
+    lone surrogate escape such as ``"\\ud800"`` too.)  ``data``, when given,
+    is ``text`` as UTF-8 (the bytes it was decoded from).
     """
-    text = text.removeprefix("\ufeff")
     if sys.get_int_max_str_digits() != _JITER_INT_DIGITS:
         return _SLOW
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate character in a str
-        return _SLOW
+    if text.startswith("\ufeff"):
+        text, data = text[1:], None
+    if data is None:
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate character in a str
+            return _SLOW
     try:
         with gc_paused():
             return jiter.from_json(data, allow_inf_nan=False, catch_duplicate_keys=True, cache_mode="all")
@@ -249,7 +252,7 @@ def parse_validated(text, validate: Callable, *, file=None, line=None):
     """
     if isinstance(text, (bytes, bytearray)):
         text = _decode(bytes(text), file=file, line=line)
-    if isinstance(text, str) and text.strip():
+    if isinstance(text, str) and text and not text.isspace():
         result = _fast_validated(text, lambda value, _: validate(value), line)
         if result is not _SLOW:
             return result
@@ -284,7 +287,7 @@ def _open(path, max_file_bytes: int) -> tuple[BinaryIO, os.stat_result]:
     return handle, info
 
 
-def _fast_validated(text: str, validate: Callable | None, line: int):
+def _fast_validated(text: str, validate: Callable | None, line: int, data: bytes | None = None):
     """``validate(value, line)`` of jiter's value, or ``_SLOW`` (no validator, jiter refused, or invalid).
 
     The garbage collector stays paused until the decoded value is freed: a
@@ -293,7 +296,7 @@ def _fast_validated(text: str, validate: Callable | None, line: int):
     if validate is None:
         return _SLOW
     with gc_paused():
-        value = _fast_parse(text)
+        value = _fast_parse(text, data)
         if value is _SLOW or isinstance(value, list):
             return _SLOW
         try:
@@ -321,7 +324,8 @@ def _document(handle: BinaryIO, file: str, max_file_bytes: int,
         raise ScenarioError(f"file is over the limit of {max_file_bytes} bytes", file=file)
     text = _decode(data, file=file, line=None).removeprefix("\ufeff")
     start = text.count("\n", 0, len(text) - len(text.lstrip())) + 1
-    result = _fast_validated(text, validate, start) if text.strip() else _SLOW
+    result = _fast_validated(text, validate, start, data.removeprefix(b"\xef\xbb\xbf")) \
+        if text and not text.isspace() else _SLOW
     if result is not _SLOW:  # one object (an array is re-walked by the exact parser for its lines)
         yield start, result
         return
@@ -401,7 +405,7 @@ def scan_json_records(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
                 if number == 1:
                     chunk = chunk.removeprefix(b"\xef\xbb\xbf")
                 text = _decode(chunk, file=file, line=number)
-                value = _fast_validated(text, validate, number)
+                value = _fast_validated(text, validate, number, chunk)
                 if value is not _SLOW:
                     yield number, value
                     continue

@@ -79,7 +79,8 @@ def _is_sequence(model, name: str) -> bool:
 def _validated(model, name: str, values: list) -> tuple | None:
     """``values`` validated as field ``name``, each distinct value once; ``None`` if any is invalid."""
     first = values[0]
-    if type(first) in (str, list, type(None)) and values.count(first) == len(values):
+    if (type(first) in (str, list, type(None)) and values[-1] == first and values[len(values) // 2] == first
+            and values.count(first) == len(values)):
         distinct = (first,)  # the common case: one value for every row
     else:
         if _is_sequence(model, name):
@@ -135,18 +136,23 @@ def validate_rows(items, model, min_rows: int | None = None) -> Rows | None:
     names = list(model.model_fields)
     required = [name for name in names if model.model_fields[name].is_required()]
     try:  # anything but a dict fails here (a mapping of another type is validated row by row)
-        counts = {name: sum(map(dict.__contains__, items, repeat(name))) for name in names}
-    except TypeError:
+        given = {name: list(map(itemgetter(name), items)) for name in required}
+        counts = {name: n for name in required}
+        counts.update((name, sum(map(dict.__contains__, items, repeat(name)))) for name in names
+                      if name not in counts)
+    except (KeyError, TypeError):  # a missing key, or not a dict
         return None
-    if any(counts[name] < n for name in required) or sum(map(len, items)) != sum(counts.values()):
-        return None  # a missing or an unknown key
+    if sum(map(len, items)) != sum(counts.values()):
+        return None  # an unknown key
     columns = {}
     for name in names:
         if not counts[name]:
             columns[name] = (model.model_fields[name].get_default(call_default_factory=True),)
             continue
-        given = list(map(itemgetter(name), items)) if counts[name] == n else [d[name] for d in items if name in d]
-        valid = _validated(model, name, given)
+        if name not in given:
+            given[name] = list(map(itemgetter(name), items)) if counts[name] == n else \
+                [d[name] for d in items if name in d]
+        valid = _validated(model, name, given.pop(name))
         if valid is None:
             return None
         if counts[name] < n:  # rows without the key get the default

@@ -115,13 +115,17 @@ def _expanded(builder, sources, targets, kinds, lics):
     r_cols = np.array(r_flat, dtype=np.int64).reshape(len(r_flat), 3)
     per_edge = a_size[source_code] * r_size[reach_code]
     total = int(per_edge.sum())
-    edge = np.repeat(np.arange(len(sources)), per_edge)
-    within = np.arange(total) - np.repeat(np.cumsum(per_edge) - per_edge, per_edge)
-    width = r_size[reach_code][edge]
-    attacker = a_flat[a_off[source_code[edge]] + within // np.maximum(width, 1)]
-    reach_row = r_off[reach_code[edge]] + within % np.maximum(width, 1)
-    kind_code = kind_of[edge]
-    lic = lic_code[edge]
+    if total == len(sources) and bool((per_edge == 1).all()):  # an abstract framework: one attack per edge
+        attacker, reach_row = a_flat[a_off[source_code]], r_off[reach_code]
+        kind_code, lic = kind_of, lic_code
+    else:
+        edge = np.repeat(np.arange(len(sources)), per_edge)
+        within = np.arange(total) - np.repeat(np.cumsum(per_edge) - per_edge, per_edge)
+        width = r_size[reach_code][edge]
+        attacker = a_flat[a_off[source_code[edge]] + within // np.maximum(width, 1)]
+        reach_row = r_off[reach_code[edge]] + within % np.maximum(width, 1)
+        kind_code = kind_of[edge]
+        lic = lic_code[edge]
     defeat = np.full(total, -1, dtype=np.int64)
     beatable = [rule_code[r] for r in builder.stronger_than if r in rule_code]
     if beatable and total:
