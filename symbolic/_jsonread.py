@@ -199,7 +199,8 @@ def _fast_parse(text: str, data: bytes | None = None):
     jiter refuses whatever the strict parser refuses (malformed text,
     duplicate keys, ``NaN``, integers over 4,300 digits), except numbers that
     overflow to infinity, which it returns as ``inf``; callers only use its
-    value after validating it against a schema that has no float field, and
+    value after validating it against a schema that refuses infinities (the
+    scenario schema: its only numeric fields are integers), and
     re-parse with :func:`parse_json` when that fails.  (jiter refuses a
     lone surrogate escape such as ``"\\ud800"`` too.)  ``data``, when given,
     is ``text`` as UTF-8 (the bytes it was decoded from).
@@ -229,8 +230,9 @@ def parse_validated(text, validate: Callable, *, file=None, line=None):
         The JSON text (bytes must be UTF-8; a leading BOM is ignored).
     validate : callable
         Takes the decoded value, returns the validated object or raises
-        :class:`~symbolic.errors.ScenarioError`.  Its schema must refuse
-        float infinities (no float field), as the scenario schema does.
+        :class:`~symbolic.errors.ScenarioError`.  It must refuse infinite
+        numbers, as the scenario schema does (its only numeric fields are
+        integers).
     file, line
         As in :func:`parse_json`.
 
