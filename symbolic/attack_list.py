@@ -107,17 +107,9 @@ class AttackList(Sequence):
     def edges(self) -> tuple:
         """The rows as edge objects (built on first use, then kept)."""
         if self._edges is None:
-            new, put, cls = object.__new__, object.__setattr__, self.edge_type
-            edges = []
-            for s, t, k, lic, ev, keys in zip(self.source, self.target, self.kind, self.lics(),
-                                              self.evidences(), self._column(self.fields)):
-                edge = new(cls)
-                put(edge, "__dict__", {"source": s, "target": t, "kind": k, "lic": lic, "evidence": ev})
-                put(edge, "__pydantic_fields_set__", set(keys))
-                put(edge, "__pydantic_extra__", None)
-                put(edge, "__pydantic_private__", None)
-                edges.append(edge)
-            self._edges = tuple(edges)
+            values = {"source": self.source, "target": self.target, "kind": self.kind, "lic": self.lics(),
+                      "evidence": self.evidence}
+            self._edges = columns.build_models(self.edge_type, columns.Rows(len(self), values, self.fields))
         return self._edges
 
     def first_rows(self) -> np.ndarray:

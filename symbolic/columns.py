@@ -176,7 +176,8 @@ def build_models(model, rows: Rows) -> tuple:
     new, put = object.__new__, object.__setattr__
     names = list(model.model_fields)
     out = []
-    for values in zip(*(rows.column(name) for name in names), rows.fields * (rows.n // len(rows.fields))):
+    fields = rows.fields if len(rows.fields) == rows.n else rows.fields * rows.n
+    for values in zip(*(rows.column(name) for name in names), fields):
         obj = new(model)
         put(obj, "__dict__", dict(zip(names, values)))
         put(obj, "__pydantic_fields_set__", set(values[-1]))

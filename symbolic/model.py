@@ -15,7 +15,6 @@ from pydantic import BaseModel, ConfigDict, Field, WrapValidator, field_serializ
 
 from .attack_list import AttackList, attack_list
 from .columns import build_models, validate_rows
-
 from .fields import BasisField, EvidenceId, LiteralStr, ObjectId, StatusField, object_id
 from .labels import AttackKind, RuleKind
 from .literals import excepted_rule
