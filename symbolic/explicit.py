@@ -85,6 +85,17 @@ def _codes(values) -> tuple[np.ndarray, list]:
     return np.fromiter(map(position.__getitem__, values), dtype=np.int64, count=len(values)), distinct
 
 
+def _kind_codes(kinds) -> np.ndarray:
+    """The code of each kind, matched by identity (an enum member's hash is a Python call per row)."""
+    ids = np.fromiter(map(id, kinds), dtype=np.int64, count=len(kinds))
+    codes = np.full(len(kinds), -1, dtype=np.int64)
+    for kind, code in _KIND_CODE.items():
+        codes[ids == id(kind)] = code
+    if (codes < 0).any():  # not the members themselves (e.g. strings): look each one up
+        return np.fromiter(map(_KIND_CODE.__getitem__, kinds), dtype=np.int64, count=len(kinds))
+    return codes
+
+
 def _csr(lists) -> tuple[np.ndarray, np.ndarray]:
     """Start offsets and sizes of a list of lists laid end to end."""
     sizes = np.array([len(x) for x in lists], dtype=np.int64)
@@ -102,7 +113,7 @@ def _expanded(builder, sources, targets, kinds, lics):
         given = np.fromiter((-2 if x is None else rule_code[x] for x in lics), dtype=np.int64, count=len(lics))
         lic_code = np.where(given == -2, lic_code, given)
     target_code, distinct_targets = _codes(targets)
-    kind_of = np.fromiter(map(_KIND_CODE.__getitem__, kinds), dtype=np.int64, count=len(kinds))
+    kind_of = _kind_codes(kinds)
     pairs, reach_code = np.unique(target_code * 3 + kind_of, return_inverse=True)
     reach_code = reach_code.reshape(-1)
     by_code = {v: k for k, v in _KIND_CODE.items()}
