@@ -76,7 +76,7 @@ QUICK = {
     "altderiv": ("altderiv", {"m": 6, "q": 6, "groups": 4}, ("cli_json", "tnf")),
     "af-columnar-peer": ("explicit", {"args": 2000, "attacks": 50_000, "columnar": True}, ("cli_json",)),
 }
-PEER_GRAPHS = {"dense-peer", "af-columnar-peer", "af-columnar-acyclic"}
+PEER_GRAPHS = {"dense-peer", "af-list-peer", "af-columnar-peer", "af-columnar-acyclic"}
 GOALS = {"label_over_c_max": 3.0, "clingo_over_api_min": 20.0, "cli_json_peer_s_max": 10.0,
          "cli_json_peer_rss_mb_max": 1024, "path_over_engine_max": 3.0, "tiny_status_s_max": 0.6}
 
@@ -193,15 +193,14 @@ def main(argv: list[str] | None = None) -> int:
             record = theories.FAMILIES[family](seed=0, **options)
             path.write_text(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
             del record
-            slow = family == "explicit" and not options.get("columnar")  # one object per edge: run it once
-            row, evaluation = _in_process(path, 1 if slow else repeat)
+            row, evaluation = _in_process(path, repeat)
             for cli in paths:
                 if cli == "tnf":
                     continue
                 fmt = cli.split("_")[1]
                 command = ["validate", str(path), "--check-gold"] if fmt == "validate" else \
                     ["status", str(path), "-f", fmt]
-                row[cli] = _cli(command, repeat if row["attacks"] < 200_000 and not slow else 1)
+                row[cli] = _cli(command, repeat if row["attacks"] < 200_000 else 1)
             row.update(_ratios(row, rows["tiny"]["cli_text"]["median_ms"]))
             rows[name] = row
             if name in PEER_GRAPHS:

@@ -2,7 +2,8 @@
 
 The edit set ``Delta_N`` holds one unit-cost deletion per grounded normative
 object of the gold analysis: facts, rules, exceptions, priority edges and
-explicit attack edges.  Objects are counted after TNF normalization: a rule
+explicit attack edges (an ``attacks`` entry or one row of an ``attack_table``,
+which is the same edge).  Objects are counted after TNF normalization: a rule
 restated under a second id (a proof alias) is one norm and one edit.  Edit
 sets are searched by non-decreasing cost and, at equal cost, in canonical
 order (category in that order, then id); the first set whose deletion changes

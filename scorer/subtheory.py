@@ -24,7 +24,7 @@ re-implements it.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
 from symbolic.errors import PriorityCycleWarning
@@ -50,7 +50,9 @@ class Universe:
     evidence_ids : iterable of str
         Normalized ids of the evidence package.
     analysis : Analysis
-        The normative objects.  Ungrounded ones are dropped by
+        The normative objects; the rows of an ``attack_table`` are explicit
+        attack edges like the ``attacks`` entries, each under its own
+        handle.  Ungrounded ones are dropped by
         :func:`symbolic.grounding.ground` and proof aliases collapsed by
         :func:`symbolic.tnf.collapse_aliases` (TNF steps iii and v), exactly as
         the trace normal form does, so the statuses here are the TNF's.
@@ -90,7 +92,12 @@ class Universe:
     def __post_init__(self):
         self.target = normalize_literal(self.target)
         self.evidence_ids = frozenset(self.evidence_ids)
-        self.theory, self.aliases = collapse_aliases(ground(self.evidence_ids, self.analysis))
+        theory, self.aliases = collapse_aliases(ground(self.evidence_ids, self.analysis))
+        if theory.attack_table is not None:
+            # Row i of an attack table is exactly one ``attacks`` entry (docs/performance.md), and
+            # deletions edit one explicit edge at a time: the rows join the list, after its edges.
+            theory = replace(theory, attacks=tuple(theory.attacks) + theory.attack_table.rows(), attack_table=None)
+        self.theory = theory
         objects: dict[str, object] = {}
         for obj in (*self.theory.facts, *self.theory.rules, *self.theory.priorities, *self.theory.attacks):
             objects.setdefault(handle_of(obj), obj)

@@ -4,15 +4,26 @@ Shared by the suite loader and the peer importer.  Sizes are checked before
 data is read, bytes must be UTF-8, JSON must be strict (no ``NaN``, no
 duplicate keys), and every problem is a :class:`~symbolic.errors.ScenarioError`
 naming the file, the 1-based line and the offending text.
+
+Records that a caller validates (``validate=`` of :func:`scan_json_records`)
+are first parsed by jiter (the Rust JSON parser of the pydantic stack, with
+its string cache and duplicate-key check) and re-parsed by the exact parser
+below only when jiter refuses the text or the validation fails, so the value
+and every error are those of :func:`parse_json`.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import stat
+import sys
+from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO, Callable, Iterator
+
+import jiter
 
 from .errors import ScenarioError
 from .fsio import input_problem
@@ -20,7 +31,9 @@ from .fsio import input_problem
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",
     "DEFAULT_MAX_LINE_BYTES",
+    "gc_paused",
     "parse_json",
+    "parse_validated",
     "scan_json_records",
 ]
 
@@ -163,6 +176,91 @@ def parse_json(text, *, file=None, line=None):
         raise error(str(exc).split(";")[0]) from None
 
 
+_SLOW = object()
+#: The integer-length limit jiter applies (Python's default ``sys.get_int_max_str_digits()``).
+_JITER_INT_DIGITS = 4300
+
+
+@contextmanager
+def gc_paused():
+    """Pause the cyclic garbage collector while a large record is built (it holds no cycles)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _fast_parse(text: str, data: bytes | None = None):
+    """jiter's value of ``text``, or ``_SLOW`` where only :func:`parse_json` may decide.
+
+    jiter refuses whatever the strict parser refuses (malformed text,
+    duplicate keys, ``NaN``, integers over 4,300 digits), except numbers that
+    overflow to infinity, which it returns as ``inf``; callers only use its
+    value after validating it against a schema that refuses infinities (the
+    scenario schema: its only numeric fields are integers), and
+    re-parse with :func:`parse_json` when that fails.  (jiter refuses a
+    lone surrogate escape such as ``"\\ud800"`` too.)  ``data``, when given,
+    is ``text`` as UTF-8 (the bytes it was decoded from).
+    """
+    if sys.get_int_max_str_digits() != _JITER_INT_DIGITS:
+        return _SLOW
+    if text.startswith("\ufeff"):
+        text, data = text[1:], None
+    if data is None:
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate character in a str
+            return _SLOW
+    try:
+        with gc_paused():
+            return jiter.from_json(data, allow_inf_nan=False, catch_duplicate_keys=True, cache_mode="all")
+    except ValueError:
+        return _SLOW
+
+
+def parse_validated(text, validate: Callable, *, file=None, line=None):
+    """``validate(value)`` of the JSON value of ``text``, parsed fast where that is exact.
+
+    Parameters
+    ----------
+    text : str or bytes
+        The JSON text (bytes must be UTF-8; a leading BOM is ignored).
+    validate : callable
+        Takes the decoded value, returns the validated object or raises
+        :class:`~symbolic.errors.ScenarioError`.  It must refuse infinite
+        numbers, as the scenario schema does (its only numeric fields are
+        integers).
+    file, line
+        As in :func:`parse_json`.
+
+    Returns
+    -------
+    object
+        What ``validate`` returns: the same result, and on failure the same
+        error, as ``validate(parse_json(text))``.
+
+    Raises
+    ------
+    ScenarioError
+        The error of :func:`parse_json`, or else of ``validate``.
+
+    Examples
+    --------
+    >>> parse_validated('{"n": [1, 2]}', lambda value: value["n"])
+    [1, 2]
+    """
+    if isinstance(text, (bytes, bytearray)):
+        text = _decode(bytes(text), file=file, line=line)
+    if isinstance(text, str) and text and not text.isspace():
+        result = _fast_validated(text, lambda value, _: validate(value), line)
+        if result is not _SLOW:
+            return result
+    return validate(parse_json(text, file=file, line=line))
+
+
 def _open(path, max_file_bytes: int) -> tuple[BinaryIO, os.stat_result]:
     file = str(path)
     reason = input_problem(path)  # a pipe or a device is refused before open() could block on it
@@ -191,14 +289,51 @@ def _open(path, max_file_bytes: int) -> tuple[BinaryIO, os.stat_result]:
     return handle, info
 
 
-def _document(handle: BinaryIO, file: str, max_file_bytes: int) -> Iterator[tuple[int, object]]:
+def _fast_validated(text: str, validate: Callable | None, line: int, data: bytes | None = None):
+    """``validate(value, line)`` of jiter's value, or ``_SLOW`` (no validator, jiter refused, or invalid).
+
+    The garbage collector stays paused until the decoded value is freed: a
+    collection in between would traverse every one of its containers.
+    """
+    if validate is None:
+        return _SLOW
+    with gc_paused():
+        value = _fast_parse(text, data)
+        if value is _SLOW or isinstance(value, list):
+            return _SLOW
+        try:
+            return validate(value, line)
+        except ScenarioError:
+            return _SLOW  # the exact parser decides: an overflowing number is a JSON error
+        finally:
+            del value
+
+
+def _validated(value, validate: Callable | None, line: int):
+    """``validate(value, line)``, its :class:`ScenarioError` returned as the value."""
+    if validate is None:
+        return value
+    try:
+        return validate(value, line)
+    except ScenarioError as exc:
+        return exc
+
+
+def _document(handle: BinaryIO, file: str, max_file_bytes: int,
+              validate: Callable | None = None) -> Iterator[tuple[int, object]]:
     data = handle.read(max_file_bytes + 1)
     if len(data) > max_file_bytes:
         raise ScenarioError(f"file is over the limit of {max_file_bytes} bytes", file=file)
     text = _decode(data, file=file, line=None).removeprefix("\ufeff")
+    start = text.count("\n", 0, len(text) - len(text.lstrip())) + 1
+    result = _fast_validated(text, validate, start, data.removeprefix(b"\xef\xbb\xbf")) \
+        if text and not text.isspace() else _SLOW
+    if result is not _SLOW:  # one object (an array is re-walked by the exact parser for its lines)
+        yield start, result
+        return
     value = parse_json(text, file=file, line=1)
     if not isinstance(value, list):
-        yield text.count("\n", 0, len(text) - len(text.lstrip())) + 1, value
+        yield start, _validated(value, validate, start)
         return
     # Re-walk the array to recover the line where each element starts.
     decoder, pos = json.JSONDecoder(object_pairs_hook=_pairs), text.index("[") + 1
@@ -206,13 +341,14 @@ def _document(handle: BinaryIO, file: str, max_file_bytes: int) -> Iterator[tupl
         while text[pos] in " \t\r\n,":
             pos += 1
         _, end = decoder.raw_decode(text, pos)
-        yield text.count("\n", 0, pos) + 1, item
+        line = text.count("\n", 0, pos) + 1
+        yield line, _validated(item, validate, line)
         pos = end
 
 
 def scan_json_records(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
                       max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
-                      keep_going: bool = False) -> Iterator[tuple[int, object]]:
+                      keep_going: bool = False, validate: Callable | None = None) -> Iterator[tuple[int, object]]:
     """Yield ``(line, value)`` for each JSON record of a JSONL file or ``.json`` document.
 
     Parameters
@@ -228,6 +364,13 @@ def scan_json_records(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     keep_going : bool, default False
         Yield a line's :class:`ScenarioError` as its value instead of raising
         it, and go on with the next line.  File-level errors always raise.
+    validate : callable, optional
+        ``validate(value, line)`` returns the validated record or raises
+        :class:`ScenarioError`; its result (or its error, as the value) is
+        yielded instead of the value.  The records are then parsed by jiter
+        first and by the exact parser only where jiter refuses them or the
+        validation fails, with the same results and errors (see
+        :func:`parse_validated`).
 
     Yields
     ------
@@ -243,7 +386,7 @@ def scan_json_records(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     handle, _ = _open(path, max_file_bytes)
     with handle:
         if Path(file).suffix.lower() == ".json":
-            yield from _document(handle, file, max_file_bytes)
+            yield from _document(handle, file, max_file_bytes, validate)
             return
         total, number = 0, 0
         while True:
@@ -264,6 +407,10 @@ def scan_json_records(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
                 if number == 1:
                     chunk = chunk.removeprefix(b"\xef\xbb\xbf")
                 text = _decode(chunk, file=file, line=number)
+                value = _fast_validated(text, validate, number, chunk)
+                if value is not _SLOW:
+                    yield number, value
+                    continue
                 try:
                     value = parse_json(text, file=file, line=number)
                 except ScenarioError as exc:
@@ -277,4 +424,4 @@ def scan_json_records(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
                     raise
                 yield number, exc
                 continue
-            yield number, value
+            yield number, _validated(value, validate, number)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from .attack_list import AttackList
 from .grounding import Dropped, Theory
 from .literals import NEG, applicability_atom, excepted_rule, normalize_literal
 from .model import Fact, Rule
@@ -115,6 +116,11 @@ def collapse_aliases(theory: Theory) -> tuple[Theory, dict[str, str]]:
             continue
         priorities.append(q)
     known = {r.id for r in theory.rules} | {f.id for f in theory.facts}
+    if isinstance(theory.attacks, AttackList):
+        edges = _collapse_list(theory.attacks, steps, alias, known, sub, lit, dropped)
+        table = _collapse_table(theory.attack_table, steps, alias, known, sub, lit, dropped)
+        collapsed = Theory(theory.evidence, new_facts, new_rules, edges, _dedupe(priorities), tuple(dropped), table)
+        return collapsed, dict(sorted(alias.items()))
     attacks = []
     for a in theory.attacks:
         if {a.source, a.lic, a.target} & steps:
@@ -171,3 +177,47 @@ def _collapse_table(table, steps, alias, known, sub, lit, dropped):
     if sources == table.source and targets == table.target and lic == table.lic:
         return table
     return table.model_copy(update={"source": sources, "target": targets, "lic": lic})
+
+
+def _targets(targets, alias, known, lit) -> dict:
+    """Each distinct target redirected: an alias to its rule, a literal to its collapsed form."""
+    out = {}
+    for target in set(targets):
+        if target in alias:
+            out[target] = alias[target]
+        elif target not in known:
+            out[target] = lit(normalize_literal(target))
+        else:
+            out[target] = target
+    return out
+
+
+_UPDATED = frozenset({"source", "lic", "target"})
+
+
+def _collapse_list(edges: AttackList, steps, alias, known, sub, lit, dropped) -> AttackList:
+    """A columnar attack list collapsed as :func:`collapse_aliases` does edge by edge (per distinct name).
+
+    Rows naming a proof step are dropped, sources, licensing rules and targets
+    redirected (each edge then counts them as set, as ``model_copy`` does),
+    and equal edges kept once.
+    """
+    lics = edges.lics()
+    if steps and steps & (set(edges.source) | set(lics) | set(edges.target)):
+        keep = []
+        for source, lic, target, kind in zip(edges.source, lics, edges.target, edges.kind):
+            bad = bool({source, lic, target} & steps)
+            if bad:
+                dropped.append(Dropped("attack", f"{source}-{kind.value}->{target}", "refers to a proof-step rule"))
+            keep.append(not bad)
+        edges = edges.select(keep)
+        lics = edges.lics()
+    named = {x: sub(x) for x in set(edges.source) | set(lics)} if alias else {}
+    sources = tuple(map(named.__getitem__, edges.source)) if alias else edges.source
+    lic = None if edges.lic is None else tuple(map(named.__getitem__, lics)) if alias else edges.lic
+    target_of = _targets(edges.target, alias, known, lit)
+    targets = tuple(map(target_of.__getitem__, edges.target))
+    fields = tuple(keys | _UPDATED for keys in edges.fields)
+    collapsed = AttackList(edges.edge_type, sources, targets, edges.kind, lic, edges.evidence, fields)
+    first = collapsed.first_rows()
+    return collapsed if first.all() else collapsed.select(first.tolist())

@@ -28,6 +28,7 @@ from typing import Optional
 import typer
 from typer.core import TyperGroup
 
+from .attack_list import AttackList
 from .errors import ParatraceError, PriorityCycleWarning, ScenarioError
 
 __all__ = ["CliContext", "GuardedGroup", "app", "debug_enabled", "new_app", "register"]
@@ -253,8 +254,15 @@ def _citation_problems(scenario, line: int, file: str) -> list[str]:
     known = scenario.evidence_ids()
     problems = []
     for kind in ("facts", "rules", "priorities", "attacks"):
-        for i, obj in enumerate(getattr(scenario.gold, kind, ()) or ()):
-            for j, cited in enumerate(obj.evidence):
+        objs = getattr(scenario.gold, kind, ()) or ()
+        if isinstance(objs, AttackList):  # a long list kept as columns: each distinct citation checked once
+            if all(known.issuperset(cited) for cited in set(objs.evidence)):
+                continue
+            citations = objs.evidences()
+        else:
+            citations = tuple(obj.evidence for obj in objs)
+        for i, evidence in enumerate(citations):
+            for j, cited in enumerate(evidence):
                 if cited not in known:
                     problems.append(f"{file}:{line}: case {scenario.id!r}, field gold.{kind}.{i}.evidence.{j}: "
                                     f"cites fragment {cited!r}, which is not in the evidence package (the "

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .attack_list import AttackList
 from .attack_table import SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE
 from .labels import AttackKind
 from .literals import normalize_literal
@@ -33,11 +34,16 @@ def _rows(theory):
 
     ``lics`` is ``None`` when no edge names its licensing rule.
     """
-    sources = [e.source for e in theory.attacks]
-    targets = [e.target for e in theory.attacks]
-    kinds = [e.kind for e in theory.attacks]
-    lics = [e.lic for e in theory.attacks]
-    given = any(x is not None for x in lics)
+    edges = theory.attacks
+    if isinstance(edges, AttackList):  # a long list, kept as columns
+        sources, targets, kinds, lics = list(edges.source), list(edges.target), list(edges.kind), list(edges.lics())
+        given = edges.lic is not None
+    else:
+        sources = [e.source for e in edges]
+        targets = [e.target for e in edges]
+        kinds = [e.kind for e in edges]
+        lics = [e.lic for e in edges]
+        given = any(x is not None for x in lics)
     table = theory.attack_table
     if table is not None and len(table):
         sources += table.source
@@ -79,6 +85,17 @@ def _codes(values) -> tuple[np.ndarray, list]:
     return np.fromiter(map(position.__getitem__, values), dtype=np.int64, count=len(values)), distinct
 
 
+def _kind_codes(kinds) -> np.ndarray:
+    """The code of each kind, matched by identity (an enum member's hash is a Python call per row)."""
+    ids = np.fromiter(map(id, kinds), dtype=np.int64, count=len(kinds))
+    codes = np.full(len(kinds), -1, dtype=np.int64)
+    for kind, code in _KIND_CODE.items():
+        codes[ids == id(kind)] = code
+    if (codes < 0).any():  # not the members themselves (e.g. strings): look each one up
+        return np.fromiter(map(_KIND_CODE.__getitem__, kinds), dtype=np.int64, count=len(kinds))
+    return codes
+
+
 def _csr(lists) -> tuple[np.ndarray, np.ndarray]:
     """Start offsets and sizes of a list of lists laid end to end."""
     sizes = np.array([len(x) for x in lists], dtype=np.int64)
@@ -96,7 +113,7 @@ def _expanded(builder, sources, targets, kinds, lics):
         given = np.fromiter((-2 if x is None else rule_code[x] for x in lics), dtype=np.int64, count=len(lics))
         lic_code = np.where(given == -2, lic_code, given)
     target_code, distinct_targets = _codes(targets)
-    kind_of = np.fromiter(map(_KIND_CODE.__getitem__, kinds), dtype=np.int64, count=len(kinds))
+    kind_of = _kind_codes(kinds)
     pairs, reach_code = np.unique(target_code * 3 + kind_of, return_inverse=True)
     reach_code = reach_code.reshape(-1)
     by_code = {v: k for k, v in _KIND_CODE.items()}
@@ -109,13 +126,17 @@ def _expanded(builder, sources, targets, kinds, lics):
     r_cols = np.array(r_flat, dtype=np.int64).reshape(len(r_flat), 3)
     per_edge = a_size[source_code] * r_size[reach_code]
     total = int(per_edge.sum())
-    edge = np.repeat(np.arange(len(sources)), per_edge)
-    within = np.arange(total) - np.repeat(np.cumsum(per_edge) - per_edge, per_edge)
-    width = r_size[reach_code][edge]
-    attacker = a_flat[a_off[source_code[edge]] + within // np.maximum(width, 1)]
-    reach_row = r_off[reach_code[edge]] + within % np.maximum(width, 1)
-    kind_code = kind_of[edge]
-    lic = lic_code[edge]
+    if total == len(sources) and bool((per_edge == 1).all()):  # an abstract framework: one attack per edge
+        attacker, reach_row = a_flat[a_off[source_code]], r_off[reach_code]
+        kind_code, lic = kind_of, lic_code
+    else:
+        edge = np.repeat(np.arange(len(sources)), per_edge)
+        within = np.arange(total) - np.repeat(np.cumsum(per_edge) - per_edge, per_edge)
+        width = r_size[reach_code][edge]
+        attacker = a_flat[a_off[source_code[edge]] + within // np.maximum(width, 1)]
+        reach_row = r_off[reach_code[edge]] + within % np.maximum(width, 1)
+        kind_code = kind_of[edge]
+        lic = lic_code[edge]
     defeat = np.full(total, -1, dtype=np.int64)
     beatable = [rule_code[r] for r in builder.stronger_than if r in rule_code]
     if beatable and total:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Literal
 
+from .attack_list import AttackList
 from .literals import normalize_literal
 from .model import Analysis, AttackColumns, AttackEdge, Fact, Priority, Rule
 
@@ -88,8 +89,19 @@ def ground(evidence_ids: Iterable[str], analysis: Analysis) -> Theory:
     evidence = frozenset(evidence_ids)
     dropped: list[Dropped] = []
 
+    cited: dict[tuple[str, ...], str | None] = {}  # citations repeat across objects: each checked once
+
+    def missing(citation: tuple[str, ...]) -> str | None:
+        try:
+            return cited[citation]
+        except KeyError:
+            reason = cited[citation] = _missing(citation, evidence)
+            return reason
+        except TypeError:  # an unhashable citation (objects built without validation)
+            return _missing(citation, evidence)
+
     def keep(kind: ObjectKind, obj, ident: str, extra: str | None = None) -> bool:
-        reason = _missing(obj.evidence, evidence) or extra
+        reason = missing(obj.evidence) or extra
         if reason:
             dropped.append(Dropped(kind, ident, reason))
         return reason is None
@@ -108,11 +120,14 @@ def ground(evidence_ids: Iterable[str], analysis: Analysis) -> Theory:
             return f"refers to {name}, which was dropped as ungrounded"
         return f"refers to unknown {name}"
 
-    priorities = tuple(
-        p for p in analysis.priorities
-        if keep("priority", p, p.id,
-                ref(p.stronger, rule_ids) or ref(p.weaker, rule_ids))
-    )
+    kept = []
+    for p in analysis.priorities:
+        reason = missing(p.evidence) or ref(p.stronger, rule_ids) or ref(p.weaker, rule_ids)
+        if reason:
+            dropped.append(Dropped("priority", p.id, reason))
+        else:
+            kept.append(p)
+    priorities = tuple(kept)
 
     def target_problem(target: str) -> str | None:
         if target in known:
@@ -131,10 +146,13 @@ def ground(evidence_ids: Iterable[str], analysis: Analysis) -> Theory:
     def attack_problem(edge: AttackEdge) -> str | None:
         return checks[0](edge.source) or checks[1](edge.lic) or checks[2](edge.target)
 
-    attacks = tuple(
-        e for e in analysis.attacks
-        if keep("attack", e, f"{e.source}-{e.kind.value}->{e.target}", attack_problem(e))
-    )
+    if isinstance(analysis.attacks, AttackList):
+        attacks = _ground_list(analysis.attacks, evidence, checks, dropped)
+    else:
+        attacks = tuple(
+            e for e in analysis.attacks
+            if keep("attack", e, f"{e.source}-{e.kind.value}->{e.target}", attack_problem(e))
+        )
     table = _ground_table(analysis.attack_table, evidence, checks, dropped)
     return Theory(evidence, facts, rules, attacks, priorities, tuple(dropped), table)
 
@@ -158,3 +176,22 @@ def _ground_table(table: AttackColumns | None, evidence, checks, dropped) -> Att
             dropped.append(Dropped("attack", f"{source}-{kind.value}->{target}", problem))
         keep.append(problem is None)
     return table.select(keep)
+
+
+def _ground_list(edges: AttackList, evidence, checks, dropped) -> AttackList:
+    """The grounded edges of a columnar attack list, as :func:`ground` keeps and reports them one by one.
+
+    Each distinct citation, source, licensing rule and target is checked once.
+    """
+    cited = {ev: _missing(ev, evidence) for ev in set(edges.evidence)}
+    columns = (edges.source, edges.lics(), edges.target)
+    found = [{value: check(value) for value in set(column)} for check, column in zip(checks, columns)]
+    if not any(cited.values()) and not any(problem for per_value in found for problem in per_value.values()):
+        return edges
+    keep = []
+    for source, lic, target, kind, ev in zip(*columns, edges.kind, edges.evidences()):
+        problem = cited[ev] or found[0][source] or found[1][lic] or found[2][target]
+        if problem is not None:
+            dropped.append(Dropped("attack", f"{source}-{kind.value}->{target}", problem))
+        keep.append(problem is None)
+    return edges.select(keep)

@@ -20,7 +20,7 @@ from typing import Iterator
 
 from pydantic import ValidationError
 
-from ._jsonread import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_BYTES, parse_json, scan_json_records
+from ._jsonread import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_BYTES, gc_paused, parse_validated, scan_json_records
 from ._suitewrite import dump_suite, scenario_line, write_atomic
 from .errors import ScenarioError
 from .model import Scenario
@@ -102,7 +102,8 @@ def validate_scenario(obj, *, file=None, line=None) -> Scenario:
             file=file, line=line, value=obj,
         )
     try:
-        return Scenario.model_validate(obj)
+        with gc_paused():  # a large theory is many small acyclic objects
+            return Scenario.model_validate(obj)
     except ValidationError as exc:
         errors = exc.errors(include_url=False)
         first = errors[0]
@@ -154,8 +155,7 @@ def load_scenario_text(text, *, file=None, line=None) -> Scenario:
     symbolic.errors.ScenarioError: x.jsonl:7: malformed JSON: Expecting property name enclosed in double quotes at column 13
     """
     file = None if file is None else str(file)
-    value = parse_json(text, file=file, line=line)
-    return validate_scenario(value, file=file, line=line)
+    return parse_validated(text, lambda value: validate_scenario(value, file=file, line=line), file=file, line=line)
 
 
 def _records(path, max_line_bytes, max_file_bytes, keep_going) -> Iterator[tuple[int, Scenario | ScenarioError]]:
@@ -163,16 +163,13 @@ def _records(path, max_line_bytes, max_file_bytes, keep_going) -> Iterator[tuple
     file = str(path)
     first_line: dict[str, int] = {}
     count = 0
-    for line, value in scan_json_records(path, max_line_bytes=max_line_bytes,
-                                         max_file_bytes=max_file_bytes, keep_going=keep_going):
+    records = scan_json_records(path, max_line_bytes=max_line_bytes, max_file_bytes=max_file_bytes,
+                                keep_going=keep_going,
+                                validate=lambda value, line: validate_scenario(value, file=file, line=line))
+    for line, scenario in records:
         count += 1
-        if isinstance(value, ScenarioError):
-            yield line, value
-            continue
-        try:
-            scenario = validate_scenario(value, file=file, line=line)
-        except ScenarioError as exc:
-            yield line, exc
+        if isinstance(scenario, ScenarioError):
+            yield line, scenario
             continue
         if scenario.id in first_line:
             yield line, ScenarioError(

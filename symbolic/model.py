@@ -9,10 +9,12 @@ so two spellings of the same object compare equal.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
+from pydantic import BaseModel, ConfigDict, Field, WrapValidator, field_serializer, model_serializer, model_validator
 
+from .attack_list import AttackList, attack_list
+from .columns import build_models, validate_rows
 from .fields import BasisField, EvidenceId, LiteralStr, ObjectId, StatusField, object_id
 from .labels import AttackKind, RuleKind
 from .literals import excepted_rule
@@ -21,6 +23,7 @@ __all__ = [
     "Analysis",
     "AttackColumns",
     "AttackEdge",
+    "AttackEdges",
     "DEFECT_CLASSES",
     "DefectClass",
     "Domain",
@@ -130,6 +133,27 @@ class AttackEdge(BaseModel):
     kind: AttackKind
     lic: ObjectId | None = None
     evidence: tuple[EvidenceId, ...] = ()
+
+
+def _attack_entries(value, handler):
+    """A long list of attack entries validated column by column (:mod:`symbolic.attack_list`), else entry by entry."""
+    if isinstance(value, AttackList):
+        return value
+    edges = attack_list(value, AttackEdge)
+    return handler(value) if edges is None else edges
+
+
+#: ``attacks``: a tuple of :class:`AttackEdge`, or for long lists an equal :class:`~symbolic.attack_list.AttackList`.
+AttackEdges = Annotated[tuple[AttackEdge, ...], WrapValidator(_attack_entries)]
+
+
+def _by_columns(model):
+    """A wrap validator: a long list of ``model`` records validated column by column, else row by row."""
+    def validate(value, handler):
+        rows = validate_rows(value, model)
+        return handler(value) if rows is None else build_models(model, rows)
+
+    return WrapValidator(validate)
 
 
 class AttackColumns(BaseModel):
@@ -252,12 +276,17 @@ class Analysis(BaseModel):
     """A set of normative objects over one evidence package: ``F, R, C, P``."""
 
     model_config = _FROZEN
-    facts: tuple[Fact, ...] = ()
-    rules: tuple[Rule, ...] = ()
-    attacks: tuple[AttackEdge, ...] = ()
-    priorities: tuple[Priority, ...] = ()
+    facts: Annotated[tuple[Fact, ...], _by_columns(Fact)] = ()
+    rules: Annotated[tuple[Rule, ...], _by_columns(Rule)] = ()
+    attacks: AttackEdges = ()
+    priorities: Annotated[tuple[Priority, ...], _by_columns(Priority)] = ()
     attack_table: AttackColumns | None = Field(
         default=None, description="More explicit attacks, as columns (for large abstract frameworks).")
+
+    @field_serializer("attacks", mode="wrap")
+    def _attack_edges(self, value, handler):
+        """Dump an :class:`~symbolic.attack_list.AttackList` as the tuple of edges it stands for."""
+        return handler(value.edges() if isinstance(value, AttackList) else value)
 
     @model_serializer(mode="wrap")
     def _without_empty_table(self, handler):

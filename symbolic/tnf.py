@@ -177,7 +177,8 @@ def normal_form(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
     facts, rules, priorities, unmatched = _add_groundings(
         analysis.facts, analysis.rules, analysis.priorities + resolved.priorities, resolved.groundings)
     try:
-        merged = Analysis(facts=facts, rules=rules, attacks=analysis.attacks + resolved.attacks,
+        attacks = analysis.attacks + resolved.attacks if resolved.attacks else analysis.attacks  # columns stay
+        merged = Analysis(facts=facts, rules=rules, attacks=attacks,
                           priorities=priorities, attack_table=analysis.attack_table)
     except ValidationError as exc:
         raise RecordError(exc.errors()[0]["msg"], field="raw_edges") from None

@@ -161,3 +161,28 @@ def test_ncr_cost_is_the_brute_force_minimum(analysis):
 def test_evaluation_cap_stops():
     w = ncr_witness(E, two_paths(), "p", max_evaluations=2)
     assert w.stopped and not w.censored and w.cap_reached and w.evaluations <= 3
+
+
+def _undercut_case(columnar: bool) -> Analysis:
+    """p from f1 by r1; two explicit undercuts of r1 (from f2 and f3), so the status flips once both go."""
+    from symbolic.model import AttackColumns, AttackEdge
+
+    facts = [fact(1, "a"), fact(2, "b"), fact(3, "c")]
+    rules = [rule(1, ["a"], "p"), rule(2, ["b"], "q")]
+    edges = [AttackEdge(source=s, target="r1", kind="undercut", evidence=[E[0]]) for s in ("f2", "f3")]
+    if not columnar:
+        return Analysis(facts=facts, rules=rules, attacks=edges)
+    table = AttackColumns(source=["f2", "f3"], target=["r1", "r1"], kind="undercut", evidence=[E[0]])
+    return Analysis(facts=facts, rules=rules, attacks=edges[:1], attack_table=table)
+
+
+def test_attack_table_rows_are_edges_that_ncr_deletes():
+    listed, columnar = ncr_witness(E, _undercut_case(False), "p"), ncr_witness(E, _undercut_case(True), "p")
+    u, plain = Universe(E, _undercut_case(True), "p"), Universe(E, _undercut_case(False), "p")
+    assert u.handles == plain.handles and {"attack:f2-undercut->r1", "attack:f3-undercut->r1"} <= set(u.handles)
+    assert u.status(u.handles) is plain.status(plain.handles) is Status.REJECTED
+    for gone in ({"attack:f2-undercut->r1"}, {"attack:f2-undercut->r1", "attack:f3-undercut->r1"}):
+        assert u.status(set(u.handles) - gone) is plain.status(set(plain.handles) - gone)
+    assert u.status(set(u.handles) - {"attack:f2-undercut->r1", "attack:f3-undercut->r1"}) is Status.ACCEPTED
+    assert (listed.cost, listed.witness, listed.status) == (columnar.cost, columnar.witness, columnar.status)
+    assert columnar.cost == 1 and columnar.witness == ("fact:f1",)

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from symbolic import columns as columns_module
+from symbolic.attack_list import AttackList
 from symbolic.errors import ScenarioError
 from symbolic.grounding import ground
 from symbolic.io import load_scenario_text
@@ -62,6 +64,16 @@ def _outcome(analysis: Analysis):
 def test_table_and_list_give_the_same_attacks_labels_and_tnf(seed):
     case = random_case(seed)
     assert _outcome(Analysis.model_validate(as_table(case))) == _outcome(Analysis.model_validate(case))
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_a_list_kept_as_columns_gives_the_same_attacks_labels_and_tnf(seed, monkeypatch):
+    case = random_case(seed)
+    plain = Analysis.model_validate(case)
+    monkeypatch.setattr(columns_module, "MIN_ROWS", 1)
+    columnar = Analysis.model_validate(case)
+    assert isinstance(columnar.attacks, AttackList)
+    assert _outcome(columnar) == _outcome(plain)
 
 
 def test_one_kind_for_all_rows_and_default_lic():
