@@ -178,11 +178,16 @@ class Defeats(str, Enum):
 
 
 def _write(chunks) -> None:
-    """Stream text pieces to stdout."""
+    """Stream UTF-8 pieces to stdout (its binary buffer when it has one)."""
     out = sys.stdout
-    for chunk in chunks:
-        out.write(chunk)
     out.flush()
+    raw = getattr(out, "buffer", None)
+    for chunk in chunks:
+        if raw is not None:
+            raw.write(chunk)
+        else:
+            out.write(chunk.decode("utf-8"))
+    (raw or out).flush()
 
 
 @app.command()
@@ -216,13 +221,13 @@ def status(
         for scenario, picked in chosen:
             render_text(console, scenario, _evaluate(scenario, picked), analysis=analysis.value)
     elif fmt is Format.JSON:
-        from .cli_formats import iter_traces_json
+        from .cli_formats import iter_traces_json_bytes
 
-        _write(iter_traces_json(chosen, defeats=defeats.value))
+        _write(iter_traces_json_bytes(chosen, defeats=defeats.value))
     else:
-        from .cli_formats import iter_traces_dot
+        from .cli_formats import iter_traces_dot_bytes
 
-        _write(iter_traces_dot(chosen, defeats=defeats.value))
+        _write(iter_traces_dot_bytes(chosen, defeats=defeats.value))
 
 
 def _gold_problems(scenario, line: int, file: str) -> list[str]:
