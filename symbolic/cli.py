@@ -202,9 +202,12 @@ def status(
                                          "edges (auto)."),
 ) -> None:
     """Compute and explain the status of each scenario (or one case)."""
+    import gc
+
     from .io import load_suite
 
     scenarios = _select(load_suite(file), case, file)
+    gc.freeze()  # what was loaded lives until the end: keep the collector's full passes off it
     chosen = []
     for scenario in scenarios:
         picked = scenario.gold if analysis is Which.GOLD else scenario.candidate

@@ -42,7 +42,7 @@ from .model import EdgeType, NodeType
 from .naming import EDGE_ARROW
 from .results import Evaluation
 from .tnf_json import SCHEMA_VERSION
-from .trace import trace_parts
+from .trace import collection_paused, trace_parts
 from .trace_attacks import AttackEdges
 
 __all__ = ["DEFEAT_EDGE_LIMIT", "DEFEATS_MODES", "SUMMARY_SCHEMA_VERSION", "defeat_set_id", "iter_dot",
@@ -181,9 +181,15 @@ def iter_tnf_bytes(evaluation: Evaluation, *, query: str | None = None, defeats:
     ValueError
         If ``defeats`` is not one of :data:`DEFEATS_MODES`.
     """
-    skeleton, edges = trace_parts(evaluation, query=query)
-    summary = _summarize(edges, defeats)
-    set_ids = [defeat_set_id(s) for s in edges.sets] if summary else None
+    with collection_paused():
+        skeleton, edges = trace_parts(evaluation, query=query)
+        summary = _summarize(edges, defeats)
+        set_ids = [defeat_set_id(s) for s in edges.sets] if summary else None
+        rest = _skeleton_edges(skeleton).encode("utf-8")
+        nodes = ",".join(f'{{"id":{_q(n)},"label":{_q(data.get("label", ""))},'
+                         f'"type":"{NodeType(data["type"]).value}"}}'
+                         for n, data in sorted(skeleton.nodes.items(), key=_first)).encode("utf-8")
+        del skeleton
     if summary:
         sets = sorted(zip(set_ids, edges.sets))
         yield ('{"defeat_sets":[' + ",".join(
@@ -196,13 +202,11 @@ def iter_tnf_bytes(evaluation: Evaluation, *, query: str | None = None, defeats:
         yield from _attack_rows(edges, set_ids)
         if not summary:
             yield from _defeat_rows(edges)
-        yield _skeleton_edges(skeleton).encode("utf-8")
+        yield rest
 
     yield from _listed(parts())
-    nodes = ",".join(f'{{"id":{_q(n)},"label":{_q(data.get("label", ""))},"type":"{NodeType(data["type"]).value}"}}'
-                     for n, data in sorted(skeleton.nodes.items(), key=_first))
     version = SUMMARY_SCHEMA_VERSION if summary else SCHEMA_VERSION
-    yield f'],"nodes":[{nodes}],"schema_version":"{version}"}}'.encode("utf-8")
+    yield b'],"nodes":[' + nodes + f'],"schema_version":"{version}"}}'.encode("utf-8")
 
 
 def iter_tnf_json(evaluation: Evaluation, *, query: str | None = None, defeats: str = "auto") -> Iterator[str]:
@@ -291,27 +295,30 @@ def iter_dot_bytes(evaluation: Evaluation, *, query: str | None = None, name: st
     ------
     bytes
     """
-    skeleton, edges = trace_parts(evaluation, query=query)
-    summary = _summarize(edges, defeats)
-    set_ids = [defeat_set_id(s) for s in edges.sets] if summary else None
-    lines = [f"digraph {dot_escape(name)} {{", "  rankdir=LR;",
-             '  node [fontname="Helvetica", fontsize=10];',
-             '  edge [fontname="Helvetica", fontsize=9];']
-    for node_id, data in sorted(skeleton.nodes.items(), key=_first):
-        label = data.get("label", "") or node_id
-        if data.get("names"):
-            label = f"{label}\n({', '.join(data['names'])})"
-        lines.append(f"  {dot_escape(node_id)} [label={dot_escape(label)}, {_NODE_STYLE[NodeType(data['type'])]}];")
-    if summary:
-        for ident, priorities in sorted(zip(set_ids, edges.sets)):
-            lines.append(f"  // {ident}: {', '.join(priorities)}".replace("\n", " "))
+    with collection_paused():
+        skeleton, edges = trace_parts(evaluation, query=query)
+        summary = _summarize(edges, defeats)
+        set_ids = [defeat_set_id(s) for s in edges.sets] if summary else None
+        lines = [f"digraph {dot_escape(name)} {{", "  rankdir=LR;",
+                 '  node [fontname="Helvetica", fontsize=10];',
+                 '  edge [fontname="Helvetica", fontsize=9];']
+        for node_id, data in sorted(skeleton.nodes.items(), key=_first):
+            label = data.get("label", "") or node_id
+            if data.get("names"):
+                label = f"{label}\n({', '.join(data['names'])})"
+            lines.append(f"  {dot_escape(node_id)} [label={dot_escape(label)}, "
+                         f"{_NODE_STYLE[NodeType(data['type'])]}];")
+        if summary:
+            for ident, priorities in sorted(zip(set_ids, edges.sets)):
+                lines.append(f"  // {ident}: {', '.join(priorities)}".replace("\n", " "))
+        rest = "".join(f"  {dot_escape(source)} -> {dot_escape(target)} [{_EDGE_STYLE[EdgeType(data['type'])]}];\n"
+                       for source, target, _, data in sorted(skeleton.edges, key=_third))
+        del skeleton
     yield ("\n".join(lines) + "\n").encode("utf-8")
     yield from _dot_attack_rows(edges, set_ids)
     if not summary:
         yield from _dot_defeat_rows(edges)
-    rest = [f"  {dot_escape(source)} -> {dot_escape(target)} [{_EDGE_STYLE[EdgeType(data['type'])]}];\n"
-            for source, target, _, data in sorted(skeleton.edges, key=_third)]
-    yield ("".join(rest) + "}\n").encode("utf-8")
+    yield (rest + "}\n").encode("utf-8")
 
 
 def iter_dot(evaluation: Evaluation, *, query: str | None = None, name: str = "trace",

@@ -44,7 +44,7 @@ from .naming import EDGE_ARROW, Namer, edge_id, edge_key, trace_sort_key
 from .results import Attack, Evaluation
 from .trace_attacks import AttackEdges, TargetRules, attack_edges
 
-__all__ = ["build_trace", "graph_to_trace", "neutralizers", "trace_parts", "trace_to_graph"]
+__all__ = ["build_trace", "collection_paused", "graph_to_trace", "neutralizers", "trace_parts", "trace_to_graph"]
 
 _ACTIVE, _DEFEATED = "active", "defeated"
 
@@ -196,17 +196,17 @@ def trace_parts(evaluation: Evaluation, *, query: str | None = None) -> tuple[Sk
     -------
     (Skeleton, AttackEdges)
     """
-    with _collection_paused():
+    with collection_paused():
         return _trace_parts(evaluation, query)
 
 
 @contextmanager
-def _collection_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a trace is built.
+def collection_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a trace is built or formatted.
 
-    Building creates a few hundred thousand small dicts and tuples and no
-    reference cycles; with a large theory alive, the collector's full passes
-    over the older objects would otherwise cost a third of the build.
+    Building creates a few hundred thousand small dicts, tuples and strings
+    and no reference cycles; with a large theory alive, the collector's full
+    passes over the older objects would otherwise cost a third of the build.
     """
     enabled = gc.isenabled()
     gc.disable()
@@ -257,19 +257,24 @@ def _trace_parts(evaluation: Evaluation, query: str | None) -> tuple[Skeleton, A
 
 
 def _priorities(evaluation, namer: Namer, b: _Builder, ground) -> None:
-    order = evaluation.priorities
-    bases: dict[str, set[str]] = defaultdict(set)
+    unresolved = evaluation.priorities.unresolved
+    bases: dict[str, set[str]] = {}
     for priority in evaluation.theory.priorities:
-        node = namer.priority_id(priority.stronger, priority.weaker)
-        bases[node].add(str(priority.basis))
-        b.node(node, NodeType.PRIORITY, "", priority.id, pair=(priority.stronger, priority.weaker))
+        pair = (priority.stronger, priority.weaker)
+        node = namer.priority_id(*pair)
+        kinds = bases.get(node)
+        if kinds is None:
+            kinds = bases[node] = set()
+        kinds.add(str(priority.basis))
+        b.node(node, NodeType.PRIORITY, "", f"{pair[0]}>{pair[1]}", pair=pair)
         ground(node, priority.evidence)
     for node, kinds in bases.items():
-        stronger, weaker = b.nodes[node]["pair"]
+        data = b.nodes[node]
+        stronger, weaker = data["pair"]
         tags = sorted(kinds)
-        if stronger in order.unresolved or weaker in order.unresolved:
+        if stronger in unresolved or weaker in unresolved:
             tags.append("unresolved")
-        b.nodes[node]["label"] = f"{namer.priority_label(stronger, weaker)} [{', '.join(tags)}]"
+        data["label"] = f"{namer.priority_label(stronger, weaker)} [{', '.join(tags)}]"
 
 
 def _arguments(evaluation, namer: Namer, b: _Builder) -> None:
