@@ -177,6 +177,14 @@ class Defeats(str, Enum):
     SUMMARY = "summary"
 
 
+class Attacks(str, Enum):
+    """How ``paratrace status --format json`` writes attack edges."""
+
+    AUTO = "auto"
+    EDGES = "edges"
+    COLUMNS = "columns"
+
+
 def _write(chunks) -> None:
     """Stream UTF-8 pieces to stdout (its binary buffer when it has one)."""
     out = sys.stdout
@@ -200,8 +208,15 @@ def status(
                                     help="json and dot: defeat edges one by one (edges), as defeat sets "
                                          "(summary), or summary only for traces with very many defeat "
                                          "edges (auto)."),
+    attacks: Attacks = typer.Option(Attacks.AUTO, "--attacks",
+                                    help="json: attack edges one by one (edges), as columns with defeat sets "
+                                         "(columns), or columns only for traces with very many attack edges "
+                                         "(auto)."),
 ) -> None:
     """Compute and explain the status of each scenario (or one case)."""
+    if attacks is Attacks.COLUMNS and (fmt is not Format.JSON or defeats is Defeats.EDGES):
+        raise typer.BadParameter("columns is a form of --format json with defeat sets (not with --defeats edges)",
+                                 param_hint="--attacks")
     import gc
 
     from .io import load_suite
@@ -226,7 +241,7 @@ def status(
     elif fmt is Format.JSON:
         from .cli_formats import iter_traces_json_bytes
 
-        _write(iter_traces_json_bytes(chosen, defeats=defeats.value))
+        _write(iter_traces_json_bytes(chosen, defeats=defeats.value, attacks=attacks.value))
     else:
         from .cli_formats import iter_traces_dot_bytes
 

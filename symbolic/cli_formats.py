@@ -53,8 +53,8 @@ def _record_head(scenario: Scenario, form) -> str:
     return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)[:-1]
 
 
-def iter_traces_json_bytes(evaluated: Iterable[tuple[Scenario, Analysis]], *,
-                           defeats: str = "auto") -> Iterator[bytes]:
+def iter_traces_json_bytes(evaluated: Iterable[tuple[Scenario, Analysis]], *, defeats: str = "auto",
+                           attacks: str = "auto") -> Iterator[bytes]:
     """One JSON line per scenario, as UTF-8 bytes in chunks: case, status, ``s(p)``, ``a(p)``, gold status
     and the TNF.
 
@@ -68,6 +68,7 @@ def iter_traces_json_bytes(evaluated: Iterable[tuple[Scenario, Analysis]], *,
     evaluated : iterable of (Scenario, Analysis)
         Each scenario with the analysis to evaluate.
     defeats : {"auto", "edges", "summary"}
+    attacks : {"auto", "edges", "columns"}
         See :func:`symbolic.tnf_stream.iter_tnf_bytes`.
 
     Yields
@@ -80,13 +81,14 @@ def iter_traces_json_bytes(evaluated: Iterable[tuple[Scenario, Analysis]], *,
     for scenario, analysis in evaluated:
         form = scenario_normal_form(scenario, analysis)
         yield (_record_head(scenario, form) + ',"tnf":').encode("utf-8")
-        yield from iter_tnf_bytes(form.evaluation, query=scenario.query, defeats=defeats)
+        yield from iter_tnf_bytes(form.evaluation, query=scenario.query, defeats=defeats, attacks=attacks)
         yield b"}\n"
 
 
-def iter_traces_json(evaluated: Iterable[tuple[Scenario, Analysis]], *, defeats: str = "auto") -> Iterator[str]:
+def iter_traces_json(evaluated: Iterable[tuple[Scenario, Analysis]], *, defeats: str = "auto",
+                     attacks: str = "auto") -> Iterator[str]:
     """:func:`iter_traces_json_bytes` as text chunks."""
-    for piece in iter_traces_json_bytes(evaluated, defeats=defeats):
+    for piece in iter_traces_json_bytes(evaluated, defeats=defeats, attacks=attacks):
         yield piece.decode("utf-8")
 
 

@@ -19,6 +19,18 @@ the top-level ``"defeat_sets"`` lists every set once as ``{"id":
 id(e)``, one per priority of ``d``: the same content, linear in the attack
 edges.  :data:`DEFEAT_EDGE_LIMIT` decides in ``auto`` mode.
 
+**Attack columns.**  Above :data:`ATTACK_EDGE_LIMIT` attack edges (``auto``)
+or on request (``attacks="columns"``) the attack edges themselves are
+written as columns (schema ``tnf-v1-columns``, always with defeat sets):
+``"attack_edges": {"active", "arguments", "defeats", "kind", "kinds", "lic",
+"rules", "source", "target"}``.  Row ``i`` stands for the attack edge from
+``arguments[source[i]]`` to ``arguments[target[i]]`` of kind
+``kinds[kind[i]]``, licensed by ``rules[lic[i]]`` (no ``lic`` when ``-1``),
+``active`` when ``active[i]`` is 1, else ``defeated`` with the defeat set
+``defeat_sets[defeats[i]]``; the rows are in canonical order and
+``"edges"`` holds the other edges.  :func:`symbolic.tnf_json.expand_tnf`
+turns either compact form back into the full one.
+
 **Bytes.**  :func:`iter_tnf_bytes` and :func:`iter_dot_bytes` yield the UTF-8
 text directly: the attack and defeat lines are built in bulk from the
 columns (:func:`symbolic.byte_rows.rows`), one ``bytes.join`` per chunk of
@@ -36,21 +48,22 @@ from typing import Iterator
 import numpy as np
 
 from .attack_table import KINDS
-from .byte_rows import rows, table
+from .byte_rows import decimals, rows, table
 from .dot import _EDGE_STYLE, _NODE_STYLE, dot_escape
 from .model import EdgeType, NodeType
 from .naming import EDGE_ARROW
 from .results import Evaluation
-from .tnf_json import SCHEMA_VERSION
+from .tnf_json import COLUMNS_SCHEMA_VERSION, SCHEMA_VERSION, SUMMARY_SCHEMA_VERSION
 from .trace import collection_paused, trace_parts
 from .trace_attacks import AttackEdges
 
-__all__ = ["DEFEAT_EDGE_LIMIT", "DEFEATS_MODES", "SUMMARY_SCHEMA_VERSION", "defeat_set_id", "iter_dot",
-           "iter_dot_bytes", "iter_tnf_bytes", "iter_tnf_json"]
+__all__ = ["ATTACKS_MODES", "ATTACK_EDGE_LIMIT", "COLUMNS_SCHEMA_VERSION", "DEFEAT_EDGE_LIMIT", "DEFEATS_MODES",
+           "SUMMARY_SCHEMA_VERSION", "defeat_set_id", "iter_dot", "iter_dot_bytes", "iter_tnf_bytes", "iter_tnf_json"]
 
-SUMMARY_SCHEMA_VERSION = "tnf-v1-summary"
 DEFEAT_EDGE_LIMIT = 200_000
+ATTACK_EDGE_LIMIT = 200_000
 DEFEATS_MODES = ("auto", "edges", "summary")
+ATTACKS_MODES = ("auto", "edges", "columns")
 _KINDS = tuple(k.value for k in KINDS)
 
 # ``json.dumps(text, ensure_ascii=False)`` of a string, without the encoder's per-call overhead.
@@ -75,9 +88,34 @@ def _summarize(edges: AttackEdges, defeats: str) -> bool:
     return defeats == "summary"
 
 
-def _pairs(n: int, first: list[str], second: list[str]) -> tuple[list[str], list[str]]:
-    """Every ``(a, b)`` of two lists, flattened as ``a * len(second) + b`` (for two-column tables)."""
-    return [a for a in first for _ in second], [b for _ in first for b in second]
+def _columnar(edges: AttackEdges, defeats: str, attacks: str) -> bool:
+    """Whether the attack edges are written as columns (``attacks``, and ``auto`` above the limit)."""
+    if attacks not in ATTACKS_MODES:
+        raise ValueError(f"attacks must be one of {', '.join(ATTACKS_MODES)}, got {attacks!r}")
+    if attacks == "columns" and defeats == "edges":
+        raise ValueError("attacks='columns' writes defeat sets; it cannot be combined with defeats='edges'")
+    return attacks == "columns" or (attacks == "auto" and defeats != "edges" and len(edges) > ATTACK_EDGE_LIMIT)
+
+
+def _attack_columns(edges: AttackEdges, set_ids: list[str]) -> bytes:
+    """The ``"attack_edges"`` member of the columnar form (keys sorted, compact)."""
+    rank = np.empty(len(set_ids), dtype=np.int64)  # sets are listed sorted by id
+    rank[sorted(range(len(set_ids)), key=set_ids.__getitem__)] = np.arange(len(set_ids))
+    chosen = np.full(len(edges), -1, dtype=np.int64)
+    defeated = edges.defeat_set >= 0
+    chosen[defeated] = rank[edges.defeat_set[defeated]]
+    lists = {
+        "active": decimals(edges.active.astype(np.int64)),
+        "arguments": ",".join(_q(n) for n in edges.node_ids).encode("utf-8"),
+        "defeats": decimals(chosen),
+        "kind": decimals(edges.kind),
+        "kinds": ",".join(f'"{k}"' for k in _KINDS).encode("utf-8"),
+        "lic": decimals(edges.lic),
+        "rules": ",".join(_q(r) for r in edges.rule_nodes).encode("utf-8"),
+        "source": decimals(edges.source),
+        "target": decimals(edges.target),
+    }
+    return b'"attack_edges":{' + b",".join(b'"%s":[%s]' % (k.encode(), v) for k, v in lists.items()) + b"},"
 
 
 def _attack_rows(edges: AttackEdges, set_ids: list[str] | None) -> Iterator[bytes]:
@@ -156,7 +194,8 @@ def _listed(parts: Iterator[bytes]) -> Iterator[bytes]:
         first = False
 
 
-def iter_tnf_bytes(evaluation: Evaluation, *, query: str | None = None, defeats: str = "auto") -> Iterator[bytes]:
+def iter_tnf_bytes(evaluation: Evaluation, *, query: str | None = None, defeats: str = "auto",
+                   attacks: str = "auto") -> Iterator[bytes]:
     """The TNF JSON of an evaluation's trace as UTF-8 ``bytes``, in chunks.
 
     Parameters
@@ -170,6 +209,11 @@ def iter_tnf_bytes(evaluation: Evaluation, *, query: str | None = None, defeats:
         :func:`symbolic.tnf_json.tnf_json` of the trace; ``summary``: defeat
         sets (module docstring); ``auto``: ``summary`` only when the full form
         would have more than :data:`DEFEAT_EDGE_LIMIT` defeat edges.
+    attacks : {"auto", "edges", "columns"}
+        ``edges``: one JSON object per attack edge; ``columns``: the attack
+        edges as columns, with defeat sets (module docstring); ``auto``:
+        ``columns`` only above :data:`ATTACK_EDGE_LIMIT` attack edges and
+        unless ``defeats`` is ``edges``.
 
     Yields
     ------
@@ -179,37 +223,43 @@ def iter_tnf_bytes(evaluation: Evaluation, *, query: str | None = None, defeats:
     Raises
     ------
     ValueError
-        If ``defeats`` is not one of :data:`DEFEATS_MODES`.
+        If ``defeats`` or ``attacks`` is not one of its modes, or ``attacks``
+        is ``columns`` and ``defeats`` is ``edges``.
     """
     with collection_paused():
         skeleton, edges = trace_parts(evaluation, query=query)
-        summary = _summarize(edges, defeats)
+        columns = _columnar(edges, defeats, attacks)
+        summary = columns or _summarize(edges, defeats)
         set_ids = [defeat_set_id(s) for s in edges.sets] if summary else None
         rest = _skeleton_edges(skeleton).encode("utf-8")
         nodes = ",".join(f'{{"id":{_q(n)},"label":{_q(data.get("label", ""))},'
                          f'"type":"{NodeType(data["type"]).value}"}}'
                          for n, data in sorted(skeleton.nodes.items(), key=_first)).encode("utf-8")
         del skeleton
+    if columns:
+        yield b"{" + _attack_columns(edges, set_ids)
     if summary:
         sets = sorted(zip(set_ids, edges.sets))
-        yield ('{"defeat_sets":[' + ",".join(
+        yield (("" if columns else "{") + '"defeat_sets":[' + ",".join(
             json.dumps({"id": i, "priorities": list(p)}, ensure_ascii=False, separators=(",", ":"))
             for i, p in sets) + '],"edges":[').encode("utf-8")
     else:
         yield b'{"edges":['
 
     def parts() -> Iterator[bytes]:
-        yield from _attack_rows(edges, set_ids)
+        if not columns:
+            yield from _attack_rows(edges, set_ids)
         if not summary:
             yield from _defeat_rows(edges)
         yield rest
 
     yield from _listed(parts())
-    version = SUMMARY_SCHEMA_VERSION if summary else SCHEMA_VERSION
+    version = COLUMNS_SCHEMA_VERSION if columns else SUMMARY_SCHEMA_VERSION if summary else SCHEMA_VERSION
     yield b'],"nodes":[' + nodes + f'],"schema_version":"{version}"}}'.encode("utf-8")
 
 
-def iter_tnf_json(evaluation: Evaluation, *, query: str | None = None, defeats: str = "auto") -> Iterator[str]:
+def iter_tnf_json(evaluation: Evaluation, *, query: str | None = None, defeats: str = "auto",
+                  attacks: str = "auto") -> Iterator[str]:
     """The TNF JSON of an evaluation's trace, in chunks of text (:func:`iter_tnf_bytes`, decoded).
 
     Parameters
@@ -217,6 +267,7 @@ def iter_tnf_json(evaluation: Evaluation, *, query: str | None = None, defeats: 
     evaluation : Evaluation
     query : str, optional
     defeats : {"auto", "edges", "summary"}
+    attacks : {"auto", "edges", "columns"}
         As for :func:`iter_tnf_bytes`.
 
     Yields
@@ -224,7 +275,7 @@ def iter_tnf_json(evaluation: Evaluation, *, query: str | None = None, defeats: 
     str
         Pieces whose concatenation is one JSON object.
     """
-    for piece in iter_tnf_bytes(evaluation, query=query, defeats=defeats):
+    for piece in iter_tnf_bytes(evaluation, query=query, defeats=defeats, attacks=attacks):
         yield piece.decode("utf-8")
 
 
