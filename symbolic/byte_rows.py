@@ -19,6 +19,7 @@ import numpy as np
 __all__ = ["CHUNK", "decimals", "rows", "table"]
 
 CHUNK = 1 << 14
+_BLOCK = 1 << 18
 
 
 def table(pieces: Iterable[str | bytes]) -> np.ndarray:
@@ -89,6 +90,8 @@ def decimals(values: np.ndarray) -> bytes:
     b''
     """
     v = np.asarray(values, dtype=np.int64)
+    if len(v) > _BLOCK:  # bound the digit matrices' memory
+        return b",".join(decimals(v[start:start + _BLOCK]) for start in range(0, len(v), _BLOCK))
     if not len(v):
         return b""
     magnitude = np.abs(v)
