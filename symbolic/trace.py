@@ -259,14 +259,18 @@ def _trace_parts(evaluation: Evaluation, query: str | None) -> tuple[Skeleton, A
 def _priorities(evaluation, namer: Namer, b: _Builder, ground) -> None:
     unresolved = evaluation.priorities.unresolved
     bases: dict[str, set[str]] = {}
+    nodes, priority_id = b.nodes, namer.priority_id
     for priority in evaluation.theory.priorities:
-        pair = (priority.stronger, priority.weaker)
-        node = namer.priority_id(*pair)
-        kinds = bases.get(node)
-        if kinds is None:
-            kinds = bases[node] = set()
-        kinds.add(str(priority.basis))
-        b.node(node, NodeType.PRIORITY, "", f"{pair[0]}>{pair[1]}", pair=pair)
+        stronger, weaker = priority.stronger, priority.weaker
+        node, name = priority_id(stronger, weaker), f"{stronger}>{weaker}"
+        data = nodes.get(node)
+        if data is None:  # as _Builder.node, inlined: one priority node per pair
+            nodes[node] = {"type": NodeType.PRIORITY, "label": "", "names": (name,), "pair": (stronger, weaker)}
+            bases[node] = {str(priority.basis)}
+        else:
+            if name not in data["names"]:
+                data["names"] = tuple(sorted(data["names"] + (name,)))
+            bases[node].add(str(priority.basis))
         ground(node, priority.evidence)
     for node, kinds in bases.items():
         data = b.nodes[node]

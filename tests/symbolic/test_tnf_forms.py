@@ -131,3 +131,15 @@ def test_cli_attacks_option(tmp_path):
                 ("-f", "json", "--attacks", "rows")):
         done = _cli("status", str(path), *bad)
         assert done.returncode == 2 and "--attacks" in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("seed", range(0, 40, 4))
+def test_defeat_sets_do_not_depend_on_the_class_key_path(monkeypatch, seed):
+    """The one-int64 class key and the lexicographic sort used for very large theories agree."""
+    from symbolic import trace_attacks
+
+    form = _form(random_analysis(seed))
+    combined = _text(form, defeats="summary")
+    monkeypatch.setattr(trace_attacks, "_KEY_LIMIT", 0)
+    assert _text(form, defeats="summary") == combined
+    assert _text(form, defeats="edges") == tnf_json(form.trace)
