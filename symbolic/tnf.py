@@ -165,8 +165,9 @@ def normal_form(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
     -----
     The cyclic garbage collector is paused meanwhile
     (:func:`symbolic.trace.collection_paused`): the steps build many small
-    objects and no garbage cycles, and the collector's passes over a large
-    theory would otherwise cost about a third of the time.
+    objects that stay alive or die by reference counting, and the
+    collector's passes over a large theory would otherwise cost about a
+    third of the time; any cycle left behind is collected once it runs again.
     """
     with collection_paused():
         return _normal_form(evidence_ids, analysis, target, query, raw_edges)
