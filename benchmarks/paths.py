@@ -18,10 +18,13 @@ for the CLI the peak RSS of the ``paratrace`` process and its output size:
   (:func:`symbolic.tnf_stream.iter_tnf_json`) from the JSON file;
 - ``cli_json``, ``cli_text``, ``cli_dot``, ``cli_validate``: ``paratrace
   status --format ...`` / ``paratrace validate --check-gold`` as a process,
-  output to ``/dev/null``.
+  output to ``/dev/null``; ``cli_json_edges`` is ``--format json --attacks
+  edges`` (one JSON object per attack edge, where ``cli_json`` writes the
+  attack columns above the limit).
 
 Ratios ``<path>_over_engine`` compare each path with the core on the same
-input.  ``peers`` times, on the active attack graph of the peer-size inputs,
+input (``<path>_cpu_over_engine``: the same on CPU time, ``cpu_ms``, which
+the machine's load disturbs much less).  ``peers`` times, on the active attack graph of the peer-size inputs,
 our labelling (:func:`symbolic.labelling.grounded_rounds` on the CSR, and
 :func:`symbolic.labelling.grounded_state` from the edge list) against the C
 worklist on the same CSR, a plain-Python worklist, networkx and clingo's
@@ -60,7 +63,7 @@ TINY = ROOT / "tests" / "symbolic" / "fixtures" / "penalty_suite.jsonl"
 FULL = {
     "dense-12.8k": ("dense", {"k": 40, "groups": 4}, ("cli_json", "cli_text", "cli_dot", "cli_validate", "tnf")),
     "dense-141k": ("dense", {"k": 133, "groups": 4}, ("cli_json", "cli_text", "tnf")),
-    "dense-peer": ("dense", {"k": 271, "groups": 8}, ("cli_json", "cli_text", "cli_dot", "tnf")),
+    "dense-peer": ("dense", {"k": 271, "groups": 8}, ("cli_json", "cli_json_edges", "cli_text", "cli_dot", "tnf")),
     "text-90k": ("dense", {"k": 106, "groups": 4}, ("cli_text",)),
     "tnf-1e5": ("dense", {"k": 112, "groups": 4}, ("tnf", "cli_json")),
     "mixed": ("mixed", {"k": 100, "groups": 12}, ("cli_json", "cli_text", "tnf")),
@@ -81,17 +84,19 @@ GOALS = {"label_over_c_max": 3.0, "clingo_over_api_min": 20.0, "cli_json_peer_s_
          "cli_json_peer_rss_mb_max": 1024, "path_over_engine_max": 3.0, "tiny_status_s_max": 0.6}
 
 
-def _summary(times: list[float]) -> dict:
-    return {"first_ms": round(times[0] * 1e3, 1), "median_ms": round(statistics.median(times) * 1e3, 1)}
+def _summary(times: list[float], cpu: list[float]) -> dict:
+    return {"first_ms": round(times[0] * 1e3, 1), "median_ms": round(statistics.median(times) * 1e3, 1),
+            "cpu_ms": round(statistics.median(cpu) * 1e3, 1)}
 
 
 def _timed(fn, repeat: int) -> tuple[dict, object]:
-    times, out = [], None
+    times, cpu, out = [], [], None
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         out = fn()
         times.append(time.perf_counter() - start)
-    return _summary(times), out
+        cpu.append(time.process_time() - start_cpu)
+    return _summary(times, cpu), out
 
 
 def _paratrace() -> list[str]:
@@ -109,20 +114,22 @@ while True:
         break
     size += len(chunk)
 code = child.wait()
-print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, size)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(code, usage.ru_maxrss, size, usage.ru_utime + usage.ru_stime)
 """
 
 
 def _cli(args: list[str], repeat: int) -> dict:
     """Run ``paratrace args`` ``repeat`` times, reading its output from a pipe; wall times, peak RSS, bytes."""
-    times, rss, code, size = [], 0, None, 0
+    times, cpu, rss, code, size = [], [], 0, None, 0
     for _ in range(repeat):
         start = time.perf_counter()
         done = subprocess.run([sys.executable, "-c", _RSS, *_paratrace(), *args], capture_output=True, text=True)
         times.append(time.perf_counter() - start)
-        code, peak, size = (int(x) for x in done.stdout.split())
-        rss = max(rss, peak // 1024)
-    return {**_summary(times), "rss_mb": rss, "exit": code, "output_bytes": size}
+        code, peak, size, used = done.stdout.split()
+        code, size, rss = int(code), int(size), max(rss, int(peak) // 1024)
+        cpu.append(float(used))
+    return {**_summary(times, cpu), "rss_mb": rss, "exit": code, "output_bytes": size}
 
 
 def _in_process(path: Path, repeat: int) -> tuple[dict, object]:
@@ -160,14 +167,23 @@ def _peers(evaluation, repeat: int) -> dict:
     return peers.compare(len(evaluation.arguments), src, dst, repeat)
 
 
-def _ratios(row: dict, startup_ms: float) -> dict:
+def _ratios(row: dict, startup_ms: float, startup_cpu_ms: float) -> dict:
     """Each path over the engine core; for the CLI also after subtracting the start-up (the tiny case)."""
     engine = max(row["engine"]["median_ms"], 1e-3)
+    cli = ("cli_json", "cli_json_edges", "cli_text", "cli_dot", "cli_validate")
     out = {f"{name}_over_engine": round(row[name]["median_ms"] / engine, 2)
-           for name in ("api", "tnf", "cli_json", "cli_text", "cli_dot", "cli_validate") if name in row}
-    for name in ("cli_json", "cli_text", "cli_dot", "cli_validate"):
+           for name in ("api", "tnf", *cli) if name in row}
+    for name in cli:
         if name in row:
             out[f"{name}_minus_startup_over_engine"] = round(max(row[name]["median_ms"] - startup_ms, 0) / engine, 2)
+    # The same on CPU time (user + system of the process), which the machine's load disturbs much less.
+    engine_cpu = max(row["engine"]["cpu_ms"], 1e-3)
+    for name in ("api", "tnf", *cli):
+        if name in row:
+            out[f"{name}_cpu_over_engine"] = round(row[name]["cpu_ms"] / engine_cpu, 2)
+            if name in cli:
+                out[f"{name}_minus_startup_cpu_over_engine"] = round(
+                    max(row[name]["cpu_ms"] - startup_cpu_ms, 0) / engine_cpu, 2)
     return out
 
 
@@ -199,9 +215,9 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 fmt = cli.split("_")[1]
                 command = ["validate", str(path), "--check-gold"] if fmt == "validate" else \
-                    ["status", str(path), "-f", fmt]
+                    ["status", str(path), "-f", fmt] + (["--attacks", "edges"] if cli.endswith("_edges") else [])
                 row[cli] = _cli(command, repeat if row["attacks"] < 200_000 else 1)
-            row.update(_ratios(row, rows["tiny"]["cli_text"]["median_ms"]))
+            row.update(_ratios(row, rows["tiny"]["cli_text"]["median_ms"], rows["tiny"]["cli_text"]["cpu_ms"]))
             rows[name] = row
             if name in PEER_GRAPHS:
                 peer_rows[name] = _peers(evaluation, repeat)

@@ -178,12 +178,25 @@ class Defeats(str, Enum):
     SUMMARY = "summary"
 
 
+class Attacks(str, Enum):
+    """How ``paratrace status --format json`` writes attack edges."""
+
+    AUTO = "auto"
+    EDGES = "edges"
+    COLUMNS = "columns"
+
+
 def _write(chunks) -> None:
-    """Stream text pieces to stdout."""
+    """Stream UTF-8 pieces to stdout (its binary buffer when it has one)."""
     out = sys.stdout
-    for chunk in chunks:
-        out.write(chunk)
     out.flush()
+    raw = getattr(out, "buffer", None)
+    for chunk in chunks:
+        if raw is not None:
+            raw.write(chunk)
+        else:
+            out.write(chunk.decode("utf-8"))
+    (raw or out).flush()
 
 
 @app.command()
@@ -196,11 +209,21 @@ def status(
                                     help="json and dot: defeat edges one by one (edges), as defeat sets "
                                          "(summary), or summary only for traces with very many defeat "
                                          "edges (auto)."),
+    attacks: Attacks = typer.Option(Attacks.AUTO, "--attacks",
+                                    help="json: attack edges one by one (edges), as columns with defeat sets "
+                                         "(columns), or columns only for traces with very many attack edges "
+                                         "(auto)."),
 ) -> None:
     """Compute and explain the status of each scenario (or one case)."""
+    if attacks is Attacks.COLUMNS and (fmt is not Format.JSON or defeats is Defeats.EDGES):
+        raise typer.BadParameter("columns is a form of --format json with defeat sets (not with --defeats edges)",
+                                 param_hint="--attacks")
+    import gc
+
     from .io import load_suite
 
     scenarios = _select(load_suite(file), case, file)
+    gc.freeze()  # what was loaded lives until the end: keep the collector's full passes off it
     chosen = []
     for scenario in scenarios:
         picked = scenario.gold if analysis is Which.GOLD else scenario.candidate
@@ -217,13 +240,13 @@ def status(
         for scenario, picked in chosen:
             render_text(console, scenario, _evaluate(scenario, picked), analysis=analysis.value)
     elif fmt is Format.JSON:
-        from .cli_formats import iter_traces_json
+        from .cli_formats import iter_traces_json_bytes
 
-        _write(iter_traces_json(chosen, defeats=defeats.value))
+        _write(iter_traces_json_bytes(chosen, defeats=defeats.value, attacks=attacks.value))
     else:
-        from .cli_formats import iter_traces_dot
+        from .cli_formats import iter_traces_dot_bytes
 
-        _write(iter_traces_dot(chosen, defeats=defeats.value))
+        _write(iter_traces_dot_bytes(chosen, defeats=defeats.value))
 
 
 def _gold_problems(scenario, line: int, file: str) -> list[str]:

@@ -12,8 +12,8 @@ from typing import Iterable, Iterator
 from .errors import PriorityCycleWarning
 from .model import Analysis, Scenario
 
-__all__ = ["iter_traces_dot", "iter_traces_json", "scenario_normal_form", "trace_disagreement", "traces_dot",
-           "traces_json"]
+__all__ = ["iter_traces_dot", "iter_traces_dot_bytes", "iter_traces_json", "iter_traces_json_bytes",
+           "scenario_normal_form", "trace_disagreement", "traces_dot", "traces_json"]
 
 
 def scenario_normal_form(scenario: Scenario, analysis: Analysis | None = None):
@@ -53,11 +53,13 @@ def _record_head(scenario: Scenario, form) -> str:
     return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)[:-1]
 
 
-def iter_traces_json(evaluated: Iterable[tuple[Scenario, Analysis]], *, defeats: str = "auto") -> Iterator[str]:
-    """One JSON line per scenario, in chunks: case, status, ``s(p)``, ``a(p)``, gold status and the TNF.
+def iter_traces_json_bytes(evaluated: Iterable[tuple[Scenario, Analysis]], *, defeats: str = "auto",
+                           attacks: str = "auto") -> Iterator[bytes]:
+    """One JSON line per scenario, as UTF-8 bytes in chunks: case, status, ``s(p)``, ``a(p)``, gold status
+    and the TNF.
 
     Each scenario's engine runs once (in :func:`scenario_normal_form`), and its
-    trace is streamed (:func:`symbolic.tnf_stream.iter_tnf_json`): ``tnf`` is
+    trace is streamed (:func:`symbolic.tnf_stream.iter_tnf_bytes`): ``tnf`` is
     exactly :func:`symbolic.tnf.tnf_json` of the trace unless ``defeats``
     summarizes the defeat edges.
 
@@ -66,20 +68,28 @@ def iter_traces_json(evaluated: Iterable[tuple[Scenario, Analysis]], *, defeats:
     evaluated : iterable of (Scenario, Analysis)
         Each scenario with the analysis to evaluate.
     defeats : {"auto", "edges", "summary"}
-        See :func:`symbolic.tnf_stream.iter_tnf_json`.
+    attacks : {"auto", "edges", "columns"}
+        See :func:`symbolic.tnf_stream.iter_tnf_bytes`.
 
     Yields
     ------
-    str
+    bytes
         Pieces of the output; every record ends with a newline.
     """
-    from .tnf_stream import iter_tnf_json
+    from .tnf_stream import iter_tnf_bytes
 
     for scenario, analysis in evaluated:
         form = scenario_normal_form(scenario, analysis)
-        yield _record_head(scenario, form) + ',"tnf":'
-        yield from iter_tnf_json(form.evaluation, query=scenario.query, defeats=defeats)
-        yield "}\n"
+        yield (_record_head(scenario, form) + ',"tnf":').encode("utf-8")
+        yield from iter_tnf_bytes(form.evaluation, query=scenario.query, defeats=defeats, attacks=attacks)
+        yield b"}\n"
+
+
+def iter_traces_json(evaluated: Iterable[tuple[Scenario, Analysis]], *, defeats: str = "auto",
+                     attacks: str = "auto") -> Iterator[str]:
+    """:func:`iter_traces_json_bytes` as text chunks."""
+    for piece in iter_traces_json_bytes(evaluated, defeats=defeats, attacks=attacks):
+        yield piece.decode("utf-8")
 
 
 def traces_json(evaluated: Iterable[tuple]) -> str:
@@ -94,17 +104,24 @@ def traces_json(evaluated: Iterable[tuple]) -> str:
     return "".join(iter_traces_json(pairs, defeats="edges"))[:-1]
 
 
-def iter_traces_dot(evaluated: Iterable[tuple[Scenario, Analysis]], *, defeats: str = "auto") -> Iterator[str]:
-    """Graphviz DOT of each scenario's trace graph (one ``digraph`` per scenario), in chunks.
+def iter_traces_dot_bytes(evaluated: Iterable[tuple[Scenario, Analysis]], *,
+                          defeats: str = "auto") -> Iterator[bytes]:
+    """Graphviz DOT of each scenario's trace graph (one ``digraph`` per scenario), as UTF-8 bytes in chunks.
 
     The graph shows the authors' ids under each canonical node; the text is
     :func:`symbolic.dot.to_dot` of :func:`symbolic.trace.build_trace`.
     """
-    from .tnf_stream import iter_dot
+    from .tnf_stream import iter_dot_bytes
 
     for scenario, analysis in evaluated:
         form = scenario_normal_form(scenario, analysis)
-        yield from iter_dot(form.evaluation, query=scenario.query, name=scenario.id, defeats=defeats)
+        yield from iter_dot_bytes(form.evaluation, query=scenario.query, name=scenario.id, defeats=defeats)
+
+
+def iter_traces_dot(evaluated: Iterable[tuple[Scenario, Analysis]], *, defeats: str = "auto") -> Iterator[str]:
+    """:func:`iter_traces_dot_bytes` as text chunks."""
+    for piece in iter_traces_dot_bytes(evaluated, defeats=defeats):
+        yield piece.decode("utf-8")
 
 
 def traces_dot(evaluated: Iterable[tuple]) -> str:
@@ -126,13 +143,14 @@ def trace_disagreement(scenario: Scenario) -> str | None:
     edges present on one side only, or says that only attributes differ.
     """
     from .tnf import tnf_json
-    from .tnf_stream import iter_tnf_json
+    from .tnf_stream import iter_tnf_bytes
 
     gold = scenario.gold.trace
     if gold is None:
         return None
     form = scenario_normal_form(scenario)
-    if "".join(iter_tnf_json(form.evaluation, query=scenario.query, defeats="edges")) == tnf_json(gold):
+    streamed = b"".join(iter_tnf_bytes(form.evaluation, query=scenario.query, defeats="edges"))
+    if streamed == tnf_json(gold).encode("utf-8"):
         return None  # TNF-equivalent, decided without building the recomputed trace's objects
     mine = form.trace
     (gold_nodes, gold_edges), (my_nodes, my_edges) = _ids(gold), _ids(mine)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+import numpy as np
 from rich.console import Console, Group
 from rich.markup import escape
 from rich.panel import Panel
@@ -18,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .attack_table import KINDS, AttackTable
+from .byte_rows import rows, table as piece_table
 from .labels import Status
 from .model import Scenario
 from .results import Evaluation, Label
@@ -80,11 +82,14 @@ def _dropped_table(evaluation: Evaluation) -> Table:
     return table
 
 
-def _priorities_text(evaluation: Evaluation) -> Text:
+def _priorities_text(evaluation: Evaluation, listed: bool = True) -> Text:
     order = evaluation.priorities
     text = Text()
-    base = ", ".join(f"{a} > {b}" for a, b in sorted(order.base)) or "none"
-    text.append(f"Priority base P0: {base}\n")
+    if listed:
+        base = ", ".join(f"{a} > {b}" for a, b in sorted(order.base)) or "none"
+        text.append(f"Priority base P0: {base}\n")
+    else:
+        text.append(f"Priority base P0: {len(order.base)} pairs (listed below the panel)\n")
     if order.cycles:
         cycles = "; ".join("{" + ", ".join(cycle) + "}" for cycle in order.cycles)
         text.append(f"Unresolved priorities (cycles): {cycles}; ", style="bold yellow")
@@ -106,8 +111,8 @@ def evaluation_renderable(scenario: Scenario, evaluation: Evaluation, *, analysi
     analysis : str, default "gold"
         Which analysis was evaluated (``gold`` or ``candidate``), for the header.
     tables : bool, default True
-        Include the labelling and attack tables (:func:`render_text` writes
-        them as plain lines for a large theory).
+        Include the priority base and the labelling and attack tables
+        (:func:`render_text` writes them as plain lines for a large theory).
 
     Returns
     -------
@@ -128,7 +133,7 @@ def evaluation_renderable(scenario: Scenario, evaluation: Evaluation, *, analysi
             header.append(f"; {n} gold object{'s' if n > 1 else ''} dropped as ungrounded (see below)",
                           style="yellow")
     header.append(f"\nquery: {scenario.query}\n")
-    parts = [header, _priorities_text(evaluation)]
+    parts = [header, _priorities_text(evaluation, listed=tables)]
     if tables:
         parts.append(_arguments_table(evaluation) if evaluation.arguments else Text("No arguments.\n"))
         parts.append(_attacks_table(evaluation) if evaluation.attacks else Text("No attacks.\n"))
@@ -143,47 +148,59 @@ def evaluation_renderable(scenario: Scenario, evaluation: Evaluation, *, analysi
 def render_text(console: Console, scenario: Scenario, evaluation: Evaluation, *, analysis: str = "gold") -> None:
     """Print :func:`evaluation_renderable` on ``console``.
 
-    Above :data:`TABLE_LIMIT` arguments or attacks the two tables are written
-    as plain tab-separated lines after the panel (streamed, linear in the
-    output) instead of rich tables, whose layout cost grows with every row.
+    Above :data:`TABLE_LIMIT` arguments or attacks the priority base and the
+    two tables are written as plain lines after the panel (``stronger >
+    weaker``, then tab-separated rows; streamed, linear in the output)
+    instead of inside rich renderables, whose layout cost grows with every row.
     """
     if len(evaluation.arguments) <= TABLE_LIMIT and len(evaluation.attacks) <= TABLE_LIMIT:
         console.print(evaluation_renderable(scenario, evaluation, analysis=analysis))
         return
     console.print(evaluation_renderable(scenario, evaluation, analysis=analysis, tables=False))
     out = console.file
-    out.write(f"Grounded labelling (Algorithm 1): {len(evaluation.arguments)} arguments\n"
-              "argument\tconclusion\tderivation\tlabel\n")
-    labels = evaluation.labelling.labels
-    lines = []
-    for arg in evaluation.arguments:
-        lines.append(f"{arg.id}\t{arg.conclusion}\t{_derivation(arg)}\t{labels.get(arg.id, Label.UNDEC).value}\n")
-        if len(lines) >= _CHUNK:
-            out.write("".join(lines))
-            lines = []
-    out.write("".join(lines))
-    out.write(f"Attacks (Definition 2) and neutralization (Definition 4): {len(evaluation.attacks)} attacks\n"
-              "attacker\ttarget\tkind\ton\tlic\tstate\n")
-    for chunk in _attack_rows(evaluation.attacks):
-        out.write(chunk)
     out.flush()
+    raw = getattr(out, "buffer", None)
+
+    def write(piece: bytes) -> None:
+        if raw is not None:
+            raw.write(piece)
+        else:
+            out.write(piece.decode("utf-8"))
+
+    base = sorted(evaluation.priorities.base)
+    write(f"Priority base P0: {len(base)} pairs\n".encode("utf-8"))
+    for start in range(0, len(base), _CHUNK):
+        write("".join(f"{a} > {b}\n" for a, b in base[start:start + _CHUNK]).encode("utf-8"))
+    write(f"Grounded labelling (Algorithm 1): {len(evaluation.arguments)} arguments\n"
+          "argument\tconclusion\tderivation\tlabel\n".encode("utf-8"))
+    labels = evaluation.labelling.labels
+    arguments = evaluation.arguments
+    for start in range(0, len(arguments), _CHUNK):
+        write("".join(f"{arg.id}\t{arg.conclusion}\t{_derivation(arg)}\t{labels.get(arg.id, Label.UNDEC).value}\n"
+                      for arg in arguments[start:start + _CHUNK]).encode("utf-8"))
+    write(f"Attacks (Definition 2) and neutralization (Definition 4): {len(evaluation.attacks)} attacks\n"
+          "attacker\ttarget\tkind\ton\tlic\tstate\n".encode("utf-8"))
+    for chunk in _attack_rows(evaluation.attacks):
+        write(chunk)
+    (raw or out).flush()
 
 
-def _attack_rows(attacks) -> Iterator[str]:
-    """Tab-separated attack rows, in chunks, from the columns when the attacks are a table."""
+def _attack_rows(attacks) -> Iterator[bytes]:
+    """Tab-separated attack rows as UTF-8, in chunks, built in bulk from the columns of a table."""
     if not isinstance(attacks, AttackTable):
         yield "".join(f"{a.attacker}\t{a.target}\t{a.kind.value}\t{a.on}\t{a.lic or '-'}\t"
                       f"{'active' if a.defeated_by is None else 'defeated by %s > %s' % a.defeated_by}\n"
-                      for a in attacks)
+                      for a in attacks).encode("utf-8")
         return
-    args, rules = attacks.argument_ids, attacks.rule_ids
+    args, kinds = attacks.argument_ids, [k.value for k in KINDS]
     names = (attacks.argument_ids, attacks.rule_ids, attacks.fact_ids)
-    kinds = [k.value for k in KINDS]
-    states = [f"defeated by {s} > {w}" for s, w in attacks.defeats]
-    for start in range(0, len(attacks), _CHUNK):
-        cut = slice(start, start + _CHUNK)
-        columns = [getattr(attacks, c)[cut].tolist() for c in ("attacker", "target", "kind", "shape", "on", "lic",
-                                                                "defeat")]
-        yield "".join(f"{args[a]}\t{args[t]}\t{kinds[k]}\t{names[sh][on]}\t{rules[lic] if lic >= 0 else '-'}\t"
-                      f"{states[d] if d >= 0 else 'active'}\n"
-                      for a, t, k, sh, on, lic, d in zip(*columns))
+    offset = np.cumsum([0] + [len(n) for n in names])  # "on": arguments, then rules, then facts
+    shape = attacks.shape.astype(np.int64)
+    yield from rows([
+        (piece_table([f"{a}\t" for a in args]), attacks.attacker),
+        (piece_table([f"{t}\t{k}\t" for t in args for k in kinds]),
+         attacks.target.astype(np.int64) * len(kinds) + attacks.kind),
+        (piece_table([f"{n}\t" for group in names for n in group]), offset[shape] + attacks.on),
+        (piece_table(["-\t"] + [f"{r}\t" for r in attacks.rule_ids]), attacks.lic.astype(np.int64) + 1),
+        (piece_table(["active\n"] + [f"defeated by {s} > {w}\n" for s, w in attacks.defeats]),
+         attacks.defeat.astype(np.int64) + 1)], len(attacks))

@@ -133,6 +133,7 @@ class Namer:
         self._args = {a.id: a for a in arguments}
         self._derivations: dict[str, str] = {}
         self._arg_ids: dict[str, str] = {}
+        self._priority_ids: dict[tuple[str, str], str] = {}
 
     def _reference_cycles(self) -> frozenset[str]:
         refs = adjacency((rule.id, other) for rule in self._rules.values()
@@ -185,7 +186,11 @@ class Namer:
 
     def priority_id(self, stronger: str, weaker: str) -> str:
         """The node id of ``stronger > weaker``."""
-        return f"priority:({self.rule_id(stronger)[5:]})>({self.rule_id(weaker)[5:]})"
+        node = self._priority_ids.get((stronger, weaker))
+        if node is None:
+            node = self._priority_ids[stronger, weaker] = \
+                f"priority:({self.rule_id(stronger)[5:]})>({self.rule_id(weaker)[5:]})"
+        return node
 
     def priority_label(self, stronger: str, weaker: str) -> str:
         """A readable rendering of ``stronger > weaker``."""

@@ -72,7 +72,7 @@ from .naming import edge_id
 from .records import Records, RecordError, parse_records
 from .results import Evaluation
 from .tnf_json import SCHEMA_VERSION, TraceFormatError, check_trace, tnf_equivalent, tnf_json, trace_from_json
-from .trace import build_trace, graph_to_trace
+from .trace import build_trace, collection_paused, graph_to_trace
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -119,7 +119,8 @@ class NormalForm:
     @cached_property
     def trace(self) -> Trace:
         """The trace normal form (computed once)."""
-        return graph_to_trace(build_trace(self.evaluation, query=self.query))
+        with collection_paused():
+            return graph_to_trace(build_trace(self.evaluation, query=self.query))
 
     @property
     def dropped(self) -> tuple[Dropped, ...]:
@@ -159,7 +160,20 @@ def normal_form(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
     -----
     PriorityCycleWarning
         When the priorities contain a cycle.
+
+    Notes
+    -----
+    The cyclic garbage collector is paused meanwhile
+    (:func:`symbolic.trace.collection_paused`): the steps build many small
+    objects that stay alive or die by reference counting, and the
+    collector's passes over a large theory would otherwise cost about a
+    third of the time; any cycle left behind is collected once it runs again.
     """
+    with collection_paused():
+        return _normal_form(evidence_ids, analysis, target, query, raw_edges)
+
+
+def _normal_form(evidence_ids, analysis, target, query, raw_edges) -> NormalForm:
     from .status import evaluate
 
     evidence = set()

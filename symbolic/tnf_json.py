@@ -6,28 +6,41 @@ checks and TNF equivalence (docs/semantics.md section 12).
 (``ensure_ascii=False``); nodes are sorted by id, edges by
 :func:`symbolic.naming.edge_id`, and each edge carries that id as ``id``.
 Two TNF-equivalent traces serialize byte-identically.
+
+:func:`trace_from_json` also reads the two compact forms that
+``paratrace status`` writes for very large traces (schema
+``tnf-v1-summary``: defeat sets instead of defeat edges; ``tnf-v1-columns``:
+attack edges as columns too, see :mod:`symbolic.tnf_stream` and
+docs/performance.md); :func:`expand_tnf` turns them back into the full form.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 from pydantic import ValidationError
 
 from .errors import SymbolicError
 from .model import EdgeType, NodeType, Trace, TraceEdge, TraceNode
-from .naming import edge_id, trace_sort_key
+from .naming import EDGE_ARROW, edge_id, trace_sort_key
 
 __all__ = [
+    "COLUMNS_SCHEMA_VERSION",
     "SCHEMA_VERSION",
+    "SUMMARY_SCHEMA_VERSION",
     "TraceFormatError",
     "check_trace",
+    "expand_tnf",
     "tnf_equivalent",
     "tnf_json",
     "trace_from_json",
 ]
 
 SCHEMA_VERSION = "tnf-v1"
+SUMMARY_SCHEMA_VERSION = "tnf-v1-summary"
+COLUMNS_SCHEMA_VERSION = "tnf-v1-columns"
+_ATTACK_COLUMNS = ("active", "arguments", "defeats", "kind", "kinds", "lic", "rules", "source", "target")
 
 
 class TraceFormatError(SymbolicError, ValueError):
@@ -162,6 +175,9 @@ def check_trace(trace: Trace) -> None:
 def trace_from_json(text: str) -> Trace:
     """Read a trace written by :func:`tnf_json` (or any ``{"nodes", "edges"}`` JSON).
 
+    The compact forms (``tnf-v1-summary``, ``tnf-v1-columns``) are expanded
+    first (:func:`expand_tnf`): the trace holds every defeat edge.
+
     Parameters
     ----------
     text : str
@@ -191,9 +207,9 @@ def trace_from_json(text: str) -> Trace:
         raise TraceFormatError(f"not valid JSON: {exc.msg.removesuffix(' at')} at line {exc.lineno} column {exc.colno}") from None
     if not isinstance(data, dict):
         raise TraceFormatError(f"a trace must be a JSON object, got {type(data).__name__}")
-    version = data.pop("schema_version", SCHEMA_VERSION)
-    if version != SCHEMA_VERSION:
-        raise TraceFormatError(f"unknown schema_version {version!r}; expected {SCHEMA_VERSION!r}")
+    if data.get("schema_version", SCHEMA_VERSION) != SCHEMA_VERSION:
+        data = expand_tnf(data)
+    data.pop("schema_version", None)
     edges, ids = [], []
     for i, edge in enumerate(data.get("edges", ())):
         if not isinstance(edge, dict):
@@ -212,3 +228,142 @@ def trace_from_json(text: str) -> Trace:
             raise TraceFormatError(f"edges.{i}: id {given!r} does not match its content ({edge_id(edge)!r})")
     check_trace(trace)
     return trace
+
+
+def _defeat_sets(data: Mapping) -> list[tuple[str, list[str]]]:
+    sets = data.get("defeat_sets", [])
+    if not isinstance(sets, list):
+        raise TraceFormatError(f"defeat_sets: must be a list, got {type(sets).__name__}")
+    out = []
+    for i, entry in enumerate(sets):
+        ident = entry.get("id") if isinstance(entry, dict) else None
+        priorities = entry.get("priorities") if isinstance(entry, dict) else None
+        if not isinstance(ident, str) or not isinstance(priorities, list) \
+                or not all(isinstance(p, str) for p in priorities):
+            raise TraceFormatError(f"defeat_sets.{i}: a defeat set is {{\"id\": str, \"priorities\": [str]}}, "
+                                   f"got {entry!r}")
+        out.append((ident, priorities))
+    return out
+
+
+def _defeat_edges(attack: Mapping, priorities: list[str]) -> list[dict]:
+    """The defeat edges an attack edge with this defeat set stands for."""
+    key, target = attack["id"], attack["target"]
+    return [{"attack": key, "id": f"defeat:{p}{EDGE_ARROW}{key}", "source": p, "target": target, "type": "defeat"}
+            for p in priorities]
+
+
+def _column(columns: Mapping, name: str, n: int | None, size: int | None = None, low: int = 0) -> list:
+    values = columns.get(name)
+    where = f"attack_edges.{name}"
+    if not isinstance(values, list):
+        raise TraceFormatError(f"{where}: must be a list, got {type(values).__name__}")
+    if n is not None and len(values) != n:
+        raise TraceFormatError(f"{where}: has {len(values)} rows, attack_edges.source has {n}")
+    if size is None:
+        if not all(isinstance(v, str) for v in values):
+            raise TraceFormatError(f"{where}: must list strings")
+        return values
+    for i, v in enumerate(values):
+        if type(v) is not int or not low <= v < size:
+            raise TraceFormatError(f"{where}.{i}: must be an integer in [{low}, {size}), got {v!r}")
+    return values
+
+
+def _attack_rows(columns, sets: list[tuple[str, list[str]]]) -> list[dict]:
+    """The attack and defeat edges that the columns of the columnar form stand for."""
+    if not isinstance(columns, dict):
+        raise TraceFormatError(f"attack_edges: must be an object, got {type(columns).__name__}")
+    unknown = sorted(set(columns) - set(_ATTACK_COLUMNS))
+    if unknown:
+        raise TraceFormatError(f"attack_edges.{unknown[0]}: unknown column; expected {', '.join(_ATTACK_COLUMNS)}")
+    arguments, rules, kinds = (_column(columns, name, None) for name in ("arguments", "rules", "kinds"))
+    source = _column(columns, "source", None, len(arguments))
+    n = len(source)
+    target = _column(columns, "target", n, len(arguments))
+    kind = _column(columns, "kind", n, len(kinds))
+    lic = _column(columns, "lic", n, len(rules), low=-1)
+    active = _column(columns, "active", n, 2)
+    chosen = _column(columns, "defeats", n, len(sets), low=-1)
+    edges = []
+    for i in range(n):
+        s, t, k = arguments[source[i]], arguments[target[i]], kinds[kind[i]]
+        edge = {"id": f"attack:{k}:{s}{EDGE_ARROW}{t}", "kind": k, "source": s,
+                "state": "active" if active[i] else "defeated", "target": t, "type": "attack"}
+        if lic[i] >= 0:
+            edge["lic"] = rules[lic[i]]
+        edges.append(edge)
+        if chosen[i] >= 0:
+            edges.extend(_defeat_edges(edge, sets[chosen[i]][1]))
+    return edges
+
+
+def expand_tnf(data: Mapping) -> dict:
+    """The full form (``tnf-v1``) of a parsed TNF in any of its three forms.
+
+    ``tnf-v1-summary``: each attack edge's ``"defeats"`` set id becomes one
+    defeat edge per priority of the set; ``tnf-v1-columns``: every row of
+    ``attack_edges`` becomes its attack edge (and its defeat edges).  The
+    edges come out sorted by id, so ``json.dumps(expand_tnf(x),
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False)`` is the
+    :func:`tnf_json` text of the same trace.
+
+    Parameters
+    ----------
+    data : mapping
+        A parsed TNF object (``json.loads`` of the text).
+
+    Returns
+    -------
+    dict
+        ``{"edges": [...], "nodes": [...], "schema_version": "tnf-v1"}`` and
+        any other member of ``data``; ``data`` itself is not changed.
+
+    Raises
+    ------
+    TraceFormatError
+        For an unknown schema version, a malformed defeat set or column, or
+        a set id or index that names nothing.
+
+    Examples
+    --------
+    >>> expand_tnf({"defeat_sets": [{"id": "defeats:x", "priorities": ["priority:p"]}],
+    ...             "edges": [{"defeats": "defeats:x", "id": "attack:rebut:arg:a→arg:b", "kind": "rebut",
+    ...                        "source": "arg:a", "state": "defeated", "target": "arg:b", "type": "attack"}],
+    ...             "nodes": [], "schema_version": "tnf-v1-summary"})["edges"][1]["id"]
+    'defeat:priority:p→attack:rebut:arg:a→arg:b'
+    """
+    version = data.get("schema_version", SCHEMA_VERSION)
+    known = (SCHEMA_VERSION, SUMMARY_SCHEMA_VERSION, COLUMNS_SCHEMA_VERSION)
+    if version not in known:
+        raise TraceFormatError(f"unknown schema_version {version!r}; expected one of {', '.join(map(repr, known))}")
+    out = {k: v for k, v in data.items() if k not in ("attack_edges", "defeat_sets")}
+    out["schema_version"] = SCHEMA_VERSION
+    if version == SCHEMA_VERSION:
+        return out
+    sets = _defeat_sets(data)
+    by_id = dict(sets)
+    given = data.get("edges", [])
+    if not isinstance(given, list):
+        raise TraceFormatError(f"edges: must be a list, got {type(given).__name__}")
+    edges = []
+    for i, edge in enumerate(given):
+        if not isinstance(edge, dict):
+            raise TraceFormatError(f"edges.{i}: an edge must be an object, got {edge!r}")
+        if "defeats" not in edge:
+            edges.append(edge)
+            continue
+        edge = dict(edge)
+        chosen = edge.pop("defeats")
+        if chosen not in by_id:
+            raise TraceFormatError(f"edges.{i}.defeats: names no defeat set of this trace ({chosen!r})")
+        if not isinstance(edge.get("id"), str) or not isinstance(edge.get("target"), str):
+            raise TraceFormatError(f"edges.{i}: an attack edge with a defeat set needs its id and target")
+        edges.append(edge)
+        edges.extend(_defeat_edges(edge, by_id[chosen]))
+    if version == COLUMNS_SCHEMA_VERSION:
+        if "attack_edges" not in data:
+            raise TraceFormatError("attack_edges: missing (schema tnf-v1-columns)")
+        edges.extend(_attack_rows(data["attack_edges"], sets))
+    out["edges"] = sorted(edges, key=lambda e: str(e.get("id", "")))
+    return out

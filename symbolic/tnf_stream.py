@@ -18,36 +18,56 @@ the top-level ``"defeat_sets"`` lists every set once as ``{"id":
 ``d`` stands for the defeat edges ``priority -> target(e)`` with ``attack =
 id(e)``, one per priority of ``d``: the same content, linear in the attack
 edges.  :data:`DEFEAT_EDGE_LIMIT` decides in ``auto`` mode.
+
+**Attack columns.**  Above :data:`ATTACK_EDGE_LIMIT` attack edges (``auto``)
+or on request (``attacks="columns"``) the attack edges themselves are
+written as columns (schema ``tnf-v1-columns``, always with defeat sets):
+``"attack_edges": {"active", "arguments", "defeats", "kind", "kinds", "lic",
+"rules", "source", "target"}``.  Row ``i`` stands for the attack edge from
+``arguments[source[i]]`` to ``arguments[target[i]]`` of kind
+``kinds[kind[i]]``, licensed by ``rules[lic[i]]`` (no ``lic`` when ``-1``),
+``active`` when ``active[i]`` is 1, else ``defeated`` with the defeat set
+``defeat_sets[defeats[i]]``; the rows are in canonical order and
+``"edges"`` holds the other edges.  :func:`symbolic.tnf_json.expand_tnf`
+turns either compact form back into the full one.
+
+**Bytes.**  :func:`iter_tnf_bytes` and :func:`iter_dot_bytes` yield the UTF-8
+text directly: the attack and defeat lines are built in bulk from the
+columns (:func:`symbolic.byte_rows.rows`), one ``bytes.join`` per chunk of
+:data:`symbolic.byte_rows.CHUNK` lines; :func:`iter_tnf_json` and
+:func:`iter_dot` decode the same chunks.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from json.encoder import encode_basestring
 from typing import Iterator
 
 import numpy as np
 
 from .attack_table import KINDS
+from .byte_rows import decimals, rows, table
 from .dot import _EDGE_STYLE, _NODE_STYLE, dot_escape
 from .model import EdgeType, NodeType
 from .naming import EDGE_ARROW
 from .results import Evaluation
-from .tnf_json import SCHEMA_VERSION
-from .trace import trace_parts
+from .tnf_json import COLUMNS_SCHEMA_VERSION, SCHEMA_VERSION, SUMMARY_SCHEMA_VERSION
+from .trace import collection_paused, trace_parts
 from .trace_attacks import AttackEdges
 
-__all__ = ["DEFEAT_EDGE_LIMIT", "DEFEATS_MODES", "SUMMARY_SCHEMA_VERSION", "defeat_set_id", "iter_dot",
-           "iter_tnf_json"]
+__all__ = ["ATTACKS_MODES", "ATTACK_EDGE_LIMIT", "COLUMNS_SCHEMA_VERSION", "DEFEAT_EDGE_LIMIT", "DEFEATS_MODES",
+           "SUMMARY_SCHEMA_VERSION", "defeat_set_id", "iter_dot", "iter_dot_bytes", "iter_tnf_bytes", "iter_tnf_json"]
 
-SUMMARY_SCHEMA_VERSION = "tnf-v1-summary"
 DEFEAT_EDGE_LIMIT = 200_000
+ATTACK_EDGE_LIMIT = 200_000
 DEFEATS_MODES = ("auto", "edges", "summary")
-_CHUNK = 1 << 14
+ATTACKS_MODES = ("auto", "edges", "columns")
+_KINDS = tuple(k.value for k in KINDS)
 
-
-def _q(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
+# ``json.dumps(text, ensure_ascii=False)`` of a string, without the encoder's per-call overhead.
+_q = encode_basestring
 
 
 def defeat_set_id(priorities) -> str:
@@ -68,83 +88,115 @@ def _summarize(edges: AttackEdges, defeats: str) -> bool:
     return defeats == "summary"
 
 
-def _attack_lines(edges: AttackEdges, set_ids: list[str] | None) -> Iterator[str]:
-    """JSON objects of the attack edges, in canonical order (sorted keys, compact)."""
-    nodes = [_q(n)[1:-1] for n in edges.node_ids]
-    rules = [_q(r) for r in edges.rule_nodes]
-    kinds = [k.value for k in KINDS]
-    arrow = EDGE_ARROW
-    for start in range(0, len(edges), _CHUNK):
-        cut = slice(start, start + _CHUNK)
-        out = []
-        for source, target, kind, lic, active, chosen in zip(
-                edges.source[cut].tolist(), edges.target[cut].tolist(), edges.kind[cut].tolist(),
-                edges.lic[cut].tolist(), edges.active[cut].tolist(), edges.defeat_set[cut].tolist()):
-            s, t, k = nodes[source], nodes[target], kinds[kind]
-            head = f'{{"defeats":"{set_ids[chosen]}",' if set_ids is not None and chosen >= 0 else "{"
-            lic_part = f'"lic":{rules[lic]},' if lic >= 0 else ""
-            state = "active" if active else "defeated"
-            out.append(f'{head}"id":"attack:{k}:{s}{arrow}{t}","kind":"{k}",{lic_part}"source":"{s}",'
-                       f'"state":"{state}","target":"{t}","type":"attack"}}')
-        yield ",".join(out)
+def _columnar(edges: AttackEdges, defeats: str, attacks: str) -> bool:
+    """Whether the attack edges are written as columns (``attacks``, and ``auto`` above the limit)."""
+    if attacks not in ATTACKS_MODES:
+        raise ValueError(f"attacks must be one of {', '.join(ATTACKS_MODES)}, got {attacks!r}")
+    if attacks == "columns" and defeats == "edges":
+        raise ValueError("attacks='columns' writes defeat sets; it cannot be combined with defeats='edges'")
+    return attacks == "columns" or (attacks == "auto" and defeats != "edges" and len(edges) > ATTACK_EDGE_LIMIT)
 
 
-def _defeat_lines(edges: AttackEdges) -> Iterator[str]:
-    """JSON objects of the defeat edges of the full form, in canonical order."""
-    edge, priority, priorities = edges.defeat_order()
-    nodes = [_q(n)[1:-1] for n in edges.node_ids]
-    prio = [_q(p)[1:-1] for p in priorities]
-    kinds = [k.value for k in KINDS]
+def _attack_columns(edges: AttackEdges, set_ids: list[str]) -> bytes:
+    """The ``"attack_edges"`` member of the columnar form (keys sorted, compact)."""
+    rank = np.empty(len(set_ids), dtype=np.int64)  # sets are listed sorted by id
+    rank[sorted(range(len(set_ids)), key=set_ids.__getitem__)] = np.arange(len(set_ids))
+    chosen = np.full(len(edges), -1, dtype=np.int64)
+    defeated = edges.defeat_set >= 0
+    chosen[defeated] = rank[edges.defeat_set[defeated]]
+    lists = {
+        "active": decimals(edges.active.astype(np.int64)),
+        "arguments": ",".join(_q(n) for n in edges.node_ids).encode("utf-8"),
+        "defeats": decimals(chosen),
+        "kind": decimals(edges.kind),
+        "kinds": ",".join(f'"{k}"' for k in _KINDS).encode("utf-8"),
+        "lic": decimals(edges.lic),
+        "rules": ",".join(_q(r) for r in edges.rule_nodes).encode("utf-8"),
+        "source": decimals(edges.source),
+        "target": decimals(edges.target),
+    }
+    return b'"attack_edges":{' + b",".join(b'"%s":[%s]' % (k.encode(), v) for k, v in lists.items()) + b"},"
+
+
+def _attack_rows(edges: AttackEdges, set_ids: list[str] | None) -> Iterator[bytes]:
+    """JSON objects of the attack edges, in canonical order (sorted keys, compact), each after a comma."""
+    n, kinds = len(edges.node_ids), _KINDS
+    node = [_q(x)[1:-1] for x in edges.node_ids]
+    heads = [",{"] + [f',{{"defeats":"{i}",' for i in (set_ids or ())]
+    kind_source = [f'"id":"attack:{k}:{s}{EDGE_ARROW}' for k in kinds for s in node]
+    target_kind = [f'{t}","kind":"{k}",' for t in node for k in kinds]
+    lic = [""] + [f'"lic":{_q(r)},' for r in edges.rule_nodes]
+    source_state = [f'"source":"{s}","state":"{state}","target":"' for s in node for state in ("defeated", "active")]
+    target = [f'{t}","type":"attack"}}' for t in node]
     src, dst, kind = edges.source, edges.target, edges.kind
-    arrow = EDGE_ARROW
-    for start in range(0, len(edge), _CHUNK):
-        cut = slice(start, start + _CHUNK)
-        rows = edge[cut]
-        out = []
-        for p, s, t, k in zip(priority[cut].tolist(), src[rows].tolist(), dst[rows].tolist(),
-                              kind[rows].tolist()):
-            attack = f"attack:{kinds[k]}:{nodes[s]}{arrow}{nodes[t]}"
-            out.append(f'{{"attack":"{attack}","id":"defeat:{prio[p]}{arrow}{attack}",'
-                       f'"source":"{prio[p]}","target":"{nodes[t]}","type":"defeat"}}')
-        yield ",".join(out)
+    chosen = edges.defeat_set + 1 if set_ids is not None else np.zeros(len(edges), dtype=np.int64)
+    yield from rows([(table(heads), chosen), (table(kind_source), kind * n + src),
+                     (table(target_kind), dst * len(kinds) + kind), (table(lic), edges.lic + 1),
+                     (table(source_state), src * 2 + edges.active), (table(target), dst)], len(edges))
+
+
+def _defeat_rows(edges: AttackEdges) -> Iterator[bytes]:
+    """JSON objects of the defeat edges of the full form, in canonical order, each after a comma."""
+    edge, priority, priorities = edges.defeat_order()
+    if not len(edge):
+        return
+    node = [_q(x)[1:-1] for x in edges.node_ids]
+    prio = [_q(p)[1:-1] for p in priorities]
+    n, kinds = len(node), _KINDS
+    src, dst = edges.source[edge], edges.target[edge]
+    kind_source = edges.kind[edge] * n + src
+    yield from rows([
+        (table([f',{{"attack":"attack:{k}:{s}{EDGE_ARROW}' for k in kinds for s in node]), kind_source),
+        (table([f'{t}","id":"defeat:' for t in node]), dst),
+        (table([f"{p}{EDGE_ARROW}attack:" for p in prio]), priority),
+        (table([f"{k}:{s}{EDGE_ARROW}" for k in kinds for s in node]), kind_source),
+        (table([f'{t}","source":"' for t in node]), dst),
+        (table([f'{p}","target":"' for p in prio]), priority),
+        (table([f'{t}","type":"defeat"}}' for t in node]), dst)], len(edge))
 
 
 def _first(item):
     return item[0]
 
 
-def _skeleton_edges(skeleton) -> list[str]:
-    """JSON objects of the skeleton's edges (grounding, derivation, status), sorted by edge id.
+def _third(item):
+    return item[2]
+
+
+def _skeleton_edges(skeleton) -> str:
+    """JSON objects of the skeleton's edges (grounding, derivation, status), sorted by edge id, each after a comma.
 
     Their edge ids (:func:`symbolic.naming.edge_key`) are unique, so the id
     alone orders them.
     """
     out = []
     for source, target, key, data in sorted(skeleton.edges, key=_third):
-        fields = {"id": key, "source": source, "target": target, "type": EdgeType(data["type"]).value}
+        kind = EdgeType(data["type"]).value
+        if len(data) == 1:  # the type alone: what the skeleton's edges carry
+            out.append(f',{{"id":{_q(key)},"source":{_q(source)},"target":{_q(target)},"type":"{kind}"}}')
+            continue
+        fields = {"id": key, "source": source, "target": target, "type": kind}
         for name in ("kind", "lic", "state", "attack"):
             value = data.get(name)
             if value is not None:
                 fields[name] = value.value if name == "kind" else value
-        out.append(json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
-    return out
+        out.append("," + json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+    return "".join(out)
 
 
-def _third(item):
-    return item[2]
-
-
-def _joined(parts: Iterator[str], first: bool) -> Iterator[str]:
-    """Join non-empty JSON fragments with commas; ``first`` says no item was written yet."""
+def _listed(parts: Iterator[bytes]) -> Iterator[bytes]:
+    """Items that each start with a comma, as the body of a JSON list (the first comma dropped)."""
+    first = True
     for part in parts:
         if not part:
             continue
-        yield part if first else "," + part
+        yield part[1:] if first else part
         first = False
 
 
-def iter_tnf_json(evaluation: Evaluation, *, query: str | None = None, defeats: str = "auto") -> Iterator[str]:
-    """The TNF JSON of an evaluation's trace, in chunks.
+def iter_tnf_bytes(evaluation: Evaluation, *, query: str | None = None, defeats: str = "auto",
+                   attacks: str = "auto") -> Iterator[bytes]:
+    """The TNF JSON of an evaluation's trace as UTF-8 ``bytes``, in chunks.
 
     Parameters
     ----------
@@ -157,52 +209,126 @@ def iter_tnf_json(evaluation: Evaluation, *, query: str | None = None, defeats: 
         :func:`symbolic.tnf_json.tnf_json` of the trace; ``summary``: defeat
         sets (module docstring); ``auto``: ``summary`` only when the full form
         would have more than :data:`DEFEAT_EDGE_LIMIT` defeat edges.
+    attacks : {"auto", "edges", "columns"}
+        ``edges``: one JSON object per attack edge; ``columns``: the attack
+        edges as columns, with defeat sets (module docstring); ``auto``:
+        ``columns`` only above :data:`ATTACK_EDGE_LIMIT` attack edges and
+        unless ``defeats`` is ``edges``.
 
     Yields
     ------
-    str
+    bytes
         Pieces whose concatenation is one JSON object.
 
     Raises
     ------
     ValueError
-        If ``defeats`` is not one of :data:`DEFEATS_MODES`.
+        If ``defeats`` or ``attacks`` is not one of its modes, or ``attacks``
+        is ``columns`` and ``defeats`` is ``edges``.
     """
-    skeleton, edges = trace_parts(evaluation, query=query)
-    summary = _summarize(edges, defeats)
-    set_ids = [defeat_set_id(s) for s in edges.sets] if summary else None
+    with collection_paused():
+        skeleton, edges = trace_parts(evaluation, query=query)
+        columns = _columnar(edges, defeats, attacks)
+        summary = columns or _summarize(edges, defeats)
+        set_ids = [defeat_set_id(s) for s in edges.sets] if summary else None
+        rest = _skeleton_edges(skeleton).encode("utf-8")
+        nodes = ",".join(f'{{"id":{_q(n)},"label":{_q(data.get("label", ""))},'
+                         f'"type":"{NodeType(data["type"]).value}"}}'
+                         for n, data in sorted(skeleton.nodes.items(), key=_first)).encode("utf-8")
+        del skeleton
+    if columns:
+        yield b"{" + _attack_columns(edges, set_ids)
     if summary:
         sets = sorted(zip(set_ids, edges.sets))
-        yield '{"defeat_sets":[' + ",".join(
+        yield (("" if columns else "{") + '"defeat_sets":[' + ",".join(
             json.dumps({"id": i, "priorities": list(p)}, ensure_ascii=False, separators=(",", ":"))
-            for i, p in sets) + '],"edges":['
+            for i, p in sets) + '],"edges":[').encode("utf-8")
     else:
-        yield '{"edges":['
-    first = True
-    for piece in _joined(_attack_lines(edges, set_ids), first):
-        first = False
-        yield piece
-    if not summary:
-        for piece in _joined(_defeat_lines(edges), first):
-            first = False
-            yield piece
-    tail = ",".join(_skeleton_edges(skeleton))
-    if tail:
-        yield tail if first else "," + tail
-    yield '],"nodes":['
-    yield ",".join(f'{{"id":{_q(n)},"label":{_q(data.get("label", ""))},"type":"{NodeType(data["type"]).value}"}}'
-                   for n, data in sorted(skeleton.nodes.items(), key=_first))
-    version = SUMMARY_SCHEMA_VERSION if summary else SCHEMA_VERSION
-    yield f'],"schema_version":"{version}"}}'
+        yield b'{"edges":['
+
+    def parts() -> Iterator[bytes]:
+        if not columns:
+            yield from _attack_rows(edges, set_ids)
+        if not summary:
+            yield from _defeat_rows(edges)
+        yield rest
+
+    yield from _listed(parts())
+    version = COLUMNS_SCHEMA_VERSION if columns else SUMMARY_SCHEMA_VERSION if summary else SCHEMA_VERSION
+    yield b'],"nodes":[' + nodes + f'],"schema_version":"{version}"}}'.encode("utf-8")
 
 
-def iter_dot(evaluation: Evaluation, *, query: str | None = None, name: str = "trace",
-             defeats: str = "auto") -> Iterator[str]:
-    """Graphviz DOT of an evaluation's trace, in chunks: exactly
+def iter_tnf_json(evaluation: Evaluation, *, query: str | None = None, defeats: str = "auto",
+                  attacks: str = "auto") -> Iterator[str]:
+    """The TNF JSON of an evaluation's trace, in chunks of text (:func:`iter_tnf_bytes`, decoded).
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+    query : str, optional
+    defeats : {"auto", "edges", "summary"}
+    attacks : {"auto", "edges", "columns"}
+        As for :func:`iter_tnf_bytes`.
+
+    Yields
+    ------
+    str
+        Pieces whose concatenation is one JSON object.
+    """
+    for piece in iter_tnf_bytes(evaluation, query=query, defeats=defeats, attacks=attacks):
+        yield piece.decode("utf-8")
+
+
+def _body(text: str) -> str:
+    """:func:`symbolic.dot.dot_escape` without the quotes (for pieces of one quoted string)."""
+    return dot_escape(text)[1:-1]
+
+
+def _dot_attack_rows(edges: AttackEdges, set_ids: list[str] | None) -> Iterator[bytes]:
+    """DOT lines of the attack edges, in canonical order.
+
+    The id ``attack:<kind>:<source>→<target>`` is escaped piecewise: every
+    piece starts and ends outside a line break (argument ids start with
+    ``arg:`` and end with a hash), so this equals escaping the whole id.
+    """
+    kinds, style = _KINDS, _EDGE_STYLE[EdgeType.ATTACK]
+    labels = [f"{style}, style=dashed, label={dot_escape(k + ' (defeated)')}, id=\"{_body('attack:' + k + ':')}"
+              for k in kinds] + [f"{style}, label={dot_escape(k)}, id=\"{_body('attack:' + k + ':')}" for k in kinds]
+    tails = ["];\n"] + [f', defeats="{i}"];\n' for i in (set_ids or ())]
+    chosen = edges.defeat_set + 1 if set_ids is not None else np.zeros(len(edges), dtype=np.int64)
+    src, dst = edges.source, edges.target
+    yield from rows([
+        (table([f"  {dot_escape(s)} -> " for s in edges.node_ids]), src),
+        (table([f"{dot_escape(t)} [" for t in edges.node_ids]), dst),
+        (table(labels), edges.active * len(kinds) + edges.kind),
+        (table([_body(s + EDGE_ARROW) for s in edges.node_ids]), src),
+        (table([_body(t) + '"' for t in edges.node_ids]), dst),
+        (table(tails), chosen)], len(edges))
+
+
+def _dot_defeat_rows(edges: AttackEdges) -> Iterator[bytes]:
+    """DOT lines of the defeat edges of the full form, in canonical order (ids escaped piecewise)."""
+    edge, priority, priorities = edges.defeat_order()
+    if not len(edge):
+        return
+    n, kinds, style = len(edges.node_ids), _KINDS, _EDGE_STYLE[EdgeType.DEFEAT]
+    dst = edges.target[edge]
+    yield from rows([
+        (table([f"  {dot_escape(p)} -> " for p in priorities]), priority),
+        (table([f'{dot_escape(t)} [{style}, id="defeat:' for t in edges.node_ids]), dst),
+        (table([_body(p + EDGE_ARROW + "attack:") for p in priorities]), priority),
+        (table([_body(f"{k}:{s}{EDGE_ARROW}") for k in kinds for s in edges.node_ids]),
+         edges.kind[edge] * n + edges.source[edge]),
+        (table([_body(t) + '"];\n' for t in edges.node_ids]), dst)], len(edge))
+
+
+def iter_dot_bytes(evaluation: Evaluation, *, query: str | None = None, name: str = "trace",
+                   defeats: str = "auto") -> Iterator[bytes]:
+    """Graphviz DOT of an evaluation's trace as UTF-8 ``bytes``, in chunks: exactly
     :func:`symbolic.dot.to_dot` of :func:`symbolic.trace.build_trace`,
     unless the defeat edges are summarized.
 
-    In the summary form (see :func:`iter_tnf_json`) the defeat edges are left
+    In the summary form (see :func:`iter_tnf_bytes`) the defeat edges are left
     out, each defeated attack edge carries ``defeats="<set id>"`` and one
     comment line per set, ``// defeats:<id>: <priority ids>``, follows the
     nodes.
@@ -214,55 +340,54 @@ def iter_dot(evaluation: Evaluation, *, query: str | None = None, name: str = "t
     name : str, optional
         The graph's name.
     defeats : {"auto", "edges", "summary"}
-        As for :func:`iter_tnf_json`.
+        As for :func:`iter_tnf_bytes`.
+
+    Yields
+    ------
+    bytes
+    """
+    with collection_paused():
+        skeleton, edges = trace_parts(evaluation, query=query)
+        summary = _summarize(edges, defeats)
+        set_ids = [defeat_set_id(s) for s in edges.sets] if summary else None
+        lines = [f"digraph {dot_escape(name)} {{", "  rankdir=LR;",
+                 '  node [fontname="Helvetica", fontsize=10];',
+                 '  edge [fontname="Helvetica", fontsize=9];']
+        for node_id, data in sorted(skeleton.nodes.items(), key=_first):
+            label = data.get("label", "") or node_id
+            if data.get("names"):
+                label = f"{label}\n({', '.join(data['names'])})"
+            lines.append(f"  {dot_escape(node_id)} [label={dot_escape(label)}, "
+                         f"{_NODE_STYLE[NodeType(data['type'])]}];")
+        if summary:
+            for ident, priorities in sorted(zip(set_ids, edges.sets)):
+                lines.append(f"  // {ident}: {', '.join(priorities)}".replace("\n", " "))
+        rest = "".join(f"  {dot_escape(source)} -> {dot_escape(target)} [{_EDGE_STYLE[EdgeType(data['type'])]}];\n"
+                       for source, target, _, data in sorted(skeleton.edges, key=_third))
+        del skeleton
+    yield ("\n".join(lines) + "\n").encode("utf-8")
+    yield from _dot_attack_rows(edges, set_ids)
+    if not summary:
+        yield from _dot_defeat_rows(edges)
+    yield (rest + "}\n").encode("utf-8")
+
+
+def iter_dot(evaluation: Evaluation, *, query: str | None = None, name: str = "trace",
+             defeats: str = "auto") -> Iterator[str]:
+    """Graphviz DOT of an evaluation's trace, in chunks of text (:func:`iter_dot_bytes`, decoded).
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+    query : str, optional
+    name : str, optional
+        The graph's name.
+    defeats : {"auto", "edges", "summary"}
+        As for :func:`iter_tnf_bytes`.
 
     Yields
     ------
     str
     """
-    skeleton, edges = trace_parts(evaluation, query=query)
-    summary = _summarize(edges, defeats)
-    set_ids = [defeat_set_id(s) for s in edges.sets] if summary else None
-    lines = [f"digraph {dot_escape(name)} {{", "  rankdir=LR;",
-             '  node [fontname="Helvetica", fontsize=10];',
-             '  edge [fontname="Helvetica", fontsize=9];']
-    for node_id, data in sorted(skeleton.nodes.items(), key=_first):
-        label = data.get("label", "") or node_id
-        if data.get("names"):
-            label = f"{label}\n({', '.join(data['names'])})"
-        lines.append(f"  {dot_escape(node_id)} [label={dot_escape(label)}, {_NODE_STYLE[NodeType(data['type'])]}];")
-    if summary:
-        for ident, priorities in sorted(zip(set_ids, edges.sets)):
-            lines.append(f"  // {ident}: {', '.join(priorities)}".replace("\n", " "))
-    yield "\n".join(lines) + "\n"
-    nodes = [dot_escape(n) for n in edges.node_ids]
-    kinds = [k.value for k in KINDS]
-    attack_style, arrow = _EDGE_STYLE[EdgeType.ATTACK], EDGE_ARROW
-    for start in range(0, len(edges), _CHUNK):
-        cut = slice(start, start + _CHUNK)
-        out = []
-        for s, t, k, active, chosen in zip(edges.source[cut].tolist(), edges.target[cut].tolist(),
-                                           edges.kind[cut].tolist(), edges.active[cut].tolist(),
-                                           edges.defeat_set[cut].tolist()):
-            text = kinds[k] if active else kinds[k] + " (defeated)"
-            style = attack_style if active else attack_style + ", style=dashed"
-            key = dot_escape(f"attack:{kinds[k]}:{edges.node_ids[s]}{arrow}{edges.node_ids[t]}")
-            extra = f', defeats="{set_ids[chosen]}"' if summary and chosen >= 0 else ""
-            out.append(f"  {nodes[s]} -> {nodes[t]} [{style}, label={dot_escape(text)}, id={key}{extra}];\n")
-        yield "".join(out)
-    edge, priority, priorities = edges.defeat_order() if not summary else (np.zeros(0, dtype=np.int64),) * 2 + ((),)
-    defeat_style = _EDGE_STYLE[EdgeType.DEFEAT]
-    prio = [dot_escape(p) for p in priorities]
-    for start in range(0, len(edge), _CHUNK):
-        cut = slice(start, start + _CHUNK)
-        out = []
-        for p, row in zip(priority[cut].tolist(), edge[cut].tolist()):
-            s, t, k = edges.source[row], edges.target[row], edges.kind[row]
-            key = dot_escape(f"defeat:{priorities[p]}{arrow}attack:{kinds[k]}:{edges.node_ids[s]}"
-                             f"{arrow}{edges.node_ids[t]}")
-            out.append(f"  {prio[p]} -> {nodes[t]} [{defeat_style}, id={key}];\n")
-        yield "".join(out)
-    rest = []
-    for source, target, _, data in sorted(skeleton.edges, key=_third):
-        rest.append(f"  {dot_escape(source)} -> {dot_escape(target)} [{_EDGE_STYLE[EdgeType(data['type'])]}];\n")
-    yield "".join(rest) + "}\n"
+    for piece in iter_dot_bytes(evaluation, query=query, name=name, defeats=defeats):
+        yield piece.decode("utf-8")

@@ -30,19 +30,21 @@ carry ``labelling`` (IN/OUT/UNDEC) and ``round`` (the worklist round, or
 
 from __future__ import annotations
 
+import gc
 from collections import defaultdict
-from typing import Iterable
+from contextlib import contextmanager
+from typing import Iterable, Iterator
 
 import networkx as nx
 
 from .attack_table import KINDS
 from .labels import AttackKind
 from .model import EdgeType, NodeType, Trace, TraceEdge, TraceNode
-from .naming import Namer, edge_id, edge_key, trace_sort_key
+from .naming import EDGE_ARROW, Namer, edge_id, edge_key, trace_sort_key
 from .results import Attack, Evaluation
 from .trace_attacks import AttackEdges, TargetRules, attack_edges
 
-__all__ = ["build_trace", "graph_to_trace", "neutralizers", "trace_parts", "trace_to_graph"]
+__all__ = ["build_trace", "collection_paused", "graph_to_trace", "neutralizers", "trace_parts", "trace_to_graph"]
 
 _ACTIVE, _DEFEATED = "active", "defeated"
 
@@ -194,17 +196,49 @@ def trace_parts(evaluation: Evaluation, *, query: str | None = None) -> tuple[Sk
     -------
     (Skeleton, AttackEdges)
     """
+    with collection_paused():
+        return _trace_parts(evaluation, query)
+
+
+@contextmanager
+def collection_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a trace is built or formatted.
+
+    Building creates a few hundred thousand small dicts, tuples and strings
+    and no reference cycles; with a large theory alive, the collector's full
+    passes over the older objects would otherwise cost a third of the build.
+    The collector is enabled again on exit (if it was), and collects then
+    whatever cycle was left meanwhile.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _trace_parts(evaluation: Evaluation, query: str | None) -> tuple[Skeleton, AttackEdges]:
     theory = evaluation.theory
     namer = Namer(theory.rules, evaluation.arguments)
     target = namer.literal(evaluation.target)
     skeleton = Skeleton(target=target, status=evaluation.status, support=evaluation.support,
                         against=evaluation.against)
     b = _Builder(skeleton)
+    evidence_nodes: dict[str, str] = {}
+    keys, edge_list, grounding = b.keys, b.edges, {"type": EdgeType.GROUNDING}
 
     def ground(node_id: str, evidence: Iterable[str]) -> None:
+        """Grounding edges ``evidence:<fragment> -> node_id`` (ids as :func:`symbolic.naming.edge_key`)."""
         for fragment in evidence:
-            b.edge(b.node(f"evidence:{fragment}", NodeType.EVIDENCE, fragment), node_id,
-                   EdgeType.GROUNDING)
+            source = evidence_nodes.get(fragment)
+            if source is None:
+                source = evidence_nodes[fragment] = b.node(f"evidence:{fragment}", NodeType.EVIDENCE, fragment)
+            key = f"grounding:{source}{EDGE_ARROW}{node_id}"
+            if key not in keys:
+                keys.add(key)
+                edge_list.append((source, node_id, key, dict(grounding)))
 
     for fact in theory.facts:
         literal = namer.literal(fact.literal)
@@ -225,19 +259,28 @@ def trace_parts(evaluation: Evaluation, *, query: str | None = None) -> tuple[Sk
 
 
 def _priorities(evaluation, namer: Namer, b: _Builder, ground) -> None:
-    order = evaluation.priorities
-    bases: dict[str, set[str]] = defaultdict(set)
+    unresolved = evaluation.priorities.unresolved
+    bases: dict[str, set[str]] = {}
+    nodes, priority_id = b.nodes, namer.priority_id
     for priority in evaluation.theory.priorities:
-        node = namer.priority_id(priority.stronger, priority.weaker)
-        bases[node].add(str(priority.basis))
-        b.node(node, NodeType.PRIORITY, "", priority.id, pair=(priority.stronger, priority.weaker))
+        stronger, weaker = priority.stronger, priority.weaker
+        node, name = priority_id(stronger, weaker), f"{stronger}>{weaker}"
+        data = nodes.get(node)
+        if data is None:  # as _Builder.node, inlined: one priority node per pair
+            nodes[node] = {"type": NodeType.PRIORITY, "label": "", "names": (name,), "pair": (stronger, weaker)}
+            bases[node] = {str(priority.basis)}
+        else:
+            if name not in data["names"]:
+                data["names"] = tuple(sorted(data["names"] + (name,)))
+            bases[node].add(str(priority.basis))
         ground(node, priority.evidence)
     for node, kinds in bases.items():
-        stronger, weaker = b.nodes[node]["pair"]
+        data = b.nodes[node]
+        stronger, weaker = data["pair"]
         tags = sorted(kinds)
-        if stronger in order.unresolved or weaker in order.unresolved:
+        if stronger in unresolved or weaker in unresolved:
             tags.append("unresolved")
-        b.nodes[node]["label"] = f"{namer.priority_label(stronger, weaker)} [{', '.join(tags)}]"
+        data["label"] = f"{namer.priority_label(stronger, weaker)} [{', '.join(tags)}]"
 
 
 def _arguments(evaluation, namer: Namer, b: _Builder) -> None:

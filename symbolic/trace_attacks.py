@@ -33,6 +33,7 @@ from .results import Evaluation
 __all__ = ["AttackEdges", "TargetRules", "attack_columns", "attack_edges"]
 
 _KIND_RANK = {kind: i for i, kind in enumerate(sorted(KINDS, key=lambda k: k.value))}
+_KEY_LIMIT = 1 << 62  # class keys of defeated attacks combine into one int64 below this bound
 
 
 def attack_columns(evaluation: Evaluation) -> AttackTable:
@@ -320,27 +321,45 @@ def _defeat_sets(evaluation, namer, table, order, group, active):
     by_on = np.where(by_on < 0, on + len(literal_code), by_on)
     width = len(literal_code) + max(n_args, len(table.rule_ids), len(table.fact_ids)) + 1
     key1 = (shape * width + by_on) * (n_rules + 1) + (table.lic[rows].astype(np.int64) + 1)
-    target_part = np.where(shape == SHAPE_FACT, table.target[rows].astype(np.int64) + 1, 0)
-    key2 = (table.defeat[rows].astype(np.int64) + 1) * (n_args + 1) + target_part
-    by_class = np.lexsort((key2, key1))
-    k1, k2 = key1[by_class], key2[by_class]
-    class_start = np.concatenate([[0], np.flatnonzero((k1[1:] != k1[:-1]) | (k2[1:] != k2[:-1])) + 1])
+    key2 = np.where(shape == SHAPE_FACT, table.target[rows].astype(np.int64) + 1, 0)
+    engine_pair = table.defeat[rows].astype(np.int64) + 1
+    del shape, on, by_on
+    pairs_span, key2_span = len(table.defeats) + 1, n_args + 2
+    if (3 * width + 1) * (n_rules + 1) * key2_span * pairs_span < _KEY_LIMIT:  # one int64 key: one sort
+        key = (key1 * key2_span + key2) * pairs_span + engine_pair
+        del key1, key2, engine_pair
+        subclass, first_at, per_row = np.unique(key, return_index=True, return_inverse=True)
+        cls = subclass // pairs_span
+        new_class = np.concatenate([[True], cls[1:] != cls[:-1]])
+        first = rows[first_at]
+        del key, subclass, cls
+    else:
+        by_class = np.lexsort((engine_pair, key2, key1))
+        k1, k2, d = key1[by_class], key2[by_class], engine_pair[by_class]
+        new_class = np.concatenate([[True], (k1[1:] != k1[:-1]) | (k2[1:] != k2[:-1])])
+        class_start = np.flatnonzero(new_class | np.concatenate([[True], d[1:] != d[:-1]]))
+        new_class, first = new_class[class_start], rows[by_class[class_start]]
+        per_row = np.empty(len(rows), dtype=np.int64)
+        per_row[by_class] = np.repeat(np.arange(len(class_start)), np.diff(np.append(class_start, len(rows))))
     rules = TargetRules(evaluation)
     names = (table.argument_ids, table.rule_ids, table.fact_ids)
     pair_sets: dict[frozenset, int] = {}
-    class_set = np.empty(len(class_start), dtype=np.int64)
-    for c, start in enumerate(class_start.tolist()):
-        row = int(rows[by_class[start]])
-        d = int(table.defeat[row])
-        if table.lic[row] < 0:  # a fact attacker is never neutralized (Definition 4)
+    class_set = np.empty(len(first), dtype=np.int64)
+    base: frozenset = frozenset()
+    # A class (same targetRules and lic) computes its pairs once; the engine's own pair, which
+    # Definition 4 already puts among them, is added when it is not (one sub-class per engine pair).
+    columns = zip(new_class.tolist(), table.lic[first].tolist(), table.defeat[first].tolist(),
+                  table.shape[first].tolist(), table.on[first].tolist(), table.target[first].tolist())
+    for c, (fresh, lic, pair, shape_of, on_of, target_of) in enumerate(columns):
+        if lic < 0:  # a fact attacker is never neutralized (Definition 4)
             class_set[c] = pair_sets.setdefault(frozenset(), len(pair_sets))
             continue
-        lic = table.rule_ids[table.lic[row]]
-        found = rules.pairs(names[table.shape[row]][table.on[row]], table.argument_ids[table.target[row]], lic,
-                            table.defeats[d] if d >= 0 else None)
+        if fresh:
+            base = rules.pairs(names[shape_of][on_of], table.argument_ids[target_of], table.rule_ids[lic], None)
+        engine = tuple(table.defeats[pair]) if pair >= 0 else None
+        found = base if engine is None or engine in base else base | {engine}
         class_set[c] = pair_sets.setdefault(found, len(pair_sets))
-    per_attack = np.empty(len(rows), dtype=np.int64)
-    per_attack[by_class] = np.repeat(class_set, np.diff(np.append(class_start, len(rows))))
+    per_attack = class_set[per_row]
     groups = group[defeated]
     group_start = _segments(groups)
     low = np.minimum.reduceat(per_attack, group_start)
@@ -356,8 +375,9 @@ def _defeat_sets(evaluation, namer, table, order, group, active):
     # Name each set by its priority node ids; equal names share one set.
     named: dict[tuple[str, ...], int] = {}
     remap = np.empty(len(by_index), dtype=np.int64)
+    node_of: dict[tuple[str, str], str] = {}
     for i, found in enumerate(by_index):
-        ids = tuple(sorted({namer.priority_id(s, w) for s, w in found}))
+        ids = tuple(sorted({node_of.get(p) or node_of.setdefault(p, namer.priority_id(*p)) for p in found}))
         remap[i] = named.setdefault(ids, len(named))
     final = remap[chosen]
     kept = np.unique(final)  # only the sets some edge uses, in first-named order

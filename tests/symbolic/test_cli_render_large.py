@@ -38,3 +38,15 @@ def test_large_tables_are_plain_lines(monkeypatch):
     labels = lines[lines.index("argument\tconclusion\tderivation\tlabel") + 1:header]
     assert [line.split("\t")[0] for line in labels] == [a.id for a in evaluation.arguments]
     assert "status " in large and "accepted" in large
+
+
+def test_large_priority_base_is_listed_after_the_panel(monkeypatch):
+    scenario = next(s for s in load_suite(SUITE) if s.gold.priorities)
+    evaluation = evaluate_analysis(scenario.evidence_ids(), scenario.gold, scenario.target)
+    monkeypatch.setattr(cli_render, "TABLE_LIMIT", 0)
+    lines = _render(scenario, evaluation).splitlines()
+    base = sorted(evaluation.priorities.base)
+    assert base and any(f"Priority base P0: {len(base)} pairs (listed below the panel)" in line for line in lines)
+    start = lines.index(f"Priority base P0: {len(base)} pairs") + 1
+    assert lines[start:start + len(base)] == [f"{a} > {b}" for a, b in base]
+    assert lines[start + len(base)].startswith("Grounded labelling (Algorithm 1): ")

@@ -1,0 +1,32 @@
+"""Bulk text rows and decimal columns (symbolic.byte_rows) against plain Python formatting."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from symbolic import byte_rows
+from symbolic.byte_rows import decimals, rows, table
+
+
+@pytest.mark.parametrize("n", [0, 1, 6, 7, 8, 20, 101])
+def test_decimals_equal_str_join_across_blocks(monkeypatch, n):
+    monkeypatch.setattr(byte_rows, "_BLOCK", 7)
+    values = np.random.default_rng(n).integers(-12, 10 ** 6, n)
+    values[: n // 3] = 0
+    assert decimals(values) == ",".join(map(str, values.tolist())).encode()
+
+
+def test_decimals_of_wide_values():
+    values = np.array([0, 9, 10, 99, 100, 2 ** 31, -(2 ** 40), 10 ** 15], dtype=np.int64)
+    assert decimals(values) == ",".join(map(str, values.tolist())).encode()
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 1 << 14])
+def test_rows_concatenate_table_pieces(chunk):
+    rng = np.random.default_rng(chunk)
+    names = ["a", "¬b", "c→d", ""]
+    first, second = rng.integers(0, 4, 50), rng.integers(0, 2, 50)
+    expected = "".join(f"{names[i]}|{'xy'[j]}\n" for i, j in zip(first.tolist(), second.tolist())).encode()
+    got = b"".join(rows([(table(names), first), (table(["|x\n", "|y\n"]), second)], 50, chunk=chunk))
+    assert got == expected
