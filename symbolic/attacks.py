@@ -31,37 +31,12 @@ from .grounding import Theory
 from .labels import RuleKind
 from .literals import complement, excepted_rule
 from .results import Argument, PriorityOrder
+from .target_rules import TargetRules
 
-__all__ = ["applicable_rules", "derive_attacks"]
+__all__ = ["derive_attacks"]
 
 _REBUTTABLE = (RuleKind.DEFEASIBLE, RuleKind.DEFEATER)
 _COLUMNS = ("attacker", "target", "on", "lic", "defeat", "kind", "shape", "explicit")
-
-
-def applicable_rules(theory: Theory, arguments: Sequence[Argument]) -> frozenset[str]:
-    """Rules whose every antecedent has a supporting (non-defeater) argument.
-
-    Parameters
-    ----------
-    theory : Theory
-    arguments : sequence of Argument
-
-    Returns
-    -------
-    frozenset of str
-
-    Examples
-    --------
-    >>> from symbolic.grounding import Theory
-    >>> from symbolic.model import Fact, Rule
-    >>> t = Theory(frozenset({"E-01"}), facts=(Fact(id="f1", literal="a", evidence=["E-01"]),),
-    ...            rules=(Rule(id="r1", antecedents=["a"], consequent="b", evidence=["E-01"]),
-    ...                   Rule(id="r2", antecedents=["c"], consequent="b", evidence=["E-01"])))
-    >>> sorted(applicable_rules(t, [Argument("A1", "a", None, "f1", (), frozenset(), frozenset({"f1"}))]))
-    ['r1']
-    """
-    supported = {a.conclusion for a in arguments if not a.defeater}
-    return frozenset(r.id for r in theory.rules if all(x in supported for x in r.antecedents))
 
 
 def _beaten_by(beatable: list[tuple[int, set[str]]], subs: int) -> dict[str, list[int]] | None:
@@ -87,14 +62,9 @@ class _Builder:
         self.fact_ids = tuple(f.id for f in theory.facts)
         self.fact_code = {f: i for i, f in enumerate(self.fact_ids)}
         self.kind = {r.id: r.kind for r in theory.rules}
-        applicable = applicable_rules(theory, arguments)
-        self.concluders: dict[str, list[str]] = {}
-        for rule in theory.rules:
-            if rule.id in applicable:
-                self.concluders.setdefault(rule.consequent, []).append(rule.id)
-        self.stronger_than: dict[str, set[str]] = {}
-        for strong, weak in order.closure:
-            self.stronger_than.setdefault(weak, set()).add(strong)
+        self.target_rules = TargetRules(theory, arguments, order.closure)
+        self.concluders = self.target_rules.concluders
+        self.stronger_than = self.target_rules.stronger_than
         self.defeats: dict[tuple[str, str], int] = {}
         self.blocks: list[tuple] = []
 
@@ -111,7 +81,7 @@ class _Builder:
 
     def rebut_rules(self, sub: int) -> list[str]:
         """``targetRules`` of an attack on sub-argument ``sub``, its own top rule first."""
-        rules = self.concluders.get(self.index.conclusion[sub], [])
+        rules = self.target_rules.of_conclusion(self.index.conclusion[sub])
         top = self.index.top[sub]
         return [top] + [r for r in rules if r != top] if top in rules else rules
 
@@ -125,18 +95,8 @@ class _Builder:
         return -1
 
     def depending_rules(self, target: int, fact: str) -> list[str]:
-        """``targetRules`` of undermining ``fact`` in ``target``: its rules whose derivation uses it."""
-        index, rules, stack, seen = self.index, [], [target], set()
-        while stack:
-            node = stack.pop()
-            if node in seen or fact not in index.arguments[node].premises:
-                continue
-            seen.add(node)
-            top = index.top[node]
-            if top is not None and top not in rules:
-                rules.append(top)
-            stack.extend(reversed(index.subs[node]))
-        return rules
+        """``targetRules`` of undermining ``fact`` in argument ``target`` (by position)."""
+        return self.target_rules.of_undermine(self.index.ids[target], fact)
 
     # -- emission ------------------------------------------------------------
     def block(self, attackers, lics, targets, on, kind, shape, defeat) -> None:
@@ -184,7 +144,7 @@ class _Builder:
             if not subs:
                 continue
             lic_names = [index.top[a] for a in attackers]
-            rules = self.concluders.get(complement(literal), [])
+            rules = self.target_rules.of_conclusion(complement(literal))
             default = [self.first_stronger(rules, lic) for lic in lic_names]
             beatable = [(j, self.stronger_than[lic]) for j, lic in enumerate(lic_names)
                         if lic is not None and lic in self.stronger_than]

@@ -42,7 +42,7 @@ from .labels import AttackKind
 from .model import EdgeType, NodeType, Trace, TraceEdge, TraceNode
 from .naming import EDGE_ARROW, Namer, edge_id, edge_key, trace_sort_key
 from .results import Attack, Evaluation
-from .trace_attacks import AttackEdges, TargetRules, attack_edges
+from .trace_attacks import AttackEdges, NeutralizingPairs, attack_edges
 
 __all__ = ["build_trace", "collection_paused", "graph_to_trace", "neutralizers", "trace_parts", "trace_to_graph"]
 
@@ -85,7 +85,7 @@ def neutralizers(evaluation: Evaluation, attack: Attack) -> frozenset[tuple[str,
     """
     if attack.active or attack.lic is None:
         return frozenset()
-    return TargetRules(evaluation).pairs(attack.on, attack.target, attack.lic, attack.defeated_by)
+    return NeutralizingPairs(evaluation).pairs(attack.on, attack.target, attack.lic, attack.defeated_by)
 
 
 class Skeleton:

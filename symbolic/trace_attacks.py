@@ -25,12 +25,12 @@ from typing import Sequence
 import numpy as np
 
 from .attack_table import KINDS, SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE, AttackTable
-from .attacks import applicable_rules
 from .labels import AttackKind
 from .naming import EDGE_ARROW, Namer
 from .results import Evaluation
+from .target_rules import TargetRules
 
-__all__ = ["AttackEdges", "TargetRules", "attack_columns", "attack_edges"]
+__all__ = ["AttackEdges", "NeutralizingPairs", "attack_columns", "attack_edges"]
 
 _KIND_RANK = {kind: i for i, kind in enumerate(sorted(KINDS, key=lambda k: k.value))}
 _KEY_LIMIT = 1 << 62  # class keys of defeated attacks combine into one int64 below this bound
@@ -180,52 +180,29 @@ def _ranks(strings: Sequence[str]) -> np.ndarray:
     return ranks
 
 
-class TargetRules:
-    """``targetRules`` and the neutralizing pairs of ``P+`` (Definition 4) of one evaluation.
+class NeutralizingPairs:
+    """The pairs of ``P+`` that neutralize an attack (Definition 4) of one evaluation.
 
     :meth:`pairs` gives, for an attack on ``on`` inside ``target`` licensed by
     ``lic``, every ``(t, lic)`` with ``t`` in ``targetRules`` and ``t >+ lic``,
-    plus the engine's own ``defeated_by`` pair.
+    plus the engine's own ``defeated_by`` pair; ``targetRules`` and ``P+``
+    come from :class:`symbolic.target_rules.TargetRules`, as in the engine.
     """
 
     def __init__(self, evaluation: Evaluation):
-        self.evaluation = evaluation
-        self.rules = {r.id: r for r in evaluation.theory.rules}
+        self.target_rules = TargetRules(evaluation.theory, evaluation.arguments, evaluation.priorities.closure)
+        self.rules = {r.id for r in evaluation.theory.rules}
         self.facts = {f.id for f in evaluation.theory.facts}
-        self.args = {a.id: a for a in evaluation.arguments}
-        self._concluders: dict[str, set[str]] | None = None
-        weaker_than: dict[str, set[str]] = {}
-        for strong, weak in evaluation.priorities.closure:
-            weaker_than.setdefault(weak, set()).add(strong)
-        self.stronger = weaker_than
-
-    def concluders(self, literal: str) -> set[str]:
-        if self._concluders is None:
-            self._concluders = {}
-            for rule_id in applicable_rules(self.evaluation.theory, self.evaluation.arguments):
-                self._concluders.setdefault(self.rules[rule_id].consequent, set()).add(rule_id)
-        return self._concluders.get(literal, set())
-
-    def depending(self, target: str, fact: str) -> set[str]:
-        targets, stack, seen = set(), [target], set()
-        while stack:
-            node = self.args[stack.pop()]
-            if node.id in seen or fact not in node.premises:
-                continue
-            seen.add(node.id)
-            if node.top_rule is not None:
-                targets.add(node.top_rule)
-            stack.extend(node.subs)
-        return targets
+        self.conclusion = {a.id: a.conclusion for a in evaluation.arguments}
 
     def pairs(self, on: str, target: str, lic: str, defeated_by) -> frozenset[tuple[str, str]]:
         if on in self.rules:
             targets = {on}
         elif on in self.facts:
-            targets = self.depending(target, on)
+            targets = set(self.target_rules.of_undermine(target, on))
         else:
-            targets = self.concluders(self.args[on].conclusion)
-        strong = self.stronger.get(lic)
+            targets = set(self.target_rules.of_conclusion(self.conclusion[on]))
+        strong = self.target_rules.stronger(lic)
         found = {(t, lic) for t in (targets & strong if len(targets) > len(strong) else strong & targets)} \
             if strong else set()
         if defeated_by is not None:
@@ -341,7 +318,7 @@ def _defeat_sets(evaluation, namer, table, order, group, active):
         new_class, first = new_class[class_start], rows[by_class[class_start]]
         per_row = np.empty(len(rows), dtype=np.int64)
         per_row[by_class] = np.repeat(np.arange(len(class_start)), np.diff(np.append(class_start, len(rows))))
-    rules = TargetRules(evaluation)
+    rules = NeutralizingPairs(evaluation)
     names = (table.argument_ids, table.rule_ids, table.fact_ids)
     pair_sets: dict[frozenset, int] = {}
     class_set = np.empty(len(first), dtype=np.int64)

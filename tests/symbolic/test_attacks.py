@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symbolic.arguments import build_arguments
-from symbolic.attacks import applicable_rules, derive_attacks
+from symbolic.attacks import derive_attacks
+from symbolic.target_rules import applicable_rules
 from symbolic.errors import PriorityCycleWarning
 from symbolic.labels import Status
 from symbolic.literals import complement, excepted_rule

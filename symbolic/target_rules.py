@@ -1,0 +1,128 @@
+"""``targetRules`` of an attack (Definition 4, docs/semantics.md section 5).
+
+An attack from ``A`` on ``B`` is neutralized when some rule of
+``targetRules(attack)`` is stronger in ``P+`` than the attack's licensing
+rule.  Under the team reading of Definition 4:
+
+- a rebut on a sub-argument concluding ``L``: every applicable rule that
+  concludes ``L`` (:meth:`TargetRules.of_conclusion`);
+- an undercut of rule ``r``: ``{r}``;
+- an undermine of fact ``f`` inside ``B``: the top rules of the
+  sub-arguments of ``B`` whose derivation uses ``f``
+  (:meth:`TargetRules.of_undermine`).
+
+This module is the one definition; the attack builder (:mod:`symbolic.attacks`,
+:mod:`symbolic.explicit`) and the trace's defeat edges
+(:mod:`symbolic.trace_attacks`) both call it.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from .grounding import Theory
+from .results import Argument
+
+__all__ = ["TargetRules", "applicable_rules"]
+
+
+def applicable_rules(theory: Theory, arguments: Sequence[Argument]) -> frozenset[str]:
+    """Rules whose antecedents are all concluded by non-defeater arguments.
+
+    The rules the team reading of ``targetRules`` ranges over (Definition 4).
+
+    Parameters
+    ----------
+    theory : Theory
+    arguments : sequence of Argument
+
+    Returns
+    -------
+    frozenset of str
+
+    Examples
+    --------
+    >>> from symbolic.grounding import Theory
+    >>> from symbolic.model import Fact, Rule
+    >>> t = Theory(frozenset({"E-01"}), facts=(Fact(id="f1", literal="a", evidence=["E-01"]),),
+    ...            rules=(Rule(id="r1", antecedents=["a"], consequent="b", evidence=["E-01"]),
+    ...                   Rule(id="r2", antecedents=["c"], consequent="b", evidence=["E-01"])))
+    >>> sorted(applicable_rules(t, [Argument("A1", "a", None, "f1", (), frozenset(), frozenset({"f1"}))]))
+    ['r1']
+    """
+    supported = {a.conclusion for a in arguments if not a.defeater}
+    return frozenset(r.id for r in theory.rules if all(x in supported for x in r.antecedents))
+
+
+class TargetRules:
+    """``targetRules`` (Definition 4) over one theory's arguments and ``P+``.
+
+    Parameters
+    ----------
+    theory : Theory
+    arguments : sequence of Argument
+        The theory's arguments (Definition 1), sub-arguments first.
+    closure : iterable of (str, str)
+        The pairs ``(stronger, weaker)`` of the strict order ``P+``.
+
+    Attributes
+    ----------
+    concluders : dict of str to list of str
+        The applicable rules concluding each literal, in the theory's rule order.
+    stronger_than : dict of str to set of str
+        For each rule, the rules stronger than it in ``P+``.
+
+    Examples
+    --------
+    >>> from symbolic.grounding import Theory
+    >>> from symbolic.model import Fact, Rule
+    >>> t = Theory(frozenset({"E-01"}), facts=(Fact(id="f1", literal="a", evidence=["E-01"]),),
+    ...            rules=(Rule(id="r1", antecedents=["a"], consequent="b", evidence=["E-01"]),
+    ...                   Rule(id="r2", antecedents=["a"], consequent="¬b", evidence=["E-01"])))
+    >>> a1 = Argument("A1", "a", None, "f1", (), frozenset(), frozenset({"f1"}))
+    >>> a2 = Argument("A2", "b", "r1", None, ("A1",), frozenset({"r1"}), frozenset({"f1"}))
+    >>> rules = TargetRules(t, [a1, a2], [("r1", "r2")])
+    >>> rules.of_conclusion("b"), rules.of_undermine("A2", "f1"), rules.stronger("r2")
+    (['r1'], ['r1'], {'r1'})
+    """
+
+    __slots__ = ("concluders", "stronger_than", "_arguments", "_by_id")
+
+    def __init__(self, theory: Theory, arguments: Sequence[Argument], closure: Iterable[tuple[str, str]]):
+        applicable = applicable_rules(theory, arguments)
+        self.concluders: dict[str, list[str]] = {}
+        for rule in theory.rules:
+            if rule.id in applicable:
+                self.concluders.setdefault(rule.consequent, []).append(rule.id)
+        self.stronger_than: dict[str, set[str]] = {}
+        for strong, weak in closure:
+            self.stronger_than.setdefault(weak, set()).add(strong)
+        self._arguments = arguments
+        self._by_id: dict[str, Argument] | None = None
+
+    def of_conclusion(self, literal: str) -> list[str]:
+        """``targetRules`` of a rebut on a sub-argument concluding ``literal``."""
+        return self.concluders.get(literal, [])
+
+    def of_undermine(self, target: str, fact: str) -> list[str]:
+        """``targetRules`` of undermining ``fact`` inside argument ``target``.
+
+        The top rules of the sub-arguments of ``target`` (itself included)
+        that use ``fact``, in depth-first order from ``target``.
+        """
+        if self._by_id is None:
+            self._by_id = {a.id: a for a in self._arguments}
+        by_id, rules, stack, seen = self._by_id, [], [target], set()
+        while stack:
+            node = by_id[stack.pop()]
+            if node.id in seen or fact not in node.premises:
+                continue
+            seen.add(node.id)
+            if node.top_rule is not None and node.top_rule not in rules:
+                rules.append(node.top_rule)
+            stack.extend(reversed(node.subs))
+        return rules
+
+    def stronger(self, rule: str | None) -> set[str]:
+        """The rules stronger than ``rule`` in ``P+`` (empty for ``None``, a fact's attack)."""
+        return self.stronger_than.get(rule, set()) if rule is not None else set()
