@@ -9,11 +9,14 @@ by id, edges by :func:`symbolic.naming.edge_id`.
 
 from __future__ import annotations
 
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from .model import EdgeType, NodeType, Trace
 from .naming import edge_id, trace_sort_key
 from .trace import graph_to_trace
+
+if TYPE_CHECKING:  # a graph is read, never built, here: no import at start-up
+    import networkx as nx
 
 __all__ = ["dot_escape", "to_dot"]
 
@@ -90,7 +93,7 @@ def to_dot(trace: Trace | nx.MultiDiGraph, *, name: str = "trace") -> str:
     }
     """
     names: dict[str, tuple[str, ...]] = {}
-    if isinstance(trace, nx.MultiDiGraph):
+    if not isinstance(trace, Trace):  # a networkx.MultiDiGraph
         names = {n: tuple(d.get("names", ())) for n, d in trace.nodes(data=True)}
         trace = graph_to_trace(trace)
     lines = [f"digraph {dot_escape(name)} {{", "  rankdir=LR;",

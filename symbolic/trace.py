@@ -33,9 +33,7 @@ from __future__ import annotations
 import gc
 from collections import defaultdict
 from contextlib import contextmanager
-from typing import Iterable, Iterator
-
-import networkx as nx
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from .attack_table import KINDS
 from .labels import AttackKind
@@ -43,6 +41,9 @@ from .model import EdgeType, NodeType, Trace, TraceEdge, TraceNode
 from .naming import EDGE_ARROW, Namer, edge_id, edge_key, trace_sort_key
 from .results import Attack, Evaluation
 from .trace_attacks import AttackEdges, NeutralizingPairs, attack_edges
+
+if TYPE_CHECKING:  # networkx is imported where a graph is built, not at start-up
+    import networkx as nx
 
 __all__ = ["build_trace", "collection_paused", "graph_to_trace", "neutralizers", "trace_parts", "trace_to_graph"]
 
@@ -110,6 +111,8 @@ class Skeleton:
 
     def to_graph(self) -> nx.MultiDiGraph:
         """The skeleton as a :class:`networkx.MultiDiGraph` keyed by edge id."""
+        import networkx as nx
+
         graph = nx.MultiDiGraph(**self.attrs)
         graph.add_nodes_from(self.nodes.items())
         graph.add_edges_from(self.edges)
@@ -393,6 +396,7 @@ def graph_to_trace(graph: nx.MultiDiGraph) -> Trace:
 
     Examples
     --------
+    >>> import networkx as nx
     >>> g = nx.MultiDiGraph()
     >>> g.add_node("fact:a", type=NodeType.FACT, label="a")
     >>> graph_to_trace(g).nodes[0].id
@@ -433,6 +437,8 @@ def trace_to_graph(trace: Trace) -> nx.MultiDiGraph:
     >>> list(trace_to_graph(t).edges(keys=True))
     [('evidence:E-01', 'fact:a', 'grounding:evidence:E-01→fact:a')]
     """
+    import networkx as nx
+
     graph = nx.MultiDiGraph()
     for node in trace.nodes:
         graph.add_node(node.id, type=node.type, label=node.label)

@@ -45,3 +45,15 @@ def test_validate_path_leaves_heavy_modules_unimported():
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["code"] in (0, None)
     assert report["heavy"] == []
+
+
+def test_status_on_one_case_leaves_networkx_unimported():
+    """The engine's graph algorithms are plain Python (symbolic.digraph); networkx loads only to build a graph."""
+    suite_case = [str(SUITE), "text", "networkx"]
+    probe = PROBE.replace('["status", sys.argv[1], "--format", sys.argv[2]]',
+                          '["status", sys.argv[1], "--format", sys.argv[2], "--case", "penalty-as-given"]')
+    done = subprocess.run([sys.executable, "-c", probe, *suite_case], capture_output=True, text=True, check=True)
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["code"] in (0, None)
+    assert report["bytes"] > 0
+    assert report["heavy"] == []
