@@ -55,7 +55,7 @@ from .status import evaluate, evaluate_analysis, four_valued, support_against
 from .tnf import NormalForm, TraceFormatError, edge_id, normal_form, tnf, tnf_equivalent, tnf_json, trace_from_json
 from .trace import build_trace, graph_to_trace, trace_to_graph
 
-__all__ = sorted([
+__all__ = [
     "Analysis",
     "Argument",
     "ArgumentLimitError",
@@ -131,4 +131,4 @@ __all__ = sorted([
     "to_dot",
     "trace_from_json",
     "trace_to_graph",
-])
+]

@@ -84,3 +84,35 @@ def test_importing_the_packages_changes_neither_the_environment_nor_another_pack
                           check=True)
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report == {"env": [], "tables": True}
+
+
+def _package_exports(path: Path) -> tuple[list[str] | None, bool]:
+    """``(__all__ as a literal list or None, whether the module defines __getattr__)``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names, lazy = None, False
+    for node in tree.body:
+        target = node.targets[0] if isinstance(node, ast.Assign) else getattr(node, "target", None)
+        if isinstance(target, ast.Name) and target.id == "__all__" and isinstance(node.value, ast.List):
+            names = [ast.literal_eval(e) for e in node.value.elts]
+        if isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
+            lazy = True
+    return names, lazy
+
+
+def test_package_exports_are_plain_sorted_lists():
+    inits = sorted(p for name in STACK for p in (ROOT / name).rglob("__init__.py"))
+    assert len(inits) >= 10
+    for path in inits:
+        names, lazy = _package_exports(path)
+        assert not lazy, f"{path}: a lazy __getattr__ export map"
+        assert names is not None, f"{path}: __all__ is not a literal list"
+        assert names == sorted(names), f"{path}: __all__ is not sorted"
+
+
+def test_the_export_check_sees_lazy_maps_and_unsorted_lists(tmp_path):
+    lazy = tmp_path / "lazy.py"
+    lazy.write_text('__all__ = ["b", "a"]\n\ndef __getattr__(name):\n    raise AttributeError(name)\n')
+    assert _package_exports(lazy) == (["b", "a"], True)
+    computed = tmp_path / "computed.py"
+    computed.write_text('__all__ = sorted(["b", "a"])\n')
+    assert _package_exports(computed) == (None, False)

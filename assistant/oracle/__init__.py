@@ -13,5 +13,14 @@ from .answers import CORRUPTIONS, Corruption, corrupt, gold_reply
 from .prompts import OUTPUT_KINDS, Prompt, read_prompt
 from .server import Oracle, OracleServer
 
-__all__ = ["CORRUPTIONS", "OUTPUT_KINDS", "Corruption", "Oracle", "OracleServer", "Prompt", "corrupt",
-           "gold_reply", "read_prompt"]
+__all__ = [
+    "CORRUPTIONS",
+    "Corruption",
+    "OUTPUT_KINDS",
+    "Oracle",
+    "OracleServer",
+    "Prompt",
+    "corrupt",
+    "gold_reply",
+    "read_prompt",
+]

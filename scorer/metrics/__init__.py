@@ -24,7 +24,7 @@ from .robustness import normative_counterfactual_robustness
 from .registry import METRICS, Aggregation
 from .status import answer_status_accuracy
 
-__all__ = sorted([
+__all__ = [
     "Aggregation",
     "CaseContext",
     "GoldView",
@@ -47,4 +47,4 @@ __all__ = sorted([
     "trace_graph_coverage",
     "unsupported_unrelated",
     "unsupported_unrelated_conclusion_rate",
-])
+]
