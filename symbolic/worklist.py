@@ -140,12 +140,15 @@ class Worklist:
         self.st = memoryview(self.state)
         self.attacked: np.ndarray | None = None  # whether attacked at all, before the first OUT round
 
-    def _counts(self, released: bool) -> np.ndarray:
+    def _counts(self, released: bool, nodes=None, edges: int = 0) -> np.ndarray:
         """The counters, counted now if not yet: per argument, its attackers that are not OUT.
 
         ``released``: no IN argument attacks an unlabelled one (between an OUT
         round and the next IN one), so for those the counters may be counted
-        from the unlabelled arguments' edges when these are fewer.
+        from the unlabelled arguments' edges when these are fewer.  ``nodes``
+        (``edges`` edges) are the new OUT arguments: when they hold every edge
+        of the OUT arguments, the OUT attacks are gathered from them
+        (:meth:`_gather`) rather than by a masked pass over all edges.
         """
         if self.pending is None:
             out = self.state == -1
@@ -154,7 +157,9 @@ class Worklist:
                 self.pending = self._rest_counts()
             else:
                 self.pending = in_degree(self.n, self.indices)
-                if out_edges:
+                if out_edges and nodes is not None and out_edges == edges:
+                    self.pending -= np.bincount(self._gather(nodes, edges), minlength=self.n)
+                elif out_edges:
                     self.pending -= np.bincount(self.indices[np.repeat(out, self.degree)], minlength=self.n)
         return self.pending
 
@@ -177,8 +182,8 @@ class Worklist:
         return self.indices[shift + np.arange(len(shift))]
 
     def _rest_counts(self) -> np.ndarray:
-        """Per argument, how many of its attackers are unlabelled."""
-        return np.bincount(self.indices[np.repeat(self.state == 0, self.degree)], minlength=self.n)
+        """Per argument, how many of its attackers are unlabelled (their ``rest`` edges gathered, :meth:`_gather`)."""
+        return np.bincount(self._gather(np.flatnonzero(self.state == 0), self.rest), minlength=self.n)
 
     def _attackers(self, nodes) -> list:
         """``nodes`` that attack something, as a list."""
@@ -211,7 +216,7 @@ class Worklist:
     def release(self, nodes, edges: int):
         """Count down the attackers of what the new OUT ``nodes`` attack; the new IN arguments, ascending."""
         if self.pending is None:  # counted now, with ``nodes`` already OUT
-            return np.flatnonzero((self.state == 0) & (self._counts(True) == 0))
+            return np.flatnonzero((self.state == 0) & (self._counts(True, nodes, edges) == 0))
         if edges <= _SMALL:
             ptr, ind, st, pend, free = self.ptr, self.ind, self.st, memoryview(self.pending), []
             for b in self._attackers(nodes):
