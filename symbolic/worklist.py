@@ -13,6 +13,9 @@ forced, ``tests/symbolic/test_labelling.py``):
 - *marks before counts*: round 0 needs only whether an argument is attacked
   (:func:`mark`, one store per edge); the counters are counted at the first
   OUT round, from the edges of the still unlabelled arguments when fewer;
+- *counts first*: when a sample of the edges (:func:`counts_first`) suggests a
+  wide round 0 that leaves most edges to the rounds after it, whose counters
+  would cost a second pass, round 0 is read off the counters instead;
 - *python*: at most ``_SMALL`` edges, a plain loop over the CSR;
 - *frontier*: the edges of the new arguments, gathered from the CSR by offsets
   or, past ``1/_MASK`` of the edges, by one masked pass over all of them;
@@ -32,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["Worklist", "csr", "edge_rounds", "in_degree", "label_edges", "mark"]
+__all__ = ["Worklist", "counts_first", "csr", "edge_rounds", "in_degree", "label_edges", "mark"]
 
 _SMALL = 256  # a step over at most this many edges runs in plain Python
 _SORT = 8  # fewer than n / _SORT targets are sorted rather than counted over all n
@@ -42,6 +45,10 @@ _EDGE_MIN = 1024  # an edge list with more edges starts on the edge list (edge_r
 _EDGE_PASSES = 4  # edge-list rounds until their passes add up to this many times the edges
 _DROP = 2  # drop the dead edges once the unlabelled arguments are fewer than 1/_DROP of those at the last drop
 _CHUNK = 1 << 16  # int32 targets are counted in chunks of this many (cast to intp in cache)
+_PROBE_MIN = 1 << 16  # with fewer edges round 0 always marks (counts_first is not asked)
+_PROBE_RUNS, _PROBE_RUN = 64, 256  # counts_first samples this many runs of this many edges, evenly spaced
+_WIDE = 2  # ... and counts first when the targets no sampled edge attacks are at least 1/_WIDE of the arguments
+_HALF = 2  # ... and hold at most 1/_HALF of the edges
 
 
 def in_degree(n: int, targets: np.ndarray) -> np.ndarray:
@@ -85,6 +92,37 @@ def mark(n: int, targets: np.ndarray) -> np.ndarray:
         wide[...] = chunk
         marks[wide] = True
     return marks
+
+
+def counts_first(n: int, degree: np.ndarray, targets: np.ndarray) -> bool:
+    """Whether round 0 should count the attackers (:func:`in_degree`) rather than mark them (:func:`mark`).
+
+    Either gives the same rounds; this only guesses which is cheaper, from
+    ``_PROBE_RUNS`` evenly spaced runs of ``_PROBE_RUN`` edges of ``targets``
+    (contiguous, so the sample costs a few hundred cache lines).  The
+    arguments no sampled edge attacks include the unattacked ones, round 0.
+    When they are many (at least ``1/_WIDE`` of the arguments) but hold at most
+    ``1/_HALF`` of the edges (``degree``, out-degree per argument), round 0 is
+    likely wide and followed by an OUT round that leaves edges to count: one
+    pass that counts costs less than a mark and then a count.  Otherwise round
+    0 is likely narrow, or holds most edges (its OUT round is then "attacked and
+    unlabelled"), and a mark, cheaper than a count, is all it needs.  Below
+    ``_PROBE_MIN`` edges: mark.
+
+    Examples
+    --------
+    >>> degree = np.array([1, 1, 0, 0, 0, 0, 0, 0])
+    >>> counts_first(8, degree, np.zeros(1 << 16, dtype=np.int32))
+    True
+    """
+    if len(targets) < max(_PROBE_MIN, 1):
+        return False
+    runs = min(_PROBE_RUNS, len(targets))
+    step = len(targets) // runs
+    hit = np.zeros(n, dtype=bool)
+    hit[targets[:runs * step].reshape(runs, step)[:, :_PROBE_RUN]] = True
+    maybe = ~hit
+    return _WIDE * np.count_nonzero(maybe) >= n and _HALF * int(degree[maybe].sum()) <= len(targets)
 
 
 def _unlabelled_hits(n: int, targets: np.ndarray, state: np.ndarray) -> np.ndarray:
@@ -239,7 +277,11 @@ class Worklist:
         """
         rounds = [] if rounds is None else rounds
         self.attacked = None
-        if current is None:
+        if current is None and self.pending is None and self.rest == len(self.indices) \
+                and counts_first(self.n, self.degree, self.indices):  # every argument unlabelled
+            self.pending = in_degree(self.n, self.indices)
+            current = np.flatnonzero((self.pending == 0) & (self.state == 0))
+        elif current is None:
             self.attacked = mark(self.n, self.indices)
             current = np.flatnonzero(~self.attacked & (self.state == 0))
         while len(current):
