@@ -94,7 +94,7 @@ def mark(n: int, targets: np.ndarray) -> np.ndarray:
     return marks
 
 
-def counts_first(n: int, degree: np.ndarray, targets: np.ndarray) -> bool:
+def counts_first(n: int, targets: np.ndarray, degree: np.ndarray) -> bool:
     """Whether round 0 should count the attackers (:func:`in_degree`) rather than mark them (:func:`mark`).
 
     Either gives the same rounds; this only guesses which is cheaper, from
@@ -112,7 +112,7 @@ def counts_first(n: int, degree: np.ndarray, targets: np.ndarray) -> bool:
     Examples
     --------
     >>> degree = np.array([1, 1, 0, 0, 0, 0, 0, 0])
-    >>> counts_first(8, degree, np.zeros(1 << 16, dtype=np.int32))
+    >>> counts_first(8, np.zeros(1 << 16, dtype=np.int32), degree)
     True
     """
     if len(targets) < max(_PROBE_MIN, 1):
@@ -278,7 +278,7 @@ class Worklist:
         rounds = [] if rounds is None else rounds
         self.attacked = None
         if current is None and self.pending is None and self.rest == len(self.indices) \
-                and counts_first(self.n, self.degree, self.indices):  # every argument unlabelled
+                and counts_first(self.n, self.indices, self.degree):  # every argument unlabelled
             self.pending = in_degree(self.n, self.indices)
             current = np.flatnonzero((self.pending == 0) & (self.state == 0))
         elif current is None:

@@ -190,14 +190,16 @@ def test_round_zero_counts_first_when_wide_and_light():
     src = np.concatenate([[0], rng.integers(1500, n, k)])
     dst = np.concatenate([[1500], rng.integers(1500, n, k)])
     indptr, indices = csr(n, src, dst)
-    assert counts_first(n, np.diff(indptr), indices)
+    assert counts_first(n, indices, np.diff(indptr))
     assert grounded_rounds(n, indptr, indices) == naive_rounds_fast(n, src, dst)
+    state, rounds = grounded_state(n, src, dst)
+    assert (state.tolist(), rounds) == naive_rounds_fast(n, src, dst)
     heavy_src = rng.integers(0, 1500, k)  # round 0 holds every edge
     indptr, indices = csr(n, heavy_src, dst)
-    assert not counts_first(n, np.diff(indptr), indices)
+    assert not counts_first(n, indices, np.diff(indptr))
     assert grounded_rounds(n, indptr, indices) == naive_rounds_fast(n, heavy_src, dst)
     indptr, indices = csr(n, src[1:], dst[1:])  # round 0 attacks nothing: wide, and no edges to count
-    assert counts_first(n, np.diff(indptr), indices)
+    assert counts_first(n, indices, np.diff(indptr))
     assert grounded_rounds(n, indptr, indices) == naive_rounds_fast(n, src[1:], dst[1:])
 
 
