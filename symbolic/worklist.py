@@ -46,7 +46,7 @@ _EDGE_PASSES = 4  # edge-list rounds until their passes add up to this many time
 _DROP = 2  # drop the dead edges once the unlabelled arguments are fewer than 1/_DROP of those at the last drop
 _CHUNK = 1 << 16  # int32 targets are counted in chunks of this many (cast to intp in cache)
 _PROBE_MIN = 1 << 16  # with fewer edges round 0 always marks (counts_first is not asked)
-_PROBE_RUNS, _PROBE_RUN = 64, 256  # counts_first samples this many runs of this many edges, evenly spaced
+_PROBE_RUNS, _PROBE_SHARE = 64, 64  # counts_first samples 1/_PROBE_SHARE of the edges in this many runs, evenly spaced
 _WIDE = 2  # ... and counts first when the targets no sampled edge attacks are at least 1/_WIDE of the arguments
 _HALF = 2  # ... and hold at most 1/_HALF of the edges
 
@@ -98,8 +98,8 @@ def counts_first(n: int, targets: np.ndarray, degree: np.ndarray) -> bool:
     """Whether round 0 should count the attackers (:func:`in_degree`) rather than mark them (:func:`mark`).
 
     Either gives the same rounds; this only guesses which is cheaper, from
-    ``_PROBE_RUNS`` evenly spaced runs of ``_PROBE_RUN`` edges of ``targets``
-    (contiguous, so the sample costs a few hundred cache lines).  The
+    ``1/_PROBE_SHARE`` of the edges ``targets``, in ``_PROBE_RUNS`` evenly spaced
+    runs (contiguous, so the sample costs a few hundred cache lines).  The
     arguments no sampled edge attacks include the unattacked ones, round 0.
     When they are many (at least ``1/_WIDE`` of the arguments) but hold at most
     ``1/_HALF`` of the edges (``degree``, out-degree per argument), round 0 is
@@ -120,7 +120,7 @@ def counts_first(n: int, targets: np.ndarray, degree: np.ndarray) -> bool:
     runs = min(_PROBE_RUNS, len(targets))
     step = len(targets) // runs
     hit = np.zeros(n, dtype=bool)
-    hit[targets[:runs * step].reshape(runs, step)[:, :_PROBE_RUN]] = True
+    hit[targets[:runs * step].reshape(runs, step)[:, :max(1, step // _PROBE_SHARE)]] = True
     maybe = ~hit
     return _WIDE * np.count_nonzero(maybe) >= n and _HALF * int(degree[maybe].sum()) <= len(targets)
 

@@ -145,7 +145,7 @@ STRATEGIES = st.fixed_dictionaries({
     "_CHUNK": st.sampled_from([1, 3, 1 << 16]),  # in-degrees counted in chunks (int32 input)
     "_PROBE_MIN": st.sampled_from([0, 10**9]),  # round 0 may count first / always marks
     "_PROBE_RUNS": st.sampled_from([1, 3, 64]),  # sampled runs of edges
-    "_PROBE_RUN": st.sampled_from([1, 256]),  # edges per run
+    "_PROBE_SHARE": st.sampled_from([1, 64]),  # share of the edges sampled: all / 1/64
     "_WIDE": st.sampled_from([2, 10**9]),  # counts first only when wide / whenever an argument looks unattacked
     "_HALF": st.sampled_from([0, 2]),  # ... whatever its edges / only when they are at most half
 })
