@@ -45,8 +45,8 @@ _EDGE_MIN = 1024  # an edge list with more edges starts on the edge list (edge_r
 _EDGE_PASSES = 4  # edge-list rounds until their passes add up to this many times the edges
 _DROP = 2  # drop the dead edges once the unlabelled arguments are fewer than 1/_DROP of those at the last drop
 _CHUNK = 1 << 16  # int32 targets are counted in chunks of this many (cast to intp in cache)
-_PROBE_MIN = 1 << 16  # with fewer edges round 0 always marks (counts_first is not asked)
-_PROBE_RUNS, _PROBE_SHARE = 64, 64  # counts_first samples 1/_PROBE_SHARE of the edges in this many runs, evenly spaced
+_PROBE_MIN = 1 << 18  # with fewer edges round 0 always marks (counts_first is not asked)
+_PROBE_RUNS, _PROBE_SHARE = 64, 128  # counts_first samples 1/_PROBE_SHARE of the edges in this many runs, evenly spaced
 _WIDE = 2  # ... and counts first when the targets no sampled edge attacks are at least 1/_WIDE of the arguments
 _HALF = 2  # ... and hold at most 1/_HALF of the edges
 
@@ -111,13 +111,13 @@ def counts_first(n: int, targets: np.ndarray, degree: np.ndarray) -> bool:
 
     Examples
     --------
-    Arguments 0 and 1 attack argument 0, each ``1 << 15`` times: the
+    Arguments 0 and 1 attack argument 0, each ``1 << 17`` times: the
     unattacked 1 .. 7 hold half the edges (round 0 is wide and light).
 
-    >>> degree = np.array([1 << 15, 1 << 15, 0, 0, 0, 0, 0, 0])
-    >>> counts_first(8, np.zeros(1 << 16, dtype=np.int32), degree)
+    >>> degree = np.array([1 << 17, 1 << 17, 0, 0, 0, 0, 0, 0])
+    >>> counts_first(8, np.zeros(1 << 18, dtype=np.int32), degree)
     True
-    >>> counts_first(8, np.zeros(1 << 16, dtype=np.int32), np.array([0, 1 << 16, 0, 0, 0, 0, 0, 0]))
+    >>> counts_first(8, np.zeros(1 << 18, dtype=np.int32), np.array([0, 1 << 18, 0, 0, 0, 0, 0, 0]))
     False
     """
     if len(targets) < max(_PROBE_MIN, 1):
