@@ -161,7 +161,8 @@ class Worklist:
     pending : numpy.ndarray of int64, optional
         The counters, updated in place.  By default they are counted only when
         an OUT round needs them (``None`` until then): the first rounds need
-        only *whether* an argument is attacked (:func:`mark`).
+        only *whether* an argument is attacked (:func:`mark`), unless
+        :func:`counts_first` guesses that counting in round 0 is cheaper.
     state : numpy.ndarray of int8, optional
         ``1`` IN, ``-1`` OUT, ``0`` unlabelled (default: all unlabelled); updated in place.
 
@@ -285,7 +286,7 @@ class Worklist:
         rounds = [] if rounds is None else rounds
         self.attacked = None
         if current is None and self.pending is None and self.rest == len(self.indices) \
-                and counts_first(self.n, self.indices, self.degree):  # every argument unlabelled
+                and counts_first(self.n, self.indices, self.degree):  # the labelled attack nothing
             self.pending = in_degree(self.n, self.indices)
             current = np.flatnonzero((self.pending == 0) & (self.state == 0))
         elif current is None:
