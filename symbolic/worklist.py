@@ -13,6 +13,9 @@ forced, ``tests/symbolic/test_labelling.py``):
 - *marks before counts*: round 0 needs only whether an argument is attacked
   (:func:`mark`, one store per edge); the counters are counted at the first
   OUT round, from the edges of the still unlabelled arguments when fewer;
+- *counts first*: when a sample of the edges (:func:`counts_first`) suggests a
+  wide round 0 that leaves most edges to the rounds after it, whose counters
+  would cost a second pass, round 0 is read off the counters instead;
 - *python*: at most ``_SMALL`` edges, a plain loop over the CSR;
 - *frontier*: the edges of the new arguments, gathered from the CSR by offsets
   or, past ``1/_MASK`` of the edges, by one masked pass over all of them;
@@ -32,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["Worklist", "csr", "edge_rounds", "in_degree", "label_edges", "mark"]
+__all__ = ["Worklist", "counts_first", "csr", "edge_rounds", "in_degree", "label_edges", "mark"]
 
 _SMALL = 256  # a step over at most this many edges runs in plain Python
 _SORT = 8  # fewer than n / _SORT targets are sorted rather than counted over all n
@@ -42,6 +45,10 @@ _EDGE_MIN = 1024  # an edge list with more edges starts on the edge list (edge_r
 _EDGE_PASSES = 4  # edge-list rounds until their passes add up to this many times the edges
 _DROP = 2  # drop the dead edges once the unlabelled arguments are fewer than 1/_DROP of those at the last drop
 _CHUNK = 1 << 16  # int32 targets are counted in chunks of this many (cast to intp in cache)
+_PROBE_MIN = 1 << 18  # with fewer edges round 0 always marks (counts_first is not asked)
+_PROBE_RUNS, _PROBE_SHARE = 64, 128  # counts_first samples 1/_PROBE_SHARE of the edges in this many runs, evenly spaced
+_WIDE = 2  # ... and counts first when the targets no sampled edge attacks are at least 1/_WIDE of the arguments
+_HALF = 2  # ... and hold at most 1/_HALF of the edges
 
 
 def in_degree(n: int, targets: np.ndarray) -> np.ndarray:
@@ -87,6 +94,44 @@ def mark(n: int, targets: np.ndarray) -> np.ndarray:
     return marks
 
 
+def counts_first(n: int, targets: np.ndarray, degree: np.ndarray) -> bool:
+    """Whether round 0 should count the attackers (:func:`in_degree`) rather than mark them (:func:`mark`).
+
+    Either gives the same rounds; this only guesses which is cheaper, from
+    ``1/_PROBE_SHARE`` of the edges ``targets``, in ``_PROBE_RUNS`` evenly spaced
+    runs (contiguous, so the sample costs a few hundred cache lines).  The
+    arguments no sampled edge attacks include the unattacked ones, round 0.
+    When they are many (at least ``1/_WIDE`` of the arguments) but hold at most
+    ``1/_HALF`` of the edges (``degree``, out-degree per argument), round 0 is
+    likely wide and followed by an OUT round that leaves edges to count: one
+    pass that counts costs less than a mark and then a count.  Otherwise round
+    0 is likely narrow, or holds most edges (its OUT round is then "attacked and
+    unlabelled"), and a mark, cheaper than a count, is all it needs.  Below
+    ``_PROBE_MIN`` edges: mark.
+
+    Examples
+    --------
+    Arguments 0 and 1 attack argument 0, each ``1 << 17`` times: the
+    unattacked 1 .. 7 hold half the edges (round 0 is wide and light).
+
+    >>> degree = np.array([1 << 17, 1 << 17, 0, 0, 0, 0, 0, 0])
+    >>> counts_first(8, np.zeros(1 << 18, dtype=np.int32), degree)
+    True
+    >>> counts_first(8, np.zeros(1 << 18, dtype=np.int32), np.array([0, 1 << 18, 0, 0, 0, 0, 0, 0]))
+    False
+    """
+    if len(targets) < max(_PROBE_MIN, 1):
+        return False
+    runs = min(_PROBE_RUNS, len(targets))
+    step = len(targets) // runs
+    sample = targets[:runs * step].reshape(runs, step)[:, :max(1, step // _PROBE_SHARE)]
+    hit = np.zeros(n, dtype=bool)
+    hit[sample.astype(np.intp).reshape(-1)] = True  # widened first: a contiguous index is stored faster
+    if _WIDE * (n - np.count_nonzero(hit)) < n:
+        return False
+    return _HALF * (len(targets) - int(np.dot(degree, hit))) <= len(targets)  # the edges of the unhit ones
+
+
 def _unlabelled_hits(n: int, targets: np.ndarray, state: np.ndarray) -> np.ndarray:
     """The distinct unlabelled arguments among ``targets``, ascending."""
     if _SORT * len(targets) < n:
@@ -116,7 +161,8 @@ class Worklist:
     pending : numpy.ndarray of int64, optional
         The counters, updated in place.  By default they are counted only when
         an OUT round needs them (``None`` until then): the first rounds need
-        only *whether* an argument is attacked (:func:`mark`).
+        only *whether* an argument is attacked (:func:`mark`), unless
+        :func:`counts_first` guesses that counting in round 0 is cheaper.
     state : numpy.ndarray of int8, optional
         ``1`` IN, ``-1`` OUT, ``0`` unlabelled (default: all unlabelled); updated in place.
 
@@ -140,12 +186,15 @@ class Worklist:
         self.st = memoryview(self.state)
         self.attacked: np.ndarray | None = None  # whether attacked at all, before the first OUT round
 
-    def _counts(self, released: bool) -> np.ndarray:
+    def _counts(self, released: bool, nodes=None, edges: int = 0) -> np.ndarray:
         """The counters, counted now if not yet: per argument, its attackers that are not OUT.
 
         ``released``: no IN argument attacks an unlabelled one (between an OUT
         round and the next IN one), so for those the counters may be counted
-        from the unlabelled arguments' edges when these are fewer.
+        from the unlabelled arguments' edges when these are fewer.  ``nodes``
+        (``edges`` edges) are the new OUT arguments: when they hold every edge
+        of the OUT arguments, the OUT attacks are gathered from them
+        (:meth:`_gather`) rather than by a masked pass over all edges.
         """
         if self.pending is None:
             out = self.state == -1
@@ -154,7 +203,9 @@ class Worklist:
                 self.pending = self._rest_counts()
             else:
                 self.pending = in_degree(self.n, self.indices)
-                if out_edges:
+                if out_edges and nodes is not None and out_edges == edges:
+                    self.pending -= np.bincount(self._gather(nodes, edges), minlength=self.n)
+                elif out_edges:
                     self.pending -= np.bincount(self.indices[np.repeat(out, self.degree)], minlength=self.n)
         return self.pending
 
@@ -177,8 +228,8 @@ class Worklist:
         return self.indices[shift + np.arange(len(shift))]
 
     def _rest_counts(self) -> np.ndarray:
-        """Per argument, how many of its attackers are unlabelled."""
-        return np.bincount(self.indices[np.repeat(self.state == 0, self.degree)], minlength=self.n)
+        """Per argument, how many of its attackers are unlabelled (their ``rest`` edges gathered, :meth:`_gather`)."""
+        return np.bincount(self._gather(np.flatnonzero(self.state == 0), self.rest), minlength=self.n)
 
     def _attackers(self, nodes) -> list:
         """``nodes`` that attack something, as a list."""
@@ -211,7 +262,7 @@ class Worklist:
     def release(self, nodes, edges: int):
         """Count down the attackers of what the new OUT ``nodes`` attack; the new IN arguments, ascending."""
         if self.pending is None:  # counted now, with ``nodes`` already OUT
-            return np.flatnonzero((self.state == 0) & (self._counts(True) == 0))
+            return np.flatnonzero((self.state == 0) & (self._counts(True, nodes, edges) == 0))
         if edges <= _SMALL:
             ptr, ind, st, pend, free = self.ptr, self.ind, self.st, memoryview(self.pending), []
             for b in self._attackers(nodes):
@@ -234,7 +285,11 @@ class Worklist:
         """
         rounds = [] if rounds is None else rounds
         self.attacked = None
-        if current is None:
+        if current is None and self.pending is None and self.rest == len(self.indices) \
+                and counts_first(self.n, self.indices, self.degree):  # the labelled attack nothing
+            self.pending = in_degree(self.n, self.indices)
+            current = np.flatnonzero((self.pending == 0) & (self.state == 0))
+        elif current is None:
             self.attacked = mark(self.n, self.indices)
             current = np.flatnonzero(~self.attacked & (self.state == 0))
         while len(current):

@@ -143,10 +143,15 @@ STRATEGIES = st.fixed_dictionaries({
     "_EDGE_PASSES": st.sampled_from([0, 1, 10**9]),  # CSR at once / after a round pair / never
     "_DROP": st.sampled_from([0, 10**9]),  # dead edges never / always dropped
     "_CHUNK": st.sampled_from([1, 3, 1 << 16]),  # in-degrees counted in chunks (int32 input)
+    "_PROBE_MIN": st.sampled_from([0, 10**9]),  # round 0 may count first / always marks
+    "_PROBE_RUNS": st.sampled_from([1, 3, 64]),  # sampled runs of edges
+    "_PROBE_SHARE": st.sampled_from([1, 128]),  # share of the edges sampled: all / 1/128
+    "_WIDE": st.sampled_from([2, 10**9]),  # counts first only when wide / whenever an argument looks unattacked
+    "_HALF": st.sampled_from([0, 2]),  # ... whatever its edges / only when they are at most half
 })
 
 
-@settings(max_examples=600, derandomize=True, deadline=None)
+@settings(max_examples=800, derandomize=True, deadline=None)
 @given(framework=frameworks(), knobs=STRATEGIES, wide=st.booleans())
 def test_every_strategy_gives_the_rounds_of_the_definition(framework, knobs, wide):
     """Every propagation strategy, on the edge list and on the CSR, gives the rounds of the definition."""
@@ -171,6 +176,54 @@ def test_every_strategy_gives_the_rounds_of_the_definition(framework, knobs, wid
     assert state.tolist() == expected_state == csr_state
     assert rounds == expected_rounds == csr_rounds
     assert all(type(a) is int for r in rounds for a in r)
+
+
+def test_round_zero_counts_first_when_wide_and_light():
+    """A wide round 0 holding few edges counts at once; one holding every edge, or none, only marks."""
+    import numpy as np
+
+    from symbolic.worklist import counts_first, csr
+
+    n, k = 2000, 1 << 18
+    rng = np.random.default_rng(0)
+    # light: 0..1499 unattacked, 0 attacks 1500; 1500..1999 attack each other densely
+    src = np.concatenate([[0], rng.integers(1500, n, k)])
+    dst = np.concatenate([[1500], rng.integers(1500, n, k)])
+    indptr, indices = csr(n, src, dst)
+    assert counts_first(n, indices, np.diff(indptr))
+    assert grounded_rounds(n, indptr, indices) == naive_rounds_fast(n, src, dst)
+    state, rounds = grounded_state(n, src, dst)
+    assert (state.tolist(), rounds) == naive_rounds_fast(n, src, dst)
+    heavy_src = rng.integers(0, 1500, k)  # round 0 holds every edge
+    indptr, indices = csr(n, heavy_src, dst)
+    assert not counts_first(n, indices, np.diff(indptr))
+    assert grounded_rounds(n, indptr, indices) == naive_rounds_fast(n, heavy_src, dst)
+    indptr, indices = csr(n, src[1:], dst[1:])  # round 0 attacks nothing: wide, and no edges to count
+    assert counts_first(n, indices, np.diff(indptr))
+    assert grounded_rounds(n, indptr, indices) == naive_rounds_fast(n, src[1:], dst[1:])
+
+
+def naive_rounds_fast(n, src, dst):
+    """:func:`naive_rounds` with the attackers listed once (for graphs of 10^5 attacks)."""
+    attackers = [[] for _ in range(n)]
+    for x, y in zip(src.tolist(), dst.tolist()):
+        attackers[y].append(x)
+    state, rounds = [0] * n, []
+    while True:
+        new_in = [c for c in range(n) if state[c] == 0 and all(state[x] == -1 for x in attackers[c])]
+        if not new_in:
+            break
+        for c in new_in:
+            state[c] = 1
+        rounds.append(new_in)
+        fresh = set(new_in)
+        new_out = [c for c in range(n) if state[c] == 0 and any(x in fresh for x in attackers[c])]
+        if not new_out:
+            break
+        for c in new_out:
+            state[c] = -1
+        rounds.append(new_out)
+    return state, rounds
 
 
 @pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "uint32", "int64", "uint64"])
