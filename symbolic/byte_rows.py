@@ -104,6 +104,8 @@ def decimals(values: np.ndarray) -> bytes:
         rest, digit = np.divmod(rest, 10)
         grid[:, column] = digit
         grid[:, column] += ord("0")
+    if v.min() >= 0 and (width == 1 or magnitude.min() >= 10 ** (width - 1)):  # one width: no '-', no padding
+        return grid[:, 1:].tobytes()[:-1]
     powers = 10 ** np.arange(1, width, dtype=np.int64)
     length = 1 + np.searchsorted(powers, magnitude, side="right")  # digits of each value
     keep = np.ones(grid.shape, dtype=bool)

@@ -169,9 +169,9 @@ def _skeleton_edges(skeleton) -> str:
     Their edge ids (:func:`symbolic.naming.edge_key`) are unique, so the id
     alone orders them.
     """
-    out = []
+    out, values = [], {}
     for source, target, key, data in sorted(skeleton.edges, key=_third):
-        kind = EdgeType(data["type"]).value
+        kind = values.get(data["type"]) or values.setdefault(data["type"], EdgeType(data["type"]).value)
         if len(data) == 1:  # the type alone: what the skeleton's edges carry
             out.append(f',{{"id":{_q(key)},"source":{_q(source)},"target":{_q(target)},"type":"{kind}"}}')
             continue

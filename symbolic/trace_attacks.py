@@ -286,7 +286,8 @@ def attack_edges(evaluation: Evaluation, namer: Namer) -> AttackEdges:
         lic = np.where(lic >= none, -1, lic)
     defeat_set, sets, pairs = _defeat_sets(evaluation, namer, table, order, group, active)
     return AttackEdges(
-        source=src[first], target=dst[first], kind=table.kind[first].astype(np.int64), lic=lic.astype(np.int64, copy=False),
+        source=src[first], target=dst[first], kind=table.kind[first].astype(np.int64),
+        lic=lic.astype(np.int64, copy=False),
         active=active, explicit=explicit, defeat_set=defeat_set, node_ids=node_ids,
         rule_nodes=rule_nodes, sets=sets, pairs=pairs,
     )
