@@ -312,9 +312,12 @@ def _arguments(evaluation, namer: Namer, b: _Builder) -> None:
 def _attacks(evaluation, namer: Namer, b: _Builder) -> AttackEdges:
     """Add the closure priority nodes the defeat sets use; return the attack edges (not yet added)."""
     edges = attack_edges(evaluation, namer)
-    closure = _Closure(evaluation)
+    closure = None  # indexed on the first pair that is not a base priority
+    nodes, priority_id = b.nodes, namer.priority_id
     for stronger, weaker in edges.pairs:
-        _priority_node(closure, namer, b, stronger, weaker)
+        if priority_id(stronger, weaker) not in nodes:
+            closure = closure or _Closure(evaluation)
+            _priority_node(closure, namer, b, stronger, weaker)
     return edges
 
 
