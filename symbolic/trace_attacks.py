@@ -301,26 +301,42 @@ def _defeat_sets(evaluation, namer, table, order, group, active):
     if not len(defeated):
         return defeat_set, (), ()
     rows = order[defeated]
-    shape = table.shape[rows].astype(np.int64)
-    on = table.on[rows].astype(np.int64)
+    shape = table.shape[rows]
+    on = table.on[rows]
     n_args, n_rules = len(table.argument_ids), len(table.rule_ids)
     # The class of an attack fixes its targetRules: the attacked conclusion (rebut on an argument),
-    # the rule, or the fact together with the attacked argument.
+    # the rule, or the fact together with the attacked argument.  Keys are built in place.
     literal_code: dict[str, int] = {}
     special = set(table.rule_ids) | set(table.fact_ids)
     conclusion = np.array([literal_code.setdefault(a.conclusion, len(literal_code)) if a.id not in special
                            else -1 for a in evaluation.arguments] if n_args else [], dtype=np.int64)
-    by_on = np.where(shape == SHAPE_ARGUMENT, conclusion[np.where(shape == SHAPE_ARGUMENT, on, 0)] if n_args else 0,
-                     -1)
-    by_on = np.where(by_on < 0, on + len(literal_code), by_on)
+    by_on = on.astype(np.int64)
+    by_on += len(literal_code)
+    on_argument = np.flatnonzero(shape == SHAPE_ARGUMENT)
+    if n_args and len(on_argument):
+        code = conclusion[on[on_argument]]
+        by_on[on_argument[code >= 0]] = code[code >= 0]
+        del code
     width = len(literal_code) + max(n_args, len(table.rule_ids), len(table.fact_ids)) + 1
-    key1 = (shape * width + by_on) * (n_rules + 1) + (table.lic[rows].astype(np.int64) + 1)
-    key2 = np.where(shape == SHAPE_FACT, table.target[rows].astype(np.int64) + 1, 0)
-    engine_pair = table.defeat[rows].astype(np.int64) + 1
-    del shape, on, by_on
+    key1 = shape.astype(np.int64)
+    key1 *= width
+    key1 += by_on
+    key1 *= n_rules + 1
+    key1 += table.lic[rows]
+    key1 += 1
+    key2 = np.zeros(len(rows), dtype=np.int64)
+    on_fact = np.flatnonzero(shape == SHAPE_FACT)
+    key2[on_fact] = table.target[rows[on_fact]] + 1
+    engine_pair = table.defeat[rows].astype(np.int64)
+    engine_pair += 1
+    del shape, on, by_on, on_argument, on_fact
     pairs_span, key2_span = len(table.defeats) + 1, n_args + 2
     if (3 * width + 1) * (n_rules + 1) * key2_span * pairs_span < _KEY_LIMIT:  # one int64 key: one sort
-        key = (key1 * key2_span + key2) * pairs_span + engine_pair
+        key = key1
+        key *= key2_span
+        key += key2
+        key *= pairs_span
+        key += engine_pair
         del key1, key2, engine_pair
         subclass, first_at, per_row = np.unique(key, return_index=True, return_inverse=True)
         cls = subclass // pairs_span
