@@ -110,7 +110,10 @@ def collapse_aliases(theory: Theory) -> tuple[Theory, dict[str, str]]:
         if p.stronger in steps or p.weaker in steps:
             dropped.append(Dropped("priority", p.id, "refers to a proof-step rule"))
             continue
-        q = p.model_copy(update={"stronger": sub(p.stronger), "weaker": sub(p.weaker)})
+        stronger, weaker = sub(p.stronger), sub(p.weaker)
+        # Both fields are required, hence already set: an unchanged priority is its own copy.
+        q = p if stronger == p.stronger and weaker == p.weaker else \
+            p.model_copy(update={"stronger": stronger, "weaker": weaker})
         if q.stronger == q.weaker:
             dropped.append(Dropped("priority", p.id, "compares two aliases of one rule"))
             continue

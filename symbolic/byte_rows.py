@@ -7,7 +7,8 @@ a few pieces, each a lookup into a small table indexed by one integer column
 builds a chunk of lines with numpy fancy indexing into object arrays of
 UTF-8 ``bytes`` and one ``bytes.join`` per chunk: no per-row Python code,
 no per-row string object, no text encoding at write time.  :func:`decimals`
-writes an integer column as a comma-separated decimal list the same way.
+writes an integer column as a comma-separated decimal list the same way
+(:func:`decimal_blocks`: in pieces, without joining them).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
-__all__ = ["CHUNK", "decimals", "rows", "table"]
+__all__ = ["CHUNK", "decimal_blocks", "decimals", "rows", "table"]
 
 CHUNK = 1 << 14
 _BLOCK = 1 << 18
@@ -91,7 +92,36 @@ def decimals(values: np.ndarray) -> bytes:
     """
     v = np.asarray(values, dtype=np.int64)
     if len(v) > _BLOCK:  # bound the digit matrices' memory
-        return b",".join(decimals(v[start:start + _BLOCK]) for start in range(0, len(v), _BLOCK))
+        return b"".join(decimal_blocks(v))
+    return _decimals(v)
+
+
+def decimal_blocks(values: np.ndarray) -> Iterator[bytes]:
+    """:func:`decimals` in pieces, a block of values each, the commas between blocks included.
+
+    Parameters
+    ----------
+    values : numpy.ndarray of int
+
+    Yields
+    ------
+    bytes
+        Pieces whose concatenation is ``decimals(values)``.
+
+    Examples
+    --------
+    >>> b"".join(decimal_blocks(np.array([3, -12])))
+    b'3,-12'
+    """
+    v = np.asarray(values, dtype=np.int64)
+    for start in range(0, len(v), _BLOCK):
+        if start:
+            yield b","
+        yield _decimals(v[start:start + _BLOCK])
+
+
+def _decimals(v: np.ndarray) -> bytes:
+    """:func:`decimals` of an int64 column of at most a block."""
     if not len(v):
         return b""
     magnitude = np.abs(v)
@@ -104,6 +134,8 @@ def decimals(values: np.ndarray) -> bytes:
         rest, digit = np.divmod(rest, 10)
         grid[:, column] = digit
         grid[:, column] += ord("0")
+    if v.min() >= 0 and (width == 1 or magnitude.min() >= 10 ** (width - 1)):  # one width: no '-', no padding
+        return grid[:, 1:].tobytes()[:-1]
     powers = 10 ** np.arange(1, width, dtype=np.int64)
     length = 1 + np.searchsorted(powers, magnitude, side="right")  # digits of each value
     keep = np.ones(grid.shape, dtype=bool)

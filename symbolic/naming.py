@@ -188,8 +188,10 @@ class Namer:
         """The node id of ``stronger > weaker``."""
         node = self._priority_ids.get((stronger, weaker))
         if node is None:
-            node = self._priority_ids[stronger, weaker] = \
-                f"priority:({self.rule_id(stronger)[5:]})>({self.rule_id(weaker)[5:]})"
+            content = self._content  # rule_id(r)[5:]: the content of a known rule, else its author id
+            strong = content.get(stronger) or (self.rule_content(stronger) if stronger in self._rules else stronger)
+            weak = content.get(weaker) or (self.rule_content(weaker) if weaker in self._rules else weaker)
+            node = self._priority_ids[stronger, weaker] = f"priority:({strong})>({weak})"
         return node
 
     def priority_label(self, stronger: str, weaker: str) -> str:

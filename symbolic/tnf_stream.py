@@ -48,7 +48,7 @@ from typing import Iterator
 import numpy as np
 
 from .attack_table import KINDS
-from .byte_rows import decimals, rows, table
+from .byte_rows import decimal_blocks, rows, table
 from .dot import _EDGE_STYLE, _NODE_STYLE, dot_escape
 from .model import EdgeType, NodeType
 from .naming import EDGE_ARROW
@@ -97,25 +97,30 @@ def _columnar(edges: AttackEdges, defeats: str, attacks: str) -> bool:
     return attacks == "columns" or (attacks == "auto" and defeats != "edges" and len(edges) > ATTACK_EDGE_LIMIT)
 
 
-def _attack_columns(edges: AttackEdges, set_ids: list[str]) -> bytes:
-    """The ``"attack_edges"`` member of the columnar form (keys sorted, compact)."""
+def _attack_columns(edges: AttackEdges, set_ids: list[str]) -> Iterator[bytes]:
+    """The ``"attack_edges"`` member of the columnar form (keys sorted, compact), in pieces."""
     rank = np.empty(len(set_ids), dtype=np.int64)  # sets are listed sorted by id
     rank[sorted(range(len(set_ids)), key=set_ids.__getitem__)] = np.arange(len(set_ids))
     chosen = np.full(len(edges), -1, dtype=np.int64)
     defeated = edges.defeat_set >= 0
     chosen[defeated] = rank[edges.defeat_set[defeated]]
-    lists = {
-        "active": decimals(edges.active.astype(np.int64)),
-        "arguments": ",".join(_q(n) for n in edges.node_ids).encode("utf-8"),
-        "defeats": decimals(chosen),
-        "kind": decimals(edges.kind),
-        "kinds": ",".join(f'"{k}"' for k in _KINDS).encode("utf-8"),
-        "lic": decimals(edges.lic),
-        "rules": ",".join(_q(r) for r in edges.rule_nodes).encode("utf-8"),
-        "source": decimals(edges.source),
-        "target": decimals(edges.target),
-    }
-    return b'"attack_edges":{' + b",".join(b'"%s":[%s]' % (k.encode(), v) for k, v in lists.items()) + b"},"
+    lists = (  # keys sorted; each column's decimals come block by block, never joined
+        ("active", decimal_blocks(edges.active)),
+        ("arguments", [",".join(_q(n) for n in edges.node_ids).encode("utf-8")]),
+        ("defeats", decimal_blocks(chosen)),
+        ("kind", decimal_blocks(edges.kind)),
+        ("kinds", [",".join(f'"{k}"' for k in _KINDS).encode("utf-8")]),
+        ("lic", decimal_blocks(edges.lic)),
+        ("rules", [",".join(_q(r) for r in edges.rule_nodes).encode("utf-8")]),
+        ("source", decimal_blocks(edges.source)),
+        ("target", decimal_blocks(edges.target)),
+    )
+    yield b'"attack_edges":{'
+    for i, (name, pieces) in enumerate(lists):
+        yield b'%s"%s":[' % (b"," if i else b"", name.encode())
+        yield from pieces
+        yield b"]"
+    yield b"},"
 
 
 def _attack_rows(edges: AttackEdges, set_ids: list[str] | None) -> Iterator[bytes]:
@@ -169,9 +174,9 @@ def _skeleton_edges(skeleton) -> str:
     Their edge ids (:func:`symbolic.naming.edge_key`) are unique, so the id
     alone orders them.
     """
-    out = []
+    out, values = [], {}
     for source, target, key, data in sorted(skeleton.edges, key=_third):
-        kind = EdgeType(data["type"]).value
+        kind = values.get(data["type"]) or values.setdefault(data["type"], EdgeType(data["type"]).value)
         if len(data) == 1:  # the type alone: what the skeleton's edges carry
             out.append(f',{{"id":{_q(key)},"source":{_q(source)},"target":{_q(target)},"type":"{kind}"}}')
             continue
@@ -232,12 +237,13 @@ def iter_tnf_bytes(evaluation: Evaluation, *, query: str | None = None, defeats:
         summary = columns or _summarize(edges, defeats)
         set_ids = [defeat_set_id(s) for s in edges.sets] if summary else None
         rest = _skeleton_edges(skeleton).encode("utf-8")
-        nodes = ",".join(f'{{"id":{_q(n)},"label":{_q(data.get("label", ""))},'
-                         f'"type":"{NodeType(data["type"]).value}"}}'
+        types = {t: NodeType(t).value for t in {data["type"] for data in skeleton.nodes.values()}}
+        nodes = ",".join(f'{{"id":{_q(n)},"label":{_q(data.get("label", ""))},"type":"{types[data["type"]]}"}}'
                          for n, data in sorted(skeleton.nodes.items(), key=_first)).encode("utf-8")
         del skeleton
     if columns:
-        yield b"{" + _attack_columns(edges, set_ids)
+        yield b"{"
+        yield from _attack_columns(edges, set_ids)
     if summary:
         sets = sorted(zip(set_ids, edges.sets))
         yield (("" if columns else "{") + '"defeat_sets":[' + ",".join(

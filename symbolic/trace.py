@@ -265,17 +265,18 @@ def _priorities(evaluation, namer: Namer, b: _Builder, ground) -> None:
     unresolved = evaluation.priorities.unresolved
     bases: dict[str, set[str]] = {}
     nodes, priority_id = b.nodes, namer.priority_id
+    basis_names: dict = {}  # str() of each basis, once
     for priority in evaluation.theory.priorities:
-        stronger, weaker = priority.stronger, priority.weaker
+        stronger, weaker, basis = priority.stronger, priority.weaker, priority.basis
         node, name = priority_id(stronger, weaker), f"{stronger}>{weaker}"
         data = nodes.get(node)
         if data is None:  # as _Builder.node, inlined: one priority node per pair
             nodes[node] = {"type": NodeType.PRIORITY, "label": "", "names": (name,), "pair": (stronger, weaker)}
-            bases[node] = {str(priority.basis)}
+            bases[node] = {basis_names.get(basis) or basis_names.setdefault(basis, str(basis))}
         else:
             if name not in data["names"]:
                 data["names"] = tuple(sorted(data["names"] + (name,)))
-            bases[node].add(str(priority.basis))
+            bases[node].add(basis_names.get(basis) or basis_names.setdefault(basis, str(basis)))
         ground(node, priority.evidence)
     for node, kinds in bases.items():
         data = b.nodes[node]
@@ -311,9 +312,12 @@ def _arguments(evaluation, namer: Namer, b: _Builder) -> None:
 def _attacks(evaluation, namer: Namer, b: _Builder) -> AttackEdges:
     """Add the closure priority nodes the defeat sets use; return the attack edges (not yet added)."""
     edges = attack_edges(evaluation, namer)
-    closure = _Closure(evaluation)
+    closure = None  # indexed on the first pair that is not a base priority
+    nodes, priority_id = b.nodes, namer.priority_id
     for stronger, weaker in edges.pairs:
-        _priority_node(closure, namer, b, stronger, weaker)
+        if priority_id(stronger, weaker) not in nodes:
+            closure = closure or _Closure(evaluation)
+            _priority_node(closure, namer, b, stronger, weaker)
     return edges
 
 

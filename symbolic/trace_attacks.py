@@ -242,36 +242,52 @@ def attack_edges(evaluation: Evaluation, namer: Namer) -> AttackEdges:
     arg_nodes = [namer.argument_id(a) for a in table.argument_ids]
     node_ids = tuple(sorted(set(arg_nodes)))
     node_pos = {n: i for i, n in enumerate(node_ids)}
-    arg_node = np.array([node_pos[n] for n in arg_nodes], dtype=np.int64).reshape(n_args)
+    arg_node = np.array([node_pos[n] for n in arg_nodes], dtype=np.int32).reshape(n_args)
     # Edge ids "attack:<kind>:<source>→<target>": kind, then source (with the arrow), then target.
-    source_rank = _ranks([n + EDGE_ARROW for n in node_ids])
-    kind_rank = np.array([_KIND_RANK[k] for k in KINDS], dtype=np.int64)
-    src = arg_node[table.attacker] if len(table) else np.zeros(0, dtype=np.int64)
-    dst = arg_node[table.target] if len(table) else np.zeros(0, dtype=np.int64)
+    # Fresh memory is what these columns cost most, so the keys are as narrow as they can be and
+    # built in place.
     n_nodes = max(len(node_ids), 1)
-    key = (kind_rank[table.kind.astype(np.int64)] * n_nodes + source_rank[src]) * n_nodes + dst
-    order = np.argsort(key, kind="stable")
+    key_type = np.int32 if len(KINDS) * n_nodes * n_nodes < 1 << 31 else np.int64
+    source_rank = _ranks([n + EDGE_ARROW for n in node_ids]).astype(key_type)
+    kind_rank = np.array([_KIND_RANK[k] for k in KINDS], dtype=key_type)
+    src = arg_node[table.attacker] if len(table) else np.zeros(0, dtype=np.int32)
+    dst = arg_node[table.target] if len(table) else np.zeros(0, dtype=np.int32)
+    key = kind_rank[table.kind]
+    key *= n_nodes
+    key += source_rank[src]
+    key *= n_nodes
+    key += dst
+    # Equal keys are one edge whose members are pooled order-independently, so an unstable sort does.
+    order = np.argsort(key)
     key = key[order]
-    starts = _segments(key)
-    first = order[starts]
+    ties = key[1:] == key[:-1]
+    starts = None if not ties.any() else np.concatenate([[0], np.flatnonzero(~ties) + 1])
+    del key, ties
     is_active = table.defeat[order] < 0
-    active = np.logical_or.reduceat(is_active, starts) if len(starts) else np.zeros(0, dtype=bool)
-    explicit = (np.logical_or.reduceat(table.explicit[order], starts) if len(starts)
-                else np.zeros(0, dtype=bool))
     # lic: the smallest rule node id within the pool (active members, or all of a defeated edge).
     rule_node_of = [namer.rule_id(r) for r in table.rule_ids]
     rule_nodes = tuple(sorted(set(rule_node_of)))
     position = {n: i for i, n in enumerate(rule_nodes)}
     none = len(rule_nodes)
     rule_rank = np.array([position[n] for n in rule_node_of] + [none], dtype=np.int64)
-    lic_rank = rule_rank[table.lic[order].astype(np.int64)]  # -1 (no lic) picks the sentinel
-    group = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(key))))
-    pooled = np.where(is_active | ~active[group], lic_rank, none)
-    lic = np.minimum.reduceat(pooled, starts) if len(starts) else np.zeros(0, dtype=np.int64)
-    lic = np.where(lic >= none, -1, lic)
+    if starts is None:  # every attack is its own edge: nothing to pool
+        first, group, active = order, None, is_active
+        explicit = table.explicit[order]
+        lic = np.where(rule_rank < none, rule_rank, -1)[table.lic[order]]  # -1 (no lic) picks the sentinel
+    else:
+        first = order[starts]
+        active = np.logical_or.reduceat(is_active, starts) if len(starts) else np.zeros(0, dtype=bool)
+        explicit = (np.logical_or.reduceat(table.explicit[order], starts) if len(starts)
+                    else np.zeros(0, dtype=bool))
+        lic_rank = rule_rank[table.lic[order]]  # -1 (no lic) picks the sentinel
+        group = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(order))))
+        pooled = np.where(is_active | ~active[group], lic_rank, none)
+        lic = np.minimum.reduceat(pooled, starts) if len(starts) else np.zeros(0, dtype=np.int64)
+        lic = np.where(lic >= none, -1, lic)
     defeat_set, sets, pairs = _defeat_sets(evaluation, namer, table, order, group, active)
     return AttackEdges(
-        source=src[first], target=dst[first], kind=table.kind[first].astype(np.int64), lic=lic,
+        source=src[first], target=dst[first], kind=table.kind[first].astype(np.int64),
+        lic=lic.astype(np.int64, copy=False),
         active=active, explicit=explicit, defeat_set=defeat_set, node_ids=node_ids,
         rule_nodes=rule_nodes, sets=sets, pairs=pairs,
     )
@@ -280,30 +296,47 @@ def attack_edges(evaluation: Evaluation, namer: Namer) -> AttackEdges:
 def _defeat_sets(evaluation, namer, table, order, group, active):
     """Defeat set of each attack edge (-1 when active), the sets, and the pairs they use."""
     defeat_set = np.full(len(active), -1, dtype=np.int64)
-    defeated = np.flatnonzero(~active[group])  # positions in ``order``; every attack there is defeated
+    # Positions in ``order`` (``group``: their edge, None when each attack is its own edge).
+    defeated = np.flatnonzero(~active if group is None else ~active[group])  # every attack there is defeated
     if not len(defeated):
         return defeat_set, (), ()
     rows = order[defeated]
-    shape = table.shape[rows].astype(np.int64)
-    on = table.on[rows].astype(np.int64)
+    shape = table.shape[rows]
+    on = table.on[rows]
     n_args, n_rules = len(table.argument_ids), len(table.rule_ids)
     # The class of an attack fixes its targetRules: the attacked conclusion (rebut on an argument),
-    # the rule, or the fact together with the attacked argument.
+    # the rule, or the fact together with the attacked argument.  Keys are built in place.
     literal_code: dict[str, int] = {}
     special = set(table.rule_ids) | set(table.fact_ids)
     conclusion = np.array([literal_code.setdefault(a.conclusion, len(literal_code)) if a.id not in special
                            else -1 for a in evaluation.arguments] if n_args else [], dtype=np.int64)
-    by_on = np.where(shape == SHAPE_ARGUMENT, conclusion[np.where(shape == SHAPE_ARGUMENT, on, 0)] if n_args else 0,
-                     -1)
-    by_on = np.where(by_on < 0, on + len(literal_code), by_on)
+    by_on = on.astype(np.int64)
+    by_on += len(literal_code)
+    on_argument = np.flatnonzero(shape == SHAPE_ARGUMENT)
+    if n_args and len(on_argument):
+        code = conclusion[on[on_argument]]
+        by_on[on_argument[code >= 0]] = code[code >= 0]
+        del code
     width = len(literal_code) + max(n_args, len(table.rule_ids), len(table.fact_ids)) + 1
-    key1 = (shape * width + by_on) * (n_rules + 1) + (table.lic[rows].astype(np.int64) + 1)
-    key2 = np.where(shape == SHAPE_FACT, table.target[rows].astype(np.int64) + 1, 0)
-    engine_pair = table.defeat[rows].astype(np.int64) + 1
-    del shape, on, by_on
+    key1 = shape.astype(np.int64)
+    key1 *= width
+    key1 += by_on
+    key1 *= n_rules + 1
+    key1 += table.lic[rows]
+    key1 += 1
+    key2 = np.zeros(len(rows), dtype=np.int64)
+    on_fact = np.flatnonzero(shape == SHAPE_FACT)
+    key2[on_fact] = table.target[rows[on_fact]] + 1
+    engine_pair = table.defeat[rows].astype(np.int64)
+    engine_pair += 1
+    del shape, on, by_on, on_argument, on_fact
     pairs_span, key2_span = len(table.defeats) + 1, n_args + 2
     if (3 * width + 1) * (n_rules + 1) * key2_span * pairs_span < _KEY_LIMIT:  # one int64 key: one sort
-        key = (key1 * key2_span + key2) * pairs_span + engine_pair
+        key = key1
+        key *= key2_span
+        key += key2
+        key *= pairs_span
+        key += engine_pair
         del key1, key2, engine_pair
         subclass, first_at, per_row = np.unique(key, return_index=True, return_inverse=True)
         cls = subclass // pairs_span
@@ -336,19 +369,22 @@ def _defeat_sets(evaluation, namer, table, order, group, active):
         engine = tuple(table.defeats[pair]) if pair >= 0 else None
         found = base if engine is None or engine in base else base | {engine}
         class_set[c] = pair_sets.setdefault(found, len(pair_sets))
-    per_attack = class_set[per_row]
-    groups = group[defeated]
-    group_start = _segments(groups)
-    low = np.minimum.reduceat(per_attack, group_start)
-    high = np.maximum.reduceat(per_attack, group_start)
-    chosen = low.copy()
     by_index = list(pair_sets)
-    for g in np.flatnonzero(low != high).tolist():  # an edge whose attacks fall in several classes
-        stop = group_start[g + 1] if g + 1 < len(group_start) else len(groups)
-        union = frozenset().union(*(by_index[s] for s in set(per_attack[group_start[g]:stop].tolist())))
-        chosen[g] = pair_sets.setdefault(union, len(pair_sets))
-        if chosen[g] == len(by_index):
-            by_index.append(union)
+    if group is None:  # one attack per edge: its class's set
+        groups, chosen, group_start = defeated, None, None
+    else:
+        per_attack = class_set[per_row]
+        groups = group[defeated]
+        group_start = _segments(groups)
+        low = np.minimum.reduceat(per_attack, group_start)
+        high = np.maximum.reduceat(per_attack, group_start)
+        chosen = low.copy()
+        for g in np.flatnonzero(low != high).tolist():  # an edge whose attacks fall in several classes
+            stop = group_start[g + 1] if g + 1 < len(group_start) else len(groups)
+            union = frozenset().union(*(by_index[s] for s in set(per_attack[group_start[g]:stop].tolist())))
+            chosen[g] = pair_sets.setdefault(union, len(pair_sets))
+            if chosen[g] == len(by_index):
+                by_index.append(union)
     # Name each set by its priority node ids; equal names share one set.
     named: dict[tuple[str, ...], int] = {}
     remap = np.empty(len(by_index), dtype=np.int64)
@@ -356,12 +392,20 @@ def _defeat_sets(evaluation, namer, table, order, group, active):
     for i, found in enumerate(by_index):
         ids = tuple(sorted({node_of.get(p) or node_of.setdefault(p, namer.priority_id(*p)) for p in found}))
         remap[i] = named.setdefault(ids, len(named))
-    final = remap[chosen]
-    kept = np.unique(final)  # only the sets some edge uses, in first-named order
+    # Only the sets some edge uses are kept, in first-named order.
+    if chosen is None:  # every class is some edge's set
+        used = np.unique(class_set)
+        kept = np.unique(remap[used])
+    else:
+        used = np.flatnonzero(np.bincount(chosen, minlength=len(by_index)))
+        kept = np.flatnonzero(np.bincount(remap[chosen], minlength=len(named)))
     compact = np.full(len(named), -1, dtype=np.int64)
     compact[kept] = np.arange(len(kept))
-    defeat_set[groups[group_start]] = compact[final]
+    if chosen is None:
+        defeat_set[groups] = compact[remap[class_set]][per_row]
+    else:
+        defeat_set[groups[group_start]] = compact[remap[chosen]]
     names_of = list(named)
-    used = set(np.unique(chosen).tolist())
+    used = set(used.tolist())
     pairs = tuple(sorted({p for i, found in enumerate(by_index) if i in used for p in found}))
     return defeat_set, tuple(names_of[i] for i in kept.tolist()), pairs

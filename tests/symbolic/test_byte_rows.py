@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from symbolic import byte_rows
-from symbolic.byte_rows import decimals, rows, table
+from symbolic.byte_rows import decimal_blocks, decimals, rows, table
 
 
 @pytest.mark.parametrize("n", [0, 1, 6, 7, 8, 20, 101])
@@ -15,6 +15,21 @@ def test_decimals_equal_str_join_across_blocks(monkeypatch, n):
     values = np.random.default_rng(n).integers(-12, 10 ** 6, n)
     values[: n // 3] = 0
     assert decimals(values) == ",".join(map(str, values.tolist())).encode()
+
+
+@pytest.mark.parametrize("values", [[0, 1, 1, 0, 1], [7], [10, 99, 42], [100, 999], [10, 9], [0, 10], [-3, -4]])
+def test_decimals_of_one_width_columns(values):
+    column = np.array(values)
+    assert decimals(column) == ",".join(map(str, values)).encode()
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 8, 15, 22])
+def test_decimal_blocks_concatenate_to_decimals(monkeypatch, n):
+    monkeypatch.setattr(byte_rows, "_BLOCK", 7)
+    values = np.random.default_rng(n).integers(-5, 3000, n)
+    pieces = list(decimal_blocks(values))
+    assert b"".join(pieces) == ",".join(map(str, values.tolist())).encode()
+    assert len(pieces) == max(0, 2 * -(-n // 7) - 1)  # one piece a block, a comma between blocks
 
 
 def test_decimals_of_wide_values():
