@@ -14,24 +14,22 @@ and every error are those of :func:`parse_json`.
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import stat
 import sys
-from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterator
 
 import jiter
 
+from .collector import gc_paused
 from .errors import ScenarioError
 from .fsio import input_problem
 
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",
     "DEFAULT_MAX_LINE_BYTES",
-    "gc_paused",
     "parse_json",
     "parse_validated",
     "scan_json_records",
@@ -179,18 +177,6 @@ def parse_json(text, *, file=None, line=None):
 _SLOW = object()
 #: The integer-length limit jiter applies (Python's default ``sys.get_int_max_str_digits()``).
 _JITER_INT_DIGITS = 4300
-
-
-@contextmanager
-def gc_paused():
-    """Pause the cyclic garbage collector while a large record is built (it holds no cycles)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _fast_parse(text: str, data: bytes | None = None):

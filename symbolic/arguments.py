@@ -15,18 +15,17 @@ theory.
 
 from __future__ import annotations
 
-import gc
 from bisect import bisect_left
-from contextlib import contextmanager
 from itertools import product
 from typing import Sequence
 
+from .collector import gc_paused
 from .errors import SymbolicError
 from .grounding import Theory
 from .labels import RuleKind
 from .results import Argument
 
-__all__ = ["ArgumentIndex", "ArgumentLimitError", "build_arguments", "gc_paused", "super_arguments"]
+__all__ = ["ArgumentIndex", "ArgumentLimitError", "build_arguments", "super_arguments"]
 
 DEFAULT_LIMIT = 2_000_000
 _EMPTY: frozenset[str] = frozenset()
@@ -35,28 +34,6 @@ _DEFEATER, _STRICT = RuleKind.DEFEATER, RuleKind.STRICT
 
 class ArgumentLimitError(SymbolicError):
     """Building the arguments of a theory would exceed the argument limit."""
-
-
-@contextmanager
-def gc_paused():
-    """Pause the cyclic garbage collector while the engine allocates.
-
-    The engine creates many small acyclic containers; generational
-    collections triggered by them would rescan every live object and can
-    double the engine's run time.  The previous state is restored on exit.
-
-    >>> import gc
-    >>> with gc_paused():
-    ...     gc.isenabled()
-    False
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _combinations(pools, fresh_from, rule_id, args):

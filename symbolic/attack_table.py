@@ -13,7 +13,7 @@ from typing import Iterator, Sequence, overload
 
 import numpy as np
 
-from .arguments import gc_paused
+from .collector import gc_paused
 from .labels import AttackKind
 from .results import Attack
 

@@ -24,8 +24,9 @@ from typing import Sequence
 
 import numpy as np
 
-from .arguments import ArgumentIndex, gc_paused
+from .arguments import ArgumentIndex
 from .attack_table import SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE, AttackTable
+from .collector import gc_paused
 from .explicit import merge_explicit
 from .grounding import Theory
 from .labels import RuleKind

@@ -20,8 +20,9 @@ from typing import Iterator
 
 from pydantic import ValidationError
 
-from ._jsonread import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_BYTES, gc_paused, parse_validated, scan_json_records
+from ._jsonread import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_BYTES, parse_validated, scan_json_records
 from ._suitewrite import dump_suite, scenario_line, write_atomic
+from .collector import gc_paused
 from .errors import ScenarioError
 from .model import Scenario
 

@@ -14,8 +14,8 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .arguments import gc_paused
 from .attack_table import AttackTable
+from .collector import gc_paused
 from .results import Attack, Label, Labelling
 from .worklist import Worklist, label_edges
 

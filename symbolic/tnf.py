@@ -64,6 +64,7 @@ from typing import Iterable, Mapping
 from pydantic import ValidationError
 
 from .aliases import collapse_aliases
+from .collector import gc_paused
 from .grounding import Dropped, ground
 from .labels import normalize_evidence_id
 from .literals import NEG, applicability_atom, excepted_rule, normalize_literal
@@ -72,7 +73,7 @@ from .naming import edge_id
 from .records import Records, RecordError, parse_records
 from .results import Evaluation
 from .tnf_json import SCHEMA_VERSION, TraceFormatError, check_trace, tnf_equivalent, tnf_json, trace_from_json
-from .trace import build_trace, collection_paused, graph_to_trace
+from .trace import build_trace, graph_to_trace
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -119,7 +120,7 @@ class NormalForm:
     @cached_property
     def trace(self) -> Trace:
         """The trace normal form (computed once)."""
-        with collection_paused():
+        with gc_paused():
             return graph_to_trace(build_trace(self.evaluation, query=self.query))
 
     @property
@@ -164,12 +165,12 @@ def normal_form(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
     Notes
     -----
     The cyclic garbage collector is paused meanwhile
-    (:func:`symbolic.trace.collection_paused`): the steps build many small
+    (:func:`symbolic.collector.gc_paused`): the steps build many small
     objects that stay alive or die by reference counting, and the
     collector's passes over a large theory would otherwise cost about a
     third of the time; any cycle left behind is collected once it runs again.
     """
-    with collection_paused():
+    with gc_paused():
         return _normal_form(evidence_ids, analysis, target, query, raw_edges)
 
 

@@ -49,12 +49,13 @@ import numpy as np
 
 from .attack_table import KINDS
 from .byte_rows import decimal_blocks, rows, table
+from .collector import gc_paused
 from .dot import _EDGE_STYLE, _NODE_STYLE, dot_escape
 from .model import EdgeType, NodeType
 from .naming import EDGE_ARROW
 from .results import Evaluation
 from .tnf_json import COLUMNS_SCHEMA_VERSION, SCHEMA_VERSION, SUMMARY_SCHEMA_VERSION
-from .trace import collection_paused, trace_parts
+from .trace import trace_parts
 from .trace_attacks import AttackEdges
 
 __all__ = ["ATTACKS_MODES", "ATTACK_EDGE_LIMIT", "COLUMNS_SCHEMA_VERSION", "DEFEAT_EDGE_LIMIT", "DEFEATS_MODES",
@@ -231,7 +232,7 @@ def iter_tnf_bytes(evaluation: Evaluation, *, query: str | None = None, defeats:
         If ``defeats`` or ``attacks`` is not one of its modes, or ``attacks``
         is ``columns`` and ``defeats`` is ``edges``.
     """
-    with collection_paused():
+    with gc_paused():
         skeleton, edges = trace_parts(evaluation, query=query)
         columns = _columnar(edges, defeats, attacks)
         summary = columns or _summarize(edges, defeats)
@@ -352,7 +353,7 @@ def iter_dot_bytes(evaluation: Evaluation, *, query: str | None = None, name: st
     ------
     bytes
     """
-    with collection_paused():
+    with gc_paused():
         skeleton, edges = trace_parts(evaluation, query=query)
         summary = _summarize(edges, defeats)
         set_ids = [defeat_set_id(s) for s in edges.sets] if summary else None

@@ -30,12 +30,11 @@ carry ``labelling`` (IN/OUT/UNDEC) and ``round`` (the worklist round, or
 
 from __future__ import annotations
 
-import gc
 from collections import defaultdict
-from contextlib import contextmanager
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable
 
 from .attack_table import KINDS
+from .collector import gc_paused
 from .labels import AttackKind
 from .model import EdgeType, NodeType, Trace, TraceEdge, TraceNode
 from .naming import EDGE_ARROW, Namer, edge_id, edge_key, trace_sort_key
@@ -45,7 +44,7 @@ from .trace_attacks import AttackEdges, NeutralizingPairs, attack_edges
 if TYPE_CHECKING:  # networkx is imported where a graph is built, not at start-up
     import networkx as nx
 
-__all__ = ["build_trace", "collection_paused", "graph_to_trace", "neutralizers", "trace_parts", "trace_to_graph"]
+__all__ = ["build_trace", "graph_to_trace", "neutralizers", "trace_parts", "trace_to_graph"]
 
 _ACTIVE, _DEFEATED = "active", "defeated"
 
@@ -199,27 +198,8 @@ def trace_parts(evaluation: Evaluation, *, query: str | None = None) -> tuple[Sk
     -------
     (Skeleton, AttackEdges)
     """
-    with collection_paused():
+    with gc_paused():
         return _trace_parts(evaluation, query)
-
-
-@contextmanager
-def collection_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a trace is built or formatted.
-
-    Building creates a few hundred thousand small dicts, tuples and strings
-    and no reference cycles; with a large theory alive, the collector's full
-    passes over the older objects would otherwise cost a third of the build.
-    The collector is enabled again on exit (if it was), and collects then
-    whatever cycle was left meanwhile.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _trace_parts(evaluation: Evaluation, query: str | None) -> tuple[Skeleton, AttackEdges]:
