@@ -12,7 +12,8 @@ from symbolic.grounding import Dropped, ground
 from symbolic.literals import complement
 from symbolic.model import Analysis
 from symbolic.results import Evaluation
-from symbolic.trace import build_trace, graph_to_trace
+from symbolic.trace import build_trace
+from symbolic.trace_graph import graph_to_trace
 from scorer.contract import CommonV1, Diagnostics, Rejected, TraceV2
 
 from .schemas import CitedAnswer

@@ -46,7 +46,8 @@ from symbolic.model import Analysis, EdgeType, Trace, TraceEdge
 from symbolic.naming import edge_id
 from symbolic.results import Evaluation
 from symbolic.tnf import tnf
-from symbolic.trace import build_trace, graph_to_trace
+from symbolic.trace import build_trace
+from symbolic.trace_graph import graph_to_trace
 
 from .records import AlignmentRecord
 from .subtheory import Universe

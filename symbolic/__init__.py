@@ -53,7 +53,8 @@ from .records import RecordError, Records, parse_records
 from .results import Argument, Attack, Evaluation, Label, Labelling, PriorityOrder
 from .status import evaluate, evaluate_analysis, four_valued, support_against
 from .tnf import NormalForm, TraceFormatError, edge_id, normal_form, tnf, tnf_equivalent, tnf_json, trace_from_json
-from .trace import build_trace, graph_to_trace, trace_to_graph
+from .trace import build_trace
+from .trace_graph import graph_to_trace, trace_to_graph
 
 __all__ = [
     "Analysis",

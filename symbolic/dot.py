@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from .model import EdgeType, NodeType, Trace
 from .naming import edge_id, trace_sort_key
-from .trace import graph_to_trace
+from .trace_graph import graph_to_trace
 
 if TYPE_CHECKING:  # a graph is read, never built, here: no import at start-up
     import networkx as nx

@@ -21,9 +21,9 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from .grounding import Theory
-from .results import Argument
+from .results import Argument, Evaluation
 
-__all__ = ["TargetRules", "applicable_rules"]
+__all__ = ["NeutralizingPairs", "TargetRules", "applicable_rules"]
 
 
 def applicable_rules(theory: Theory, arguments: Sequence[Argument]) -> frozenset[str]:
@@ -126,3 +126,33 @@ class TargetRules:
     def stronger(self, rule: str | None) -> set[str]:
         """The rules stronger than ``rule`` in ``P+`` (empty for ``None``, a fact's attack)."""
         return self.stronger_than.get(rule, set()) if rule is not None else set()
+
+
+class NeutralizingPairs:
+    """The pairs of ``P+`` that neutralize an attack (Definition 4) of one evaluation.
+
+    :meth:`pairs` gives, for an attack on ``on`` inside ``target`` licensed by
+    ``lic``, every ``(t, lic)`` with ``t`` in ``targetRules`` and ``t >+ lic``,
+    plus the engine's own ``defeated_by`` pair; ``targetRules`` and ``P+``
+    come from :class:`TargetRules`, as in the engine.
+    """
+
+    def __init__(self, evaluation: Evaluation):
+        self.target_rules = TargetRules(evaluation.theory, evaluation.arguments, evaluation.priorities.closure)
+        self.rules = {r.id for r in evaluation.theory.rules}
+        self.facts = {f.id for f in evaluation.theory.facts}
+        self.conclusion = {a.id: a.conclusion for a in evaluation.arguments}
+
+    def pairs(self, on: str, target: str, lic: str, defeated_by) -> frozenset[tuple[str, str]]:
+        if on in self.rules:
+            targets = {on}
+        elif on in self.facts:
+            targets = set(self.target_rules.of_undermine(target, on))
+        else:
+            targets = set(self.target_rules.of_conclusion(self.conclusion[on]))
+        strong = self.target_rules.stronger(lic)
+        found = {(t, lic) for t in (targets & strong if len(targets) > len(strong) else strong & targets)} \
+            if strong else set()
+        if defeated_by is not None:
+            found.add(tuple(defeated_by))
+        return frozenset(found)

@@ -73,7 +73,8 @@ from .naming import edge_id
 from .records import Records, RecordError, parse_records
 from .results import Evaluation
 from .tnf_json import SCHEMA_VERSION, TraceFormatError, check_trace, tnf_equivalent, tnf_json, trace_from_json
-from .trace import build_trace, graph_to_trace
+from .trace import build_trace
+from .trace_graph import graph_to_trace
 
 __all__ = [
     "SCHEMA_VERSION",

@@ -35,16 +35,16 @@ from typing import TYPE_CHECKING, Iterable
 
 from .attack_table import KINDS
 from .collector import gc_paused
-from .labels import AttackKind
-from .model import EdgeType, NodeType, Trace, TraceEdge, TraceNode
-from .naming import EDGE_ARROW, Namer, edge_id, edge_key, trace_sort_key
+from .model import EdgeType, NodeType
+from .naming import EDGE_ARROW, Namer, edge_key
 from .results import Attack, Evaluation
-from .trace_attacks import AttackEdges, NeutralizingPairs, attack_edges
+from .target_rules import NeutralizingPairs
+from .trace_attacks import AttackEdges, attack_edges
 
 if TYPE_CHECKING:  # networkx is imported where a graph is built, not at start-up
     import networkx as nx
 
-__all__ = ["build_trace", "graph_to_trace", "neutralizers", "trace_parts", "trace_to_graph"]
+__all__ = ["build_trace", "neutralizers", "trace_parts"]
 
 _ACTIVE, _DEFEATED = "active", "defeated"
 
@@ -355,78 +355,3 @@ def _priority_node(closure: _Closure, namer: Namer, b: _Builder, stronger: str, 
     for s, w in closure.supporting(stronger, weaker):
         b.edge(namer.priority_id(s, w), node, EdgeType.DERIVATION)
     return node
-
-
-def graph_to_trace(graph: nx.MultiDiGraph) -> Trace:
-    """Project a trace graph onto a :class:`~symbolic.model.Trace` in canonical order.
-
-    Only the typed content is kept (node id, type, label; edge endpoints, type,
-    kind, lic, state, attack): author names, engine ids and rounds are dropped.
-
-    Parameters
-    ----------
-    graph : networkx.MultiDiGraph
-        From :func:`build_trace` or :func:`trace_to_graph`.
-
-    Returns
-    -------
-    Trace
-        Nodes sorted by id, edges sorted by :func:`~symbolic.naming.edge_id`.
-
-    Raises
-    ------
-    KeyError
-        If a node or edge lacks its ``type`` attribute.
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> g = nx.MultiDiGraph()
-    >>> g.add_node("fact:a", type=NodeType.FACT, label="a")
-    >>> graph_to_trace(g).nodes[0].id
-    'fact:a'
-    """
-    node, edge = TraceNode.model_construct, TraceEdge.model_construct
-    nodes = [node(id=n, type=NodeType(d["type"]), label=d.get("label", "")) for n, d in graph.nodes(data=True)]
-    edges = []
-    for source, target, data in graph.edges(data=True):
-        kind = data.get("kind")
-        edges.append(edge(source=source, target=target, type=EdgeType(data["type"]),
-                          kind=AttackKind(kind) if kind is not None else None, lic=data.get("lic"),
-                          state=data.get("state"), attack=data.get("attack")))
-    edges.sort(key=trace_sort_key)
-    return Trace.model_construct(nodes=tuple(sorted(nodes, key=lambda n: n.id)), edges=tuple(edges))
-
-
-def trace_to_graph(trace: Trace) -> nx.MultiDiGraph:
-    """Load a :class:`~symbolic.model.Trace` into a multigraph keyed by edge id.
-
-    Parameters
-    ----------
-    trace : Trace
-
-    Returns
-    -------
-    networkx.MultiDiGraph
-        Node attributes ``type`` and ``label``; edge attributes the edge's
-        fields; keys :func:`~symbolic.naming.edge_id`.  An edge whose endpoint
-        is not a declared node creates a bare node (check with
-        :func:`symbolic.tnf.check_trace`).
-
-    Examples
-    --------
-    >>> t = Trace(nodes=[TraceNode(id="evidence:E-01", type="evidence", label="E-01"),
-    ...                  TraceNode(id="fact:a", type="fact", label="a")],
-    ...           edges=[TraceEdge(source="evidence:E-01", target="fact:a", type="grounding")])
-    >>> list(trace_to_graph(t).edges(keys=True))
-    [('evidence:E-01', 'fact:a', 'grounding:evidence:E-01→fact:a')]
-    """
-    import networkx as nx
-
-    graph = nx.MultiDiGraph()
-    for node in trace.nodes:
-        graph.add_node(node.id, type=node.type, label=node.label)
-    for edge in trace.edges:
-        graph.add_edge(edge.source, edge.target, key=edge_id(edge),
-                       **edge.model_dump(exclude={"source", "target"}, exclude_none=True))
-    return graph

@@ -28,9 +28,9 @@ from .attack_table import KINDS, SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE, AttackT
 from .labels import AttackKind
 from .naming import EDGE_ARROW, Namer
 from .results import Evaluation
-from .target_rules import TargetRules
+from .target_rules import NeutralizingPairs
 
-__all__ = ["AttackEdges", "NeutralizingPairs", "attack_columns", "attack_edges"]
+__all__ = ["AttackEdges", "attack_columns", "attack_edges"]
 
 _KIND_RANK = {kind: i for i, kind in enumerate(sorted(KINDS, key=lambda k: k.value))}
 _KEY_LIMIT = 1 << 62  # class keys of defeated attacks combine into one int64 below this bound
@@ -178,36 +178,6 @@ def _ranks(strings: Sequence[str]) -> np.ndarray:
     ranks = np.empty(len(strings), dtype=np.int64)
     ranks[order] = np.arange(len(strings))
     return ranks
-
-
-class NeutralizingPairs:
-    """The pairs of ``P+`` that neutralize an attack (Definition 4) of one evaluation.
-
-    :meth:`pairs` gives, for an attack on ``on`` inside ``target`` licensed by
-    ``lic``, every ``(t, lic)`` with ``t`` in ``targetRules`` and ``t >+ lic``,
-    plus the engine's own ``defeated_by`` pair; ``targetRules`` and ``P+``
-    come from :class:`symbolic.target_rules.TargetRules`, as in the engine.
-    """
-
-    def __init__(self, evaluation: Evaluation):
-        self.target_rules = TargetRules(evaluation.theory, evaluation.arguments, evaluation.priorities.closure)
-        self.rules = {r.id for r in evaluation.theory.rules}
-        self.facts = {f.id for f in evaluation.theory.facts}
-        self.conclusion = {a.id: a.conclusion for a in evaluation.arguments}
-
-    def pairs(self, on: str, target: str, lic: str, defeated_by) -> frozenset[tuple[str, str]]:
-        if on in self.rules:
-            targets = {on}
-        elif on in self.facts:
-            targets = set(self.target_rules.of_undermine(target, on))
-        else:
-            targets = set(self.target_rules.of_conclusion(self.conclusion[on]))
-        strong = self.target_rules.stronger(lic)
-        found = {(t, lic) for t in (targets & strong if len(targets) > len(strong) else strong & targets)} \
-            if strong else set()
-        if defeated_by is not None:
-            found.add(tuple(defeated_by))
-        return frozenset(found)
 
 
 def _segments(keys: np.ndarray) -> np.ndarray:

@@ -164,7 +164,8 @@ def _white_box(case: Scenario, clean: Scenario):
     (and their defeat edges); as claimed status, the clean status.
     """
     from scorer.defects import output_from_analysis
-    from symbolic.trace import build_trace, graph_to_trace
+    from symbolic.trace import build_trace
+    from symbolic.trace_graph import graph_to_trace
     from symbolic.tnf import normal_form
 
     listed = Analysis(facts=clean.candidate.facts, rules=clean.candidate.rules,

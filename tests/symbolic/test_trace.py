@@ -12,7 +12,8 @@ from symbolic.model import Analysis, EdgeType, Fact, NodeType, Priority, Rule, T
 from symbolic.naming import EDGE_ARROW, Namer, edge_id
 from symbolic.results import Argument, Attack, Evaluation, Label, Labelling, PriorityOrder
 from symbolic.status import evaluate, evaluate_analysis
-from symbolic.trace import build_trace, graph_to_trace, neutralizers, trace_to_graph
+from symbolic.trace import build_trace, neutralizers
+from symbolic.trace_graph import graph_to_trace, trace_to_graph
 
 from penalty_cases import trace_case
 
