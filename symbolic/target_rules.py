@@ -144,6 +144,24 @@ class NeutralizingPairs:
         self.conclusion = {a.id: a.conclusion for a in evaluation.arguments}
 
     def pairs(self, on: str, target: str, lic: str, defeated_by) -> frozenset[tuple[str, str]]:
+        """Every ``(t, lic)`` of ``P+`` with ``t`` in ``targetRules``, plus ``defeated_by``.
+
+        Parameters
+        ----------
+        on : str
+            The attacked element: a rule id (undercut), a fact id (undermine)
+            or an argument id (rebut on that sub-argument).
+        target : str
+            The attacked argument's id.
+        lic : str
+            The attack's licensing rule.
+        defeated_by : tuple of (str, str) or None
+            The pair the engine recorded as neutralizing the attack.
+
+        Returns
+        -------
+        frozenset of (str, str)
+        """
         if on in self.rules:
             targets = {on}
         elif on in self.facts:
