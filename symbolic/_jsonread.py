@@ -17,13 +17,10 @@ from __future__ import annotations
 import json
 import os
 import stat
-import sys
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterator
 
-import jiter
-
-from .collector import gc_paused
+from ._jsonfast import SLOW, fast_validated
 from .errors import ScenarioError
 from .fsio import input_problem
 
@@ -174,39 +171,6 @@ def parse_json(text, *, file=None, line=None):
         raise error(str(exc).split(";")[0]) from None
 
 
-_SLOW = object()
-#: The integer-length limit jiter applies (Python's default ``sys.get_int_max_str_digits()``).
-_JITER_INT_DIGITS = 4300
-
-
-def _fast_parse(text: str, data: bytes | None = None):
-    """jiter's value of ``text``, or ``_SLOW`` where only :func:`parse_json` may decide.
-
-    jiter refuses whatever the strict parser refuses (malformed text,
-    duplicate keys, ``NaN``, integers over 4,300 digits), except numbers that
-    overflow to infinity, which it returns as ``inf``; callers only use its
-    value after validating it against a schema that refuses infinities (the
-    scenario schema: its only numeric fields are integers), and
-    re-parse with :func:`parse_json` when that fails.  (jiter refuses a
-    lone surrogate escape such as ``"\\ud800"`` too.)  ``data``, when given,
-    is ``text`` as UTF-8 (the bytes it was decoded from).
-    """
-    if sys.get_int_max_str_digits() != _JITER_INT_DIGITS:
-        return _SLOW
-    if text.startswith("\ufeff"):
-        text, data = text[1:], None
-    if data is None:
-        try:
-            data = text.encode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate character in a str
-            return _SLOW
-    try:
-        with gc_paused():
-            return jiter.from_json(data, allow_inf_nan=False, catch_duplicate_keys=True, cache_mode="all")
-    except ValueError:
-        return _SLOW
-
-
 def parse_validated(text, validate: Callable, *, file=None, line=None):
     """``validate(value)`` of the JSON value of ``text``, parsed fast where that is exact.
 
@@ -241,8 +205,8 @@ def parse_validated(text, validate: Callable, *, file=None, line=None):
     if isinstance(text, (bytes, bytearray)):
         text = _decode(bytes(text), file=file, line=line)
     if isinstance(text, str) and text and not text.isspace():
-        result = _fast_validated(text, lambda value, _: validate(value), line)
-        if result is not _SLOW:
+        result = fast_validated(text, lambda value, _: validate(value), line)
+        if result is not SLOW:
             return result
     return validate(parse_json(text, file=file, line=line))
 
@@ -275,26 +239,6 @@ def _open(path, max_file_bytes: int) -> tuple[BinaryIO, os.stat_result]:
     return handle, info
 
 
-def _fast_validated(text: str, validate: Callable | None, line: int, data: bytes | None = None):
-    """``validate(value, line)`` of jiter's value, or ``_SLOW`` (no validator, jiter refused, or invalid).
-
-    The garbage collector stays paused until the decoded value is freed: a
-    collection in between would traverse every one of its containers.
-    """
-    if validate is None:
-        return _SLOW
-    with gc_paused():
-        value = _fast_parse(text, data)
-        if value is _SLOW or isinstance(value, list):
-            return _SLOW
-        try:
-            return validate(value, line)
-        except ScenarioError:
-            return _SLOW  # the exact parser decides: an overflowing number is a JSON error
-        finally:
-            del value
-
-
 def _validated(value, validate: Callable | None, line: int):
     """``validate(value, line)``, its :class:`ScenarioError` returned as the value."""
     if validate is None:
@@ -312,9 +256,9 @@ def _document(handle: BinaryIO, file: str, max_file_bytes: int,
         raise ScenarioError(f"file is over the limit of {max_file_bytes} bytes", file=file)
     text = _decode(data, file=file, line=None).removeprefix("\ufeff")
     start = text.count("\n", 0, len(text) - len(text.lstrip())) + 1
-    result = _fast_validated(text, validate, start, data.removeprefix(b"\xef\xbb\xbf")) \
-        if text and not text.isspace() else _SLOW
-    if result is not _SLOW:  # one object (an array is re-walked by the exact parser for its lines)
+    result = fast_validated(text, validate, start, data.removeprefix(b"\xef\xbb\xbf")) \
+        if text and not text.isspace() else SLOW
+    if result is not SLOW:  # one object (an array is re-walked by the exact parser for its lines)
         yield start, result
         return
     value = parse_json(text, file=file, line=1)
@@ -393,8 +337,8 @@ def scan_json_records(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
                 if number == 1:
                     chunk = chunk.removeprefix(b"\xef\xbb\xbf")
                 text = _decode(chunk, file=file, line=number)
-                value = _fast_validated(text, validate, number, chunk)
-                if value is not _SLOW:
+                value = fast_validated(text, validate, number, chunk)
+                if value is not SLOW:
                     yield number, value
                     continue
                 try:

@@ -15,7 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from symbolic._jsonread import _SLOW, _fast_parse, parse_json
+from symbolic._jsonfast import SLOW, fast_parse
+from symbolic._jsonread import parse_json
 from symbolic.errors import ScenarioError
 from symbolic.io import load_scenario_text, load_suite, validate_scenario
 
@@ -67,9 +68,9 @@ def json_texts(draw):
 @FUZZ
 @given(json_texts())
 def test_jiter_gives_the_strict_value_or_refuses(text):
-    fast = _fast_parse(text)
+    fast = fast_parse(text)
     exact = outcome(parse_json, text)
-    if fast is _SLOW:
+    if fast is SLOW:
         return
     if exact[0] == "ok":
         assert typed(fast) == typed(exact[1])
