@@ -9,10 +9,7 @@ form and rejects combinations that cannot be written.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import warnings
-from pathlib import Path
 
 import pytest
 
@@ -22,9 +19,8 @@ from symbolic.tnf import normal_form, tnf_json, trace_from_json
 from symbolic.tnf_json import TraceFormatError, expand_tnf
 from symbolic.tnf_stream import iter_tnf_json
 
-from test_trace_stream import random_analysis
+from test_trace_stream import paratrace_cli, random_analysis, small_dense_file
 
-ROOT = Path(__file__).resolve().parents[2]
 E = ("E-01",)
 
 
@@ -107,21 +103,10 @@ def test_unknown_defeat_set_is_named():
         trace_from_json(json.dumps(data))
 
 
-def _cli(*args):
-    return subprocess.run([sys.executable, "-c", "from optimize.root import main; main()", *args],
-                          capture_output=True, text=True, cwd=ROOT)
-
-
 def test_cli_attacks_option(tmp_path):
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import theories
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    path = tmp_path / "dense.json"
-    path.write_text(json.dumps(theories.dense(k=6, groups=2, density=0.5)), encoding="utf-8")
-    full, columns = _cli("status", str(path), "-f", "json", "--defeats", "edges"), \
-        _cli("status", str(path), "-f", "json", "--attacks", "columns")
+    path = small_dense_file(tmp_path)
+    full, columns = paratrace_cli("status", str(path), "-f", "json", "--defeats", "edges"), \
+        paratrace_cli("status", str(path), "-f", "json", "--attacks", "columns")
     assert full.returncode == columns.returncode == 0, full.stderr + columns.stderr
     full_record, short_record = json.loads(full.stdout), json.loads(columns.stdout)
     assert short_record["tnf"]["schema_version"] == "tnf-v1-columns"
@@ -129,7 +114,7 @@ def test_cli_attacks_option(tmp_path):
     assert _canonical(expand_tnf(short_record["tnf"])) == _canonical(full_record["tnf"])
     for bad in (("-f", "json", "--attacks", "columns", "--defeats", "edges"), ("-f", "dot", "--attacks", "columns"),
                 ("-f", "json", "--attacks", "rows")):
-        done = _cli("status", str(path), *bad)
+        done = paratrace_cli("status", str(path), *bad)
         assert done.returncode == 2 and "--attacks" in done.stderr and "Traceback" not in done.stderr, done.stderr
 
 

@@ -116,13 +116,14 @@ def test_auto_summarizes_only_above_the_limit(monkeypatch):
         list(iter_tnf_json(form.evaluation, defeats="some"))
 
 
-def _cli(*args):
+def paratrace_cli(*args):
     """``paratrace ...`` as a process."""
     return subprocess.run([sys.executable, "-c", "from optimize.root import main; main()", *args],
                           capture_output=True, text=True, cwd=ROOT)
 
 
-def test_cli_defeats_option(tmp_path):
+def small_dense_file(tmp_path) -> Path:
+    """A small dense-priority theory of the benchmarks' generator, as a JSON file."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     try:
         import theories
@@ -130,14 +131,19 @@ def test_cli_defeats_option(tmp_path):
         sys.path.remove(str(ROOT / "benchmarks"))
     path = tmp_path / "dense.json"
     path.write_text(json.dumps(theories.dense(k=6, groups=2, density=0.5)), encoding="utf-8")
-    edges, summary = _cli("status", str(path), "-f", "json", "--defeats", "edges"), \
-        _cli("status", str(path), "-f", "json", "--defeats", "summary")
+    return path
+
+
+def test_cli_defeats_option(tmp_path):
+    path = small_dense_file(tmp_path)
+    edges, summary = paratrace_cli("status", str(path), "-f", "json", "--defeats", "edges"), \
+        paratrace_cli("status", str(path), "-f", "json", "--defeats", "summary")
     assert edges.returncode == summary.returncode == 0, edges.stderr + summary.stderr
     full = json.loads(edges.stdout)
     short = json.loads(summary.stdout)
     assert {k: v for k, v in full.items() if k != "tnf"} == {k: v for k, v in short.items() if k != "tnf"}
     assert expand_summary(json.dumps(short["tnf"])) == {"nodes": full["tnf"]["nodes"], "edges": full["tnf"]["edges"]}
-    bad = _cli("status", str(path), "-f", "json", "--defeats", "some")
+    bad = paratrace_cli("status", str(path), "-f", "json", "--defeats", "some")
     assert bad.returncode == 2 and "--defeats" in bad.stderr and "Traceback" not in bad.stderr
 
 
