@@ -20,7 +20,11 @@ for the CLI the peak RSS of the ``paratrace`` process and its output size:
   status --format ...`` / ``paratrace validate --check-gold`` as a process,
   output to ``/dev/null``; ``cli_json_edges`` is ``--format json --attacks
   edges`` (one JSON object per attack edge, where ``cli_json`` writes the
-  attack columns above the limit).
+  attack columns above the limit);
+- ``cli_score``: ``paratrace score`` of the input's gold objects as a clean
+  white-box output (:func:`scorer.defects.gold_output`) with ``--budget``
+  ``SCORE_BUDGET``; it includes the scorer's own searches (admissible gold
+  classes, NCR, the audit), each of which evaluates sub-theories with the engine.
 
 Ratios ``<path>_over_engine`` compare each path with the core on the same
 input (``<path>_cpu_over_engine``: the same on CPU time, ``cpu_ms``, which
@@ -49,8 +53,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 if __package__ in (None, ""):
-    sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(ROOT / "benchmarks"))
+    sys.path.insert(0, str(ROOT))  # first, so that ``scorer`` is the package, not benchmarks/scorer.py
 
 import numpy as np  # noqa: E402
 
@@ -61,13 +65,16 @@ TINY = ROOT / "tests" / "symbolic" / "fixtures" / "penalty_suite.jsonl"
 
 # name -> (family, options, paths); the issue's table rows, at full size.
 FULL = {
-    "dense-12.8k": ("dense", {"k": 40, "groups": 4}, ("cli_json", "cli_text", "cli_dot", "cli_validate", "tnf")),
+    "dense-12.8k": ("dense", {"k": 40, "groups": 4},
+                    ("cli_json", "cli_text", "cli_dot", "cli_validate", "cli_score", "tnf")),
     "dense-141k": ("dense", {"k": 133, "groups": 4}, ("cli_json", "cli_text", "tnf")),
     "dense-peer": ("dense", {"k": 271, "groups": 8}, ("cli_json", "cli_json_edges", "cli_text", "cli_dot", "tnf")),
     "text-90k": ("dense", {"k": 106, "groups": 4}, ("cli_text",)),
     "tnf-1e5": ("dense", {"k": 112, "groups": 4}, ("tnf", "cli_json")),
     "mixed": ("mixed", {"k": 100, "groups": 12}, ("cli_json", "cli_text", "tnf")),
     "altderiv": ("altderiv", {"m": 20, "q": 20, "groups": 8}, ("cli_json", "tnf")),
+    "mixed-peer": ("mixed", {"k": 180, "groups": 12}, ("cli_json", "cli_text", "tnf")),
+    "altderiv-peer": ("altderiv", {"m": 40, "q": 40, "groups": 8}, ("cli_json", "tnf")),
     "af-list-peer": ("explicit", {"args": 8600, "attacks": 1_176_000}, ("cli_json",)),
     "af-columnar-peer": ("explicit", {"args": 8600, "attacks": 1_176_000, "columnar": True}, ("cli_json",)),
     "af-columnar-acyclic": ("explicit", {"args": 8600, "attacks": 1_176_000, "columnar": True, "acyclic": True},
@@ -75,11 +82,13 @@ FULL = {
 }
 QUICK = {
     "dense-12.8k": FULL["dense-12.8k"],
-    "mixed": ("mixed", {"k": 20, "groups": 6}, ("cli_json", "cli_text", "tnf")),
+    "mixed": ("mixed", {"k": 20, "groups": 6}, ("cli_json", "cli_text", "cli_score", "tnf")),
     "altderiv": ("altderiv", {"m": 6, "q": 6, "groups": 4}, ("cli_json", "tnf")),
     "af-columnar-peer": ("explicit", {"args": 2000, "attacks": 50_000, "columnar": True}, ("cli_json",)),
 }
-PEER_GRAPHS = {"dense-peer", "af-list-peer", "af-columnar-peer", "af-columnar-acyclic"}
+PEER_GRAPHS = {"dense-peer", "mixed-peer", "altderiv-peer", "af-list-peer", "af-columnar-peer", "af-columnar-acyclic"}
+# ``paratrace score`` runs with this budget (engine work units) so that dense-12.8k (252,000 units) is scored.
+SCORE_BUDGET = 1_000_000
 GOALS = {"label_over_c_max": 3.0, "clingo_over_api_min": 20.0, "cli_json_peer_s_max": 10.0,
          "cli_json_peer_rss_mb_max": 1024, "path_over_engine_max": 3.0, "tiny_status_s_max": 0.6}
 
@@ -110,6 +119,29 @@ def _with_gold_status(path: Path, status: str) -> Path:
     out = path.with_name(path.stem + ".gold.json")
     out.write_text(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
     return out
+
+
+def _gold_outputs(suite: Path) -> Path:
+    """The suite's gold objects as one clean white-box output record (:func:`scorer.defects.gold_output`)."""
+    from scorer.defects import gold_output
+    from symbolic.io import load_suite
+
+    out = suite.with_name(suite.stem + ".outputs.jsonl")
+    records = [gold_output(scenario, configuration="b4").model_dump_json() for scenario in load_suite(suite)]
+    out.write_text("\n".join(records) + "\n", encoding="utf-8")
+    return out
+
+
+def _command(cli: str, path: Path, status: str) -> list[str]:
+    """The ``paratrace`` arguments of path ``cli`` on the input ``path`` (whose computed status is ``status``)."""
+    fmt = cli.split("_")[1]
+    if fmt == "validate":
+        return ["validate", str(_with_gold_status(path, status)), "--check-gold"]
+    if fmt == "score":
+        suite = _with_gold_status(path, status)
+        return ["score", "--suite", str(suite), "--outputs", str(_gold_outputs(suite)),
+                "--report", str(path.with_name(path.stem + ".report")), "--budget", str(SCORE_BUDGET)]
+    return ["status", str(path), "-f", fmt] + (["--attacks", "edges"] if cli.endswith("_edges") else [])
 
 
 def _paratrace() -> list[str]:
@@ -183,7 +215,7 @@ def _peers(evaluation, repeat: int) -> dict:
 def _ratios(row: dict, startup_ms: float, startup_cpu_ms: float) -> dict:
     """Each path over the engine core; for the CLI also after subtracting the start-up (the tiny case)."""
     engine = max(row["engine"]["median_ms"], 1e-3)
-    cli = ("cli_json", "cli_json_edges", "cli_text", "cli_dot", "cli_validate")
+    cli = ("cli_json", "cli_json_edges", "cli_text", "cli_dot", "cli_validate", "cli_score")
     out = {f"{name}_over_engine": round(row[name]["median_ms"] / engine, 2)
            for name in ("api", "tnf", *cli) if name in row}
     for name in cli:
@@ -226,11 +258,7 @@ def main(argv: list[str] | None = None) -> int:
             for cli in paths:
                 if cli == "tnf":
                     continue
-                fmt = cli.split("_")[1]
-                command = ["validate", str(_with_gold_status(path, row["status"])), "--check-gold"] \
-                    if fmt == "validate" else \
-                    ["status", str(path), "-f", fmt] + (["--attacks", "edges"] if cli.endswith("_edges") else [])
-                row[cli] = _cli(command, repeat if row["attacks"] < 200_000 else 1)
+                row[cli] = _cli(_command(cli, path, row["status"]), repeat if row["attacks"] < 200_000 else 1)
             row.update(_ratios(row, rows["tiny"]["cli_text"]["median_ms"], rows["tiny"]["cli_text"]["cpu_ms"]))
             rows[name] = row
             if name in PEER_GRAPHS:

@@ -182,7 +182,9 @@ def gold_classes(evidence_ids: Iterable[str], gold: Analysis, target: str, statu
     max_seeds : int
         Cap on the seeds tried.
     max_priority_subsets : int
-        Cap on the priority subsets tried per seed.
+        Cap on the priority subsets looked at per seed, including those skipped because they
+        include a status-preserving subset already found; the search stops without the cap once
+        every subset of one size includes a found one.
 
     Returns
     -------
@@ -248,18 +250,24 @@ def gold_classes(evidence_ids: Iterable[str], gold: Analysis, target: str, statu
         qs = [h for h in priorities
               if u.objects[h].stronger in present and u.objects[h].weaker in present]
         found: list[frozenset[str]] = []
-        tried = 0
+        looked = 0
         for size in range(len(qs) + 1):
+            level_open = False  # a subset of this size that no found set is included in
             for subset in combinations(qs, size):
-                if tried >= max_priority_subsets:
-                    capped = True
+                if looked >= max_priority_subsets:
+                    capped, level_open = True, False
                     break
+                looked += 1
                 chosen = frozenset(subset)
                 if any(f <= chosen for f in found):
                     continue
-                tried += 1
+                level_open = True
                 if u.status(base | attack_handles | chosen) is status:
                     found.append(chosen)
+            if not level_open:
+                # Every subset of this size includes a found set, so every larger one does too
+                # (none can be minimal); or the cap was reached.
+                break
         candidates.extend(base | attack_handles | f for f in found)
     minimal = _minimal(candidates)
     fallback = not minimal

@@ -159,3 +159,42 @@ def test_classes_preserve_status_and_gold_output_is_perfect(analysis):
             if inj is not None:
                 diag = localize(inj.output, evidence_ids=inj.evidence_ids, target=sc.target, query=sc.query)
                 assert (diag.defect_class, diag.location) == (cls, inj.location)
+
+
+def _chain_with_idle_priorities(n: int) -> Analysis:
+    """a => b1 => ... => p against c: a => ~p, and r_i > r_{i+1} along the chain.
+
+    The chain's priorities decide no conflict, so the status (``both``) holds
+    without any of them and no non-empty priority subset is minimal.
+    """
+    chain = [rule(i, ["a" if i == 1 else f"b{i - 1}"], "p" if i == n else f"b{i}") for i in range(1, n + 1)]
+    return Analysis(facts=[fact(1, "a")], rules=[*chain, rule(n + 1, ["a"], "~p")],
+                    priorities=[prio(f"r{i}", f"r{i + 1}") for i in range(1, n)])
+
+
+def test_priority_subsets_that_include_a_found_set_do_not_run_the_search_on(monkeypatch):
+    # With the empty subset status-preserving, every larger subset includes it: the search
+    # stops after the singletons instead of walking all 2^19 subsets (and never hits the cap).
+    import itertools
+
+    import scorer.align as align
+
+    looked = []
+
+    def counting(items, size):
+        for subset in itertools.combinations(items, size):
+            looked.append(subset)
+            yield subset
+
+    monkeypatch.setattr(align, "combinations", counting)
+    gold = _chain_with_idle_priorities(20)
+    gc = gold_classes(E, gold, "p", Status.BOTH)
+    assert not gc.capped and not gc.fallback
+    assert [h for h, _ in gc.classes] and all(not any(x.startswith("priority:") for x in h) for h, _ in gc.classes)
+    assert len(looked) <= 64 * (1 + 19)  # per seed: the empty set, then the 19 singletons
+
+
+def test_priority_subset_cap_counts_every_subset_looked_at():
+    # The cap bounds the walk itself, so a search that finds nothing to evaluate still ends.
+    gc = gold_classes(E, _chain_with_idle_priorities(20), "p", Status.BOTH, max_priority_subsets=5)
+    assert gc.capped
