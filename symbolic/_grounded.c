@@ -60,16 +60,23 @@ static int acquire(PyObject *obj, buffer_t *b, const char *name, Py_ssize_t item
     return 0;
 }
 
-/* The kernel's arrays, freed together. */
+/* The kernel's arrays and its place in the propagation, freed together. */
 typedef struct {
-    int64_t *pending, *queue, *round_of, *count, *order;
-    int64_t *indptr;  /* only when built here */
-    void *indices;    /* only when built here */
+    int64_t n;
+    int8_t *state;
+    int64_t *pending;   /* per argument, its attackers that are not OUT */
+    int64_t *queue;     /* the IN arguments in the order labelled; queue[head:tail] is IN round r */
+    int64_t *round_of;  /* per argument, its round (-1: unlabelled) */
+    int64_t *count, *order;   /* the rounds, bucketed */
+    int64_t *beaten;    /* the new OUT arguments of a round (edge lists) */
+    int64_t *indptr;    /* a CSR built here (edge lists) */
+    void *indices;
+    int64_t head, tail, r, rounds;
 } work_t;
 
 static void work_free(work_t *w) {
     free(w->pending); free(w->queue); free(w->round_of); free(w->count); free(w->order);
-    free(w->indptr); free(w->indices);
+    free(w->beaten); free(w->indptr); free(w->indices);
     memset(w, 0, sizeof *w);
 }
 
@@ -82,21 +89,46 @@ static void *alloc(int64_t items, size_t size, int zero) {
     return zero ? calloc((size_t)items, size) : malloc((size_t)items * size);
 }
 
-/* The propagation on a CSR whose targets are of type T: fills state and round_of, returns the number of rounds. */
-#define PROPAGATE(NAME, T)                                                                              \
-static int64_t NAME(int64_t n, const int64_t *restrict indptr, const T *restrict indices,              \
-                    int8_t *restrict state, work_t *w) {                                                \
+static int allocate(int64_t n, int8_t *state, work_t *w) {
+    w->n = n;
+    w->state = state;
+    w->pending = alloc(n, sizeof(int64_t), 1);
+    w->queue = alloc(n, sizeof(int64_t), 0);
+    w->round_of = alloc(n, sizeof(int64_t), 0);
+    return w->pending && w->queue && w->round_of ? 0 : -1;
+}
+
+/* Round 0: IN every argument without attackers (pending counted). */
+static void round_zero(work_t *w) {
+    int64_t n = w->n, tail = 0;
+    int8_t *restrict state = w->state;
+    const int64_t *restrict pending = w->pending;
+    int64_t *restrict queue = w->queue, *restrict round_of = w->round_of;
+    for (int64_t i = 0; i < n; i++) {
+        int in = pending[i] == 0;
+        state[i] = (int8_t)in;
+        round_of[i] = in - 1;
+        queue[tail] = i;
+        tail += in;
+    }
+    w->head = 0;
+    w->tail = tail;
+    w->r = 0;
+    w->rounds = tail ? 1 : 0;
+}
+
+/* Round 0 .. 2 of an edge list: tagged 2 while IN in the current round, -2 while OUT in it. */
+#define TAG_IN 2
+#define TAG_OUT -2
+
+#define KERNELS(S, T)                                                                                   \
+/* Propagate on a CSR from IN round r = queue[head:tail] to the end: each new IN argument labels OUT \
+ * the unlabelled arguments it attacks, each of which counts down the counters of the unlabelled     \
+ * arguments it attacks; those at zero are IN two rounds later. */                                   \
+static void propagate_##S(work_t *w, const int64_t *restrict indptr, const T *restrict indices) {      \
+    int8_t *restrict state = w->state;                                                                  \
     int64_t *restrict pending = w->pending, *restrict queue = w->queue, *restrict round_of = w->round_of; \
-    int64_t tail = 0, head = 0, r = 0, rounds = 0;                                                      \
-    for (int64_t i = 0; i < n; i++) {                                                                   \
-        int in = pending[i] == 0;                                                                       \
-        state[i] = (int8_t)in;                                                                          \
-        round_of[i] = in - 1;                                                                           \
-        queue[tail] = i;                                                                                \
-        tail += in;                                                                                     \
-    }                                                                                                   \
-    if (tail)                                                                                           \
-        rounds = 1;                                                                                     \
+    int64_t head = w->head, tail = w->tail, r = w->r, rounds = w->rounds;                               \
     while (head < tail) {                                                                               \
         int64_t end = tail, beaten = 0;                                                                 \
         for (; head < end; head++) {                                                                    \
@@ -124,56 +156,285 @@ static int64_t NAME(int64_t n, const int64_t *restrict indptr, const T *restrict
         rounds = tail > end ? r + 3 : r + 2;                                                            \
         r += 2;                                                                                         \
     }                                                                                                   \
-    return rounds;                                                                                      \
-}
-PROPAGATE(propagate32, int32_t)
-PROPAGATE(propagate64, int64_t)
-
-/* In-degrees of targets of type T into pending; 0 when every target is in 0 .. n-1, else -1. */
-#define IN_DEGREE(NAME, T)                                                                              \
-static int NAME(int64_t n, const T *targets, int64_t m, int64_t *pending) {                            \
+    w->head = head; w->tail = tail; w->r = r; w->rounds = rounds;                                       \
+}                                                                                                       \
+                                                                                                        \
+/* The counters from CSR targets; -1 if one is outside 0 .. n-1. */                                     \
+static int in_degree_##S(work_t *w, const T *restrict targets, int64_t m) {                             \
+    int64_t *restrict pending = w->pending;                                                             \
+    uint64_t n = (uint64_t)w->n;                                                                        \
+    int bad = 0;                                                                                        \
     for (int64_t e = 0; e < m; e++) {                                                                   \
         uint64_t c = (uint64_t)(int64_t)targets[e];                                                     \
-        if (c >= (uint64_t)n)                                                                           \
-            return -1;                                                                                  \
-        pending[c]++;                                                                                   \
+        if (c < n)                                                                                      \
+            pending[c]++;                                                                               \
+        else                                                                                            \
+            bad = 1;                                                                                    \
+    }                                                                                                   \
+    return bad ? -1 : 0;                                                                                \
+}                                                                                                       \
+                                                                                                        \
+/* The counters from edge-list targets, a run of equal targets added at once (derived attacks come      \
+ * grouped by target: one increment per edge would wait on the last); -1 if one is outside 0 .. n-1. */ \
+static int in_degree_runs_##S(work_t *w, const T *restrict targets, int64_t m) {                        \
+    int64_t *restrict pending = w->pending, run = 0;                                                    \
+    uint64_t n = (uint64_t)w->n, last = 0;                                                              \
+    int bad = 0;                                                                                        \
+    for (int64_t e = 0; e < m; e++) {                                                                   \
+        uint64_t c = (uint64_t)(int64_t)targets[e];                                                     \
+        if (c == last) {                                                                                \
+            run++;                                                                                      \
+            continue;                                                                                   \
+        }                                                                                               \
+        if (c >= n) {                                                                                   \
+            bad = 1;                                                                                    \
+            continue;                                                                                   \
+        }                                                                                               \
+        pending[last] += run;                                                                           \
+        last = c;                                                                                       \
+        run = 1;                                                                                        \
+    }                                                                                                   \
+    if (run)                                                                                            \
+        pending[last] += run;                                                                           \
+    return bad ? -1 : 0;                                                                                \
+}                                                                                                       \
+                                                                                                        \
+/* Whether every source is in 0 .. n-1 (0, else -1) and whether they are sorted. */                     \
+static int check_sources_##S(int64_t n, const T *restrict src, int64_t m, int *sorted) {                \
+    int bad = 0, ascending = 1;                                                                         \
+    for (int64_t e = 0; e < m; e++) {                                                                   \
+        bad |= (uint64_t)(int64_t)src[e] >= (uint64_t)n;                                                \
+        ascending &= e == 0 || src[e] >= src[e - 1];                                                    \
+    }                                                                                                   \
+    *sorted = ascending;                                                                                \
+    return bad ? -1 : 0;                                                                                \
+}                                                                                                       \
+                                                                                                        \
+/* indptr of sources sorted ascending: for each argument, the end of its run, by galloping from the     \
+ * previous one (local, O(n log(m / n)) reads). */                                                      \
+static void sorted_indptr_##S(int64_t n, const T *restrict src, int64_t m, int64_t *restrict indptr) {  \
+    int64_t pos = 0;                                                                                    \
+    indptr[0] = 0;                                                                                      \
+    for (int64_t a = 0; a < n; a++) {                                                                   \
+        /* the first position >= pos whose source exceeds a */                                         \
+        int64_t low = pos, step = 1, high;                                                              \
+        while (low + step <= m && low + step - 1 < m && (int64_t)src[low + step - 1] <= a) {            \
+            low += step;                                                                                \
+            step *= 2;                                                                                  \
+        }                                                                                               \
+        high = low + step - 1 < m ? low + step - 1 : m;  /* src[low - 1] <= a < src[high] or high = m */ \
+        while (low < high) {                                                                            \
+            int64_t mid = low + (high - low) / 2;                                                       \
+            if ((int64_t)src[mid] <= a)                                                                 \
+                low = mid + 1;                                                                          \
+            else                                                                                        \
+                high = mid;                                                                             \
+        }                                                                                               \
+        pos = low;                                                                                      \
+        indptr[a + 1] = pos;                                                                            \
+    }                                                                                                   \
+}                                                                                                       \
+                                                                                                        \
+/* One pass over an edge list for the arguments tagged TAG_IN (the new IN round r): OUT, tagged TAG_OUT, \
+ * every unlabelled argument they attack, listed in w->beaten (their count returned); *rest: whether    \
+ * an unlabelled argument attacks.  With check, the first pass over the sources: -1 if one is outside  \
+ * 0 .. n-1, and whether they are sorted. */                                                           \
+static int64_t beat_##S(work_t *w, const T *restrict src, const T *restrict dst, int64_t m,            \
+                        int check, int *rest, int *sorted) {                                           \
+    int8_t *restrict state = w->state;                                                                  \
+    int64_t *restrict round_of = w->round_of, *restrict beaten = w->beaten, k = 0, round = w->r + 1;   \
+    uint64_t n = (uint64_t)w->n;                                                                        \
+    int64_t previous = m ? (int64_t)src[0] : 0, unlabelled = 0;                                         \
+    int ascending = 1;                                                                                  \
+    for (int64_t e = 0; e < m; e++) {                                                                   \
+        int64_t a = (int64_t)src[e];                                                                    \
+        if (check) {                                                                                    \
+            if ((uint64_t)a >= n)                                                                       \
+                return -1;                                                                              \
+            ascending &= a >= previous;                                                                 \
+            previous = a;                                                                               \
+        }                                                                                               \
+        int8_t s = state[a];                                                                            \
+        unlabelled += s == 0 || s == TAG_OUT;  /* TAG_OUT: unlabelled before this pass */           \
+        if (s == TAG_IN) {                                                                              \
+            int64_t b = (int64_t)dst[e];                                                                \
+            if (!state[b]) {                                                                            \
+                state[b] = TAG_OUT;                                                                     \
+                round_of[b] = round;                                                                    \
+                beaten[k++] = b;                                                                        \
+            }                                                                                           \
+        }                                                                                               \
+    }                                                                                                   \
+    *rest = unlabelled > 0;                                                                             \
+    if (check)                                                                                          \
+        *sorted = ascending;                                                                            \
+    return k;                                                                                           \
+}                                                                                                       \
+                                                                                                        \
+/* One pass over an edge list for the arguments tagged TAG_OUT: count down the counters of the          \
+ * unlabelled arguments they attack; those at zero are IN in round r + 2, tagged TAG_IN, queued. */     \
+static void release_##S(work_t *w, const T *restrict src, const T *restrict dst, int64_t m) {           \
+    int8_t *restrict state = w->state;                                                                  \
+    int64_t *restrict pending = w->pending, *restrict round_of = w->round_of, *restrict queue = w->queue; \
+    int64_t tail = w->tail, round = w->r + 2;                                                           \
+    for (int64_t e = 0; e < m; e++) {                                                                   \
+        if (state[src[e]] == TAG_OUT) {                                                                 \
+            int64_t c = (int64_t)dst[e];                                                                \
+            if (!state[c] && !--pending[c]) {                                                           \
+                state[c] = TAG_IN;                                                                      \
+                round_of[c] = round;                                                                    \
+                queue[tail++] = c;                                                                      \
+            }                                                                                           \
+        }                                                                                               \
+    }                                                                                                   \
+    w->tail = tail;                                                                                     \
+}                                                                                                       \
+                                                                                                        \
+/* On a CSR: count down the counters of what the new OUT w->beaten[0:k] attack; those at zero are IN in \
+ * round r + 2, labelled 1, queued. */                                                                \
+static void release_csr_##S(work_t *w, const int64_t *restrict indptr, const T *restrict indices, int64_t k) { \
+    int8_t *restrict state = w->state;                                                                  \
+    int64_t *restrict pending = w->pending, *restrict round_of = w->round_of, *restrict queue = w->queue; \
+    int64_t tail = w->tail, round = w->r + 2;                                                           \
+    for (int64_t j = 0; j < k; j++) {                                                                   \
+        int64_t b = w->beaten[j], f_end = indptr[b + 1];                                                \
+        for (int64_t f = indptr[b]; f < f_end; f++) {                                                   \
+            int64_t c = (int64_t)indices[f];                                                            \
+            if (!state[c] && !--pending[c]) {                                                           \
+                state[c] = 1;                                                                           \
+                round_of[c] = round;                                                                    \
+                queue[tail++] = c;                                                                      \
+            }                                                                                           \
+        }                                                                                               \
+    }                                                                                                   \
+    w->tail = tail;                                                                                     \
+}                                                                                                       \
+                                                                                                        \
+/* The CSR of the edges whose source is unlabelled or IN in the current round (the only ones the        \
+ * rounds still read), by a counting sort; -1 when out of memory. */                                    \
+static int live_csr_##S(work_t *w, const T *restrict src, const T *restrict dst, int64_t m) {           \
+    int64_t n = w->n, live = 0;                                                                         \
+    const int8_t *restrict state = w->state;                                                            \
+    int64_t *restrict indptr = w->indptr = alloc(n + 1, sizeof(int64_t), 1);                           \
+    if (!indptr)                                                                                        \
+        return -1;                                                                                      \
+    for (int64_t e = 0; e < m; e++) {                                                                   \
+        int8_t s = state[src[e]];                                                                       \
+        if (s == 0 || s == TAG_IN)                                                                      \
+            indptr[src[e] + 1]++;                                                                       \
+    }                                                                                                   \
+    for (int64_t a = 0; a < n; a++)                                                                     \
+        indptr[a + 1] += indptr[a];                                                                     \
+    live = indptr[n];                                                                                   \
+    T *restrict indices = w->indices = alloc(live, sizeof(T), 0);                                       \
+    int64_t *restrict next = w->beaten;  /* spent: the write position of each source */                 \
+    if (!indices)                                                                                       \
+        return -1;                                                                                      \
+    memcpy(next, indptr, (size_t)n * sizeof(int64_t));                                                  \
+    for (int64_t e = 0; e < m; e++) {                                                                   \
+        int8_t s = state[src[e]];                                                                       \
+        if (s == 0 || s == TAG_IN)                                                                      \
+            indices[next[src[e]]++] = dst[e];                                                           \
     }                                                                                                   \
     return 0;                                                                                           \
+}                                                                                                       \
+                                                                                                        \
+/* The rounds of an edge list: the counters (one pass over the targets), then passes over the edges    \
+ * while they are few (the first also checks the sources), else the CSR of the edges still needed: at \
+ * once when the sources are sorted (the edge list is its own CSR), else by a counting sort.  -1: a    \
+ * source out of range, -2: a target, -3: out of memory. */                                            \
+static int edges_##S(work_t *w, const T *src, const T *dst, int64_t m) {                                \
+    int sorted = 0, rest = 1;                                                                           \
+    int8_t *state = w->state;                                                                           \
+    int64_t *queue = w->queue;                                                                          \
+    if (in_degree_runs_##S(w, dst, m) < 0)                                                              \
+        return check_sources_##S(w->n, src, m, &sorted) < 0 ? -1 : -2;                                  \
+    round_zero(w);                                                                                      \
+    if (w->head == w->tail)                                                                             \
+        return check_sources_##S(w->n, src, m, &sorted);                                                \
+    for (int passes = 0;; passes += 2) {  /* IN round r is queue[head:tail], labelled 1 */              \
+        int64_t head = w->head, tail = w->tail, k;                                                      \
+        if (passes >= EDGE_PASSES) {                                                                    \
+            for (int64_t q = head; q < tail; q++)                                                       \
+                state[queue[q]] = TAG_IN;                                                               \
+            if (live_csr_##S(w, src, dst, m) < 0)                                                       \
+                return -3;                                                                              \
+            for (int64_t q = head; q < tail; q++)                                                       \
+                state[queue[q]] = 1;                                                                    \
+            propagate_##S(w, w->indptr, (const T *)w->indices);                                         \
+            return 0;                                                                                   \
+        }                                                                                               \
+        for (int64_t q = head; q < tail; q++)                                                           \
+            state[queue[q]] = TAG_IN;                                                                   \
+        k = beat_##S(w, src, dst, m, passes == 0, &rest, &sorted);                                      \
+        if (k < 0)                                                                                      \
+            return -1;                                                                                  \
+        for (int64_t q = head; q < tail; q++)                                                           \
+            state[queue[q]] = 1;                                                                        \
+        w->head = tail;                                                                                 \
+        if (!k)                                                                                         \
+            return 0;  /* no OUT round */                                                               \
+        w->rounds = w->r + 2;                                                                           \
+        if (sorted) {  /* the edge list is a CSR: its offsets, then the worklist */                     \
+            for (int64_t j = 0; j < k; j++)                                                             \
+                state[w->beaten[j]] = -1;                                                               \
+            if (!(w->indptr = alloc(w->n + 1, sizeof(int64_t), 0)))                                     \
+                return -3;                                                                              \
+            sorted_indptr_##S(w->n, src, m, w->indptr);                                                 \
+            release_csr_##S(w, w->indptr, dst, k);                                                      \
+            if (w->tail > tail) {                                                                       \
+                w->rounds = w->r + 3;                                                                   \
+                w->r += 2;                                                                              \
+                propagate_##S(w, w->indptr, dst);                                                       \
+            }                                                                                           \
+            return 0;                                                                                   \
+        }                                                                                               \
+        if (rest)  /* the new OUT ones were unlabelled: if no unlabelled one attacks, they attack nothing */ \
+            release_##S(w, src, dst, m);                                                                \
+        for (int64_t j = 0; j < k; j++)                                                                 \
+            state[w->beaten[j]] = -1;                                                                   \
+        for (int64_t q = tail; q < w->tail; q++)                                                        \
+            state[queue[q]] = 1;                                                                        \
+        if (w->tail == tail)                                                                            \
+            return 0;  /* no IN round r + 2 */                                                          \
+        w->rounds = w->r + 3;                                                                           \
+        w->r += 2;                                                                                      \
+    }                                                                                                   \
 }
-IN_DEGREE(in_degree32, int32_t)
-IN_DEGREE(in_degree64, int64_t)
 
-static int in_degree(int64_t n, const Py_buffer *targets, int64_t *pending) {
-    int64_t m = targets->len / targets->itemsize;
-    return targets->itemsize == 4 ? in_degree32(n, targets->buf, m, pending)
-                                  : in_degree64(n, targets->buf, m, pending);
-}
+#define EDGE_PASSES 4  /* passes over an edge list before its CSR is built */
+
+KERNELS(32, int32_t)
+KERNELS(64, int64_t)
 
 /* Round k lists the arguments with round_of == k, ascending: count, prefix sums, a stable pass. */
-static int bucket(int64_t n, int64_t rounds, work_t *w) {
+static int bucket(work_t *w) {
+    int64_t n = w->n, rounds = w->rounds;
     w->count = alloc(rounds + 1, sizeof(int64_t), 1);
     w->order = alloc(n, sizeof(int64_t), 0);
     if (!w->count || !w->order)
         return -1;
+    const int64_t *restrict round_of = w->round_of;
+    int64_t *restrict count = w->count, *restrict order = w->order;
     for (int64_t i = 0; i < n; i++)
-        if (w->round_of[i] >= 0)
-            w->count[w->round_of[i] + 1]++;
+        if (round_of[i] >= 0)
+            count[round_of[i] + 1]++;
     for (int64_t k = 0; k < rounds; k++)
-        w->count[k + 1] += w->count[k];
-    int64_t *next = w->queue;  /* the queue is spent: it becomes the write position of each round */
-    memcpy(next, w->count, (size_t)rounds * sizeof(int64_t));
+        count[k + 1] += count[k];
+    int64_t *restrict next = w->queue;  /* the queue is spent: it becomes the write position of each round */
+    memcpy(next, count, (size_t)rounds * sizeof(int64_t));
     for (int64_t i = 0; i < n; i++)
-        if (w->round_of[i] >= 0)
-            w->order[next[w->round_of[i]]++] = i;
+        if (round_of[i] >= 0)
+            order[next[round_of[i]]++] = i;
     return 0;
 }
 
 /* The rounds as a list of lists of int (with the GIL). */
-static PyObject *rounds_list(int64_t rounds, const work_t *w) {
-    PyObject *out = PyList_New((Py_ssize_t)rounds);
+static PyObject *rounds_list(const work_t *w) {
+    PyObject *out = PyList_New((Py_ssize_t)w->rounds);
     if (!out)
         return NULL;
-    for (int64_t k = 0; k < rounds; k++) {
+    for (int64_t k = 0; k < w->rounds; k++) {
         int64_t start = w->count[k], stop = w->count[k + 1];
         PyObject *round = PyList_New((Py_ssize_t)(stop - start));
         if (!round) {
@@ -193,35 +454,16 @@ static PyObject *rounds_list(int64_t rounds, const work_t *w) {
     return out;
 }
 
-static int check_n(int64_t n) {
+static int check_n(long long n) {
     if (n < 0) {
-        PyErr_Format(PyExc_ValueError, "the number of arguments must be at least 0, got %lld", (long long)n);
+        PyErr_Format(PyExc_ValueError, "the number of arguments must be at least 0, got %lld", n);
         return -1;
     }
     return 0;
 }
 
-static int allocate(int64_t n, work_t *w) {
-    w->pending = alloc(n, sizeof(int64_t), 1);
-    w->queue = alloc(n, sizeof(int64_t), 0);
-    w->round_of = alloc(n, sizeof(int64_t), 0);
-    return w->pending && w->queue && w->round_of ? 0 : -1;
-}
-
-/* Propagate, bucket and build the result; frees w. */
-static PyObject *finish(int64_t n, const int64_t *indptr, const void *indices, int wide, int8_t *state, work_t *w) {
-    int64_t rounds;
-    int failed;
-    Py_BEGIN_ALLOW_THREADS
-    rounds = wide ? propagate64(n, indptr, indices, state, w) : propagate32(n, indptr, indices, state, w);
-    failed = bucket(n, rounds, w);
-    Py_END_ALLOW_THREADS
-    PyObject *out = failed ? PyErr_NoMemory() : rounds_list(rounds, w);
-    work_free(w);
-    return out;
-}
-
 static PyObject *csr_rounds(PyObject *self, PyObject *args) {
+    (void)self;
     long long n;
     PyObject *o_indptr, *o_indices, *o_state;
     buffer_t indptr = {0}, indices = {0}, state = {0};
@@ -246,72 +488,36 @@ static PyObject *csr_rounds(PyObject *self, PyObject *args) {
         PyErr_Format(PyExc_ValueError, "indptr must rise from 0 to len(indices) = %lld", (long long)m);
         goto done;
     }
-    if (allocate(n, &w) < 0) {
+    if (allocate(n, state.view.buf, &w) < 0) {
         PyErr_NoMemory();
         goto done;
     }
-    int range;
+    int wide = indices.view.itemsize == 8, failed;
     Py_BEGIN_ALLOW_THREADS
-    range = in_degree(n, &indices.view, w.pending);
-    Py_END_ALLOW_THREADS
-    if (range < 0) {
-        PyErr_SetString(PyExc_IndexError, "target");
-        goto done;
+    failed = wide ? in_degree_64(&w, indices.view.buf, m) : in_degree_32(&w, indices.view.buf, m);
+    if (!failed) {
+        round_zero(&w);
+        if (wide)
+            propagate_64(&w, ptr, indices.view.buf);
+        else
+            propagate_32(&w, ptr, indices.view.buf);
+        failed = bucket(&w) < 0 ? -3 : 0;
     }
-    out = finish(n, ptr, indices.view.buf, indices.view.itemsize == 8, state.view.buf, &w);
+    Py_END_ALLOW_THREADS
+    if (failed == -1)
+        PyErr_SetString(PyExc_IndexError, "target");
+    else if (failed)
+        PyErr_NoMemory();
+    else
+        out = rounds_list(&w);
 done:
     work_free(&w);
     release(&indptr); release(&indices); release(&state);
     return out;
 }
 
-/* Out-degrees of sources of type T into indptr[1..n]; 0 when every source is in 0 .. n-1, else -1. */
-#define OUT_DEGREE(NAME, T)                                                                             \
-static int NAME(int64_t n, const T *sources, int64_t m, int64_t *indptr) {                             \
-    for (int64_t e = 0; e < m; e++) {                                                                   \
-        uint64_t a = (uint64_t)(int64_t)sources[e];                                                     \
-        if (a >= (uint64_t)n)                                                                           \
-            return -1;                                                                                  \
-        indptr[a + 1]++;                                                                                \
-    }                                                                                                   \
-    return 0;                                                                                           \
-}
-OUT_DEGREE(out_degree32, int32_t)
-OUT_DEGREE(out_degree64, int64_t)
-
-/* The targets of type D in the order of their sources of type S, stable, as type T. */
-#define SCATTER(NAME, S, D, T)                                                                          \
-static void NAME(const S *restrict sources, const D *restrict targets, int64_t m, int64_t *restrict next,    \
-                 T *restrict indices) {                                                                            \
-    for (int64_t e = 0; e < m; e++)                                                                     \
-        indices[next[sources[e]]++] = (T)targets[e];                                                    \
-}
-SCATTER(scatter_32_32_32, int32_t, int32_t, int32_t)
-SCATTER(scatter_32_64_32, int32_t, int64_t, int32_t)
-SCATTER(scatter_64_32_32, int64_t, int32_t, int32_t)
-SCATTER(scatter_64_64_32, int64_t, int64_t, int32_t)
-SCATTER(scatter_32_32_64, int32_t, int32_t, int64_t)
-SCATTER(scatter_32_64_64, int32_t, int64_t, int64_t)
-SCATTER(scatter_64_32_64, int64_t, int32_t, int64_t)
-SCATTER(scatter_64_64_64, int64_t, int64_t, int64_t)
-
-static void scatter(const Py_buffer *src, const Py_buffer *dst, int64_t m, int64_t *next, void *indices, int wide) {
-    int s = src->itemsize == 8, d = dst->itemsize == 8;
-    const void *a = src->buf, *b = dst->buf;
-    if (wide) {
-        if (s && d) scatter_64_64_64(a, b, m, next, indices);
-        else if (s) scatter_64_32_64(a, b, m, next, indices);
-        else if (d) scatter_32_64_64(a, b, m, next, indices);
-        else scatter_32_32_64(a, b, m, next, indices);
-    } else {
-        if (s && d) scatter_64_64_32(a, b, m, next, indices);
-        else if (s) scatter_64_32_32(a, b, m, next, indices);
-        else if (d) scatter_32_64_32(a, b, m, next, indices);
-        else scatter_32_32_32(a, b, m, next, indices);
-    }
-}
-
 static PyObject *edge_rounds(PyObject *self, PyObject *args) {
+    (void)self;
     long long n;
     PyObject *o_src, *o_dst, *o_state;
     buffer_t src = {0}, dst = {0}, state = {0};
@@ -323,37 +529,27 @@ static PyObject *edge_rounds(PyObject *self, PyObject *args) {
         || acquire(o_state, &state, "state", 1, 1) < 0)
         goto done;
     int64_t m = src.view.len / src.view.itemsize;
-    if (dst.view.len / dst.view.itemsize != m || state.view.len != n) {
-        PyErr_Format(PyExc_ValueError, "src and dst must have the same length and state n = %lld items", n);
+    if (dst.view.itemsize != src.view.itemsize || dst.view.len != src.view.len || state.view.len != n) {
+        PyErr_Format(PyExc_ValueError, "src and dst must have the same length and item size, state n = %lld items", n);
         goto done;
     }
-    int wide = n > INT32_MAX;
-    size_t size = wide ? sizeof(int64_t) : sizeof(int32_t);
-    w.indptr = alloc(n + 1, sizeof(int64_t), 1);
-    w.indices = alloc(m, size, 0);
-    if (!w.indptr || !w.indices || allocate(n, &w) < 0) {
+    if (allocate(n, state.view.buf, &w) < 0 || !(w.beaten = alloc(n, sizeof(int64_t), 0))) {
         PyErr_NoMemory();
         goto done;
     }
-    int range;
+    int failed;
     Py_BEGIN_ALLOW_THREADS
-    range = src.view.itemsize == 4 ? out_degree32(n, src.view.buf, m, w.indptr)
-                                   : out_degree64(n, src.view.buf, m, w.indptr);
-    if (range == 0) {
-        range = in_degree(n, &dst.view, w.pending) < 0 ? -2 : 0;
-    }
-    if (range == 0) {
-        for (int64_t a = 0; a < n; a++)
-            w.indptr[a + 1] += w.indptr[a];
-        memcpy(w.queue, w.indptr, (size_t)n * sizeof(int64_t));  /* the write position of each source */
-        scatter(&src.view, &dst.view, m, w.queue, w.indices, wide);
-    }
+    failed = src.view.itemsize == 8 ? edges_64(&w, src.view.buf, dst.view.buf, m)
+                                    : edges_32(&w, src.view.buf, dst.view.buf, m);
+    if (!failed)
+        failed = bucket(&w) < 0 ? -3 : 0;
     Py_END_ALLOW_THREADS
-    if (range < 0) {
-        PyErr_SetString(PyExc_IndexError, range == -1 ? "attacker" : "target");
-        goto done;
-    }
-    out = finish(n, w.indptr, w.indices, wide, state.view.buf, &w);  /* frees w, the CSR included */
+    if (failed == -1 || failed == -2)
+        PyErr_SetString(PyExc_IndexError, failed == -1 ? "attacker" : "target");
+    else if (failed)
+        PyErr_NoMemory();
+    else
+        out = rounds_list(&w);
 done:
     work_free(&w);
     release(&src); release(&dst); release(&state);

@@ -86,6 +86,8 @@ def grounded_state(n: int, src, dst) -> tuple[np.ndarray, list[list[int]]]:
         _check_range(src_column, n, "attacker")
         _check_range(dst_column, n, "target")
         raise ValueError(f"{len(src)} attackers but {len(dst)} targets")
+    if src.dtype != dst.dtype:  # the kernel reads both at one width
+        src, dst = src.astype(np.int64), dst.astype(np.int64)
     state = np.empty(max(n, 0), dtype=np.int8)
     try:
         with gc_paused():  # the rounds are one list per round
