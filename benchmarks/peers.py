@@ -214,7 +214,7 @@ def compare(n: int, src: np.ndarray, dst: np.ndarray, repeat: int = 5, slow_peer
 
     ``ours_on_csr`` is :func:`symbolic.labelling.grounded_rounds` on the same CSR
     as the C worklist, ``ours_from_edges`` :func:`symbolic.labelling.grounded_state`
-    on the edge list (the engine's path).  First run and median of ``repeat``
+    on the edge list as given (the engine's path: the attack table's int32 columns).  First run and median of ``repeat``
     runs for our two and the C worklist (whose library is compiled and called
     once before), one run each for the Python and networkx worklists and
     clingo's parse, ground and solve (``slow_peers=False`` leaves those out).
@@ -224,7 +224,7 @@ def compare(n: int, src: np.ndarray, dst: np.ndarray, repeat: int = 5, slow_peer
     """
     from symbolic.labelling import grounded_rounds, grounded_state
 
-    src, dst = src.astype(np.int64), dst.astype(np.int64)
+    src, dst = np.asarray(src), np.asarray(dst)  # as given: the engine's int32 columns for ours_from_edges
     indptr, indices = csr(n, src, dst)
     out: dict = {"arguments": n, "active_attacks": int(len(src))}
     csr_row, (state, _) = _timed(lambda: grounded_rounds(n, indptr, indices), repeat)
