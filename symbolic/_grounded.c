@@ -26,6 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__GNUC__) || defined(__clang__)
+#define INLINE inline __attribute__((always_inline))
+#else
+#define INLINE inline
+#endif
+
 typedef struct {
     Py_buffer view;
     int held;
@@ -239,7 +245,7 @@ static void sorted_indptr_##S(int64_t n, const T *restrict src, int64_t m, int64
  * every unlabelled argument they attack, listed in w->beaten (their count returned); *rest: whether    \
  * an unlabelled argument attacks.  With check, the first pass over the sources: -1 if one is outside  \
  * 0 .. n-1, and whether they are sorted. */                                                           \
-static int64_t beat_##S(work_t *w, const T *restrict src, const T *restrict dst, int64_t m,            \
+static INLINE int64_t beat_##S(work_t *w, const T *restrict src, const T *restrict dst, int64_t m,            \
                         int check, int *rest, int *sorted) {                                           \
     int8_t *restrict state = w->state;                                                                  \
     int64_t *restrict round_of = w->round_of, *restrict beaten = w->beaten, k = 0, round = w->r + 1;   \
@@ -366,7 +372,8 @@ static int edges_##S(work_t *w, const T *src, const T *dst, int64_t m) {        
         }                                                                                               \
         for (int64_t q = head; q < tail; q++)                                                           \
             state[queue[q]] = TAG_IN;                                                                   \
-        k = beat_##S(w, src, dst, m, passes == 0, &rest, &sorted);                                      \
+        k = passes ? beat_##S(w, src, dst, m, 0, &rest, &sorted)  /* two copies: the check compiled out */ \
+                   : beat_##S(w, src, dst, m, 1, &rest, &sorted);                                    \
         if (k < 0)                                                                                      \
             return -1;                                                                                  \
         for (int64_t q = head; q < tail; q++)                                                           \
