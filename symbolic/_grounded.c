@@ -51,7 +51,7 @@ static int acquire(PyObject *obj, buffer_t *b, const char *name, Py_ssize_t item
         return -1;
     b->held = 1;
     const char *f = b->view.format ? b->view.format : "B";
-    if (*f == '<' || *f == '=' || *f == '@')
+    if (*f == '=' || *f == '@')  /* native order ('<' or '>' would not be known to be) */
         f++;
     Py_ssize_t size = b->view.itemsize;
     int ok = f[0] != '\0' && f[1] == '\0' && strchr("bhilq", f[0]) != NULL
@@ -70,7 +70,8 @@ static int acquire(PyObject *obj, buffer_t *b, const char *name, Py_ssize_t item
 typedef struct {
     int64_t n;
     int8_t *state;
-    int64_t *pending;   /* per argument, its attackers that are not OUT */
+    int64_t *pending;   /* per argument, its attackers that are not OUT (span items, span >= n) */
+    int64_t span;       /* the least power of two >= n */
     int64_t *queue;     /* the IN arguments in the order labelled; queue[head:tail] is IN round r */
     int64_t *round_of;  /* per argument, its round (-1: unlabelled) */
     int64_t *count, *order;   /* the rounds, bucketed */
@@ -98,7 +99,11 @@ static void *alloc(int64_t items, size_t size, int zero) {
 static int allocate(int64_t n, int8_t *state, work_t *w) {
     w->n = n;
     w->state = state;
-    w->pending = alloc(n, sizeof(int64_t), 1);
+    for (w->span = 1; w->span < n && w->span < INT64_MAX / 2; w->span *= 2)
+        ;
+    if (w->span < n)
+        return -1;
+    w->pending = alloc(w->span, sizeof(int64_t), 1);
     w->queue = alloc(n, sizeof(int64_t), 0);
     w->round_of = alloc(n, sizeof(int64_t), 0);
     return w->pending && w->queue && w->round_of ? 0 : -1;
@@ -123,7 +128,7 @@ static void round_zero(work_t *w) {
     w->rounds = tail ? 1 : 0;
 }
 
-/* Round 0 .. 2 of an edge list: tagged 2 while IN in the current round, -2 while OUT in it. */
+/* In a pass over an edge list, the arguments of the current round are tagged TAG_IN while IN, TAG_OUT while OUT. */
 #define TAG_IN 2
 #define TAG_OUT -2
 
@@ -165,19 +170,32 @@ static void propagate_##S(work_t *w, const int64_t *restrict indptr, const T *re
     w->head = head; w->tail = tail; w->r = r; w->rounds = rounds;                                       \
 }                                                                                                       \
                                                                                                         \
-/* The counters from CSR targets; -1 if one is outside 0 .. n-1. */                                     \
+/* The counters from CSR targets; -1 if one is outside 0 .. n-1.  Four at a time: when their bits    \
+ * together stay below w->span (a power of two, the counters' length), each is in 0 .. span-1 and is \
+ * counted without a branch; a count past n - 1 is found at the end. */                              \
 static int in_degree_##S(work_t *w, const T *restrict targets, int64_t m) {                             \
-    int64_t *restrict pending = w->pending;                                                             \
-    uint64_t n = (uint64_t)w->n;                                                                        \
-    int bad = 0;                                                                                        \
-    for (int64_t e = 0; e < m; e++) {                                                                   \
-        uint64_t c = (uint64_t)(int64_t)targets[e];                                                     \
-        if (c < n)                                                                                      \
-            pending[c]++;                                                                               \
-        else                                                                                            \
-            bad = 1;                                                                                    \
+    int64_t *restrict pending = w->pending, e = 0;                                                      \
+    uint64_t span = (uint64_t)w->span;                                                                  \
+    for (; e + 4 <= m; e += 4) {                                                                        \
+        uint64_t a = (uint64_t)(int64_t)targets[e], b = (uint64_t)(int64_t)targets[e + 1];              \
+        uint64_t c = (uint64_t)(int64_t)targets[e + 2], d = (uint64_t)(int64_t)targets[e + 3];          \
+        if ((a | b | c | d) >= span)                                                                    \
+            return -1;                                                                                  \
+        pending[a]++;                                                                                   \
+        pending[b]++;                                                                                   \
+        pending[c]++;                                                                                   \
+        pending[d]++;                                                                                   \
     }                                                                                                   \
-    return bad ? -1 : 0;                                                                                \
+    for (; e < m; e++) {                                                                                \
+        uint64_t a = (uint64_t)(int64_t)targets[e];                                                     \
+        if (a >= span)                                                                                  \
+            return -1;                                                                                  \
+        pending[a]++;                                                                                   \
+    }                                                                                                   \
+    for (int64_t i = w->n; i < w->span; i++)                                                            \
+        if (pending[i])                                                                                 \
+            return -1;                                                                                  \
+    return 0;                                                                                           \
 }                                                                                                       \
                                                                                                         \
 /* The counters from edge-list targets, a run of equal targets added at once (derived attacks come      \
@@ -203,6 +221,20 @@ static int in_degree_runs_##S(work_t *w, const T *restrict targets, int64_t m) {
     if (run)                                                                                            \
         pending[last] += run;                                                                           \
     return bad ? -1 : 0;                                                                                \
+}                                                                                                       \
+                                                                                                        \
+/* Whether the targets come grouped: at least a quarter of GROUP_SAMPLE targets in 16 runs spread   \
+ * over the list repeat the one before (then in_degree_runs, else in_degree). */                     \
+static int grouped_##S(const T *restrict targets, int64_t m) {                                          \
+    int64_t repeats = 0, sampled = 0, step = m / 16, length = GROUP_SAMPLE / 16;                        \
+    if (m < GROUP_SAMPLE)                                                                               \
+        return 0;                                                                                       \
+    for (int64_t start = 0; start + length <= m && sampled < GROUP_SAMPLE; start += step) {             \
+        for (int64_t e = start + 1; e < start + length; e++)                                            \
+            repeats += targets[e] == targets[e - 1];                                                    \
+        sampled += length;                                                                              \
+    }                                                                                                   \
+    return 4 * repeats >= sampled;                                                                      \
 }                                                                                                       \
                                                                                                         \
 /* Whether every source is in 0 .. n-1 (0, else -1) and whether they are sorted. */                     \
@@ -353,7 +385,7 @@ static int edges_##S(work_t *w, const T *src, const T *dst, int64_t m) {        
     int sorted = 0, rest = 1;                                                                           \
     int8_t *state = w->state;                                                                           \
     int64_t *queue = w->queue;                                                                          \
-    if (in_degree_runs_##S(w, dst, m) < 0)                                                              \
+    if ((grouped_##S(dst, m) ? in_degree_runs_##S(w, dst, m) : in_degree_##S(w, dst, m)) < 0)          \
         return check_sources_##S(w->n, src, m, &sorted) < 0 ? -1 : -2;                                  \
     round_zero(w);                                                                                      \
     if (w->head == w->tail)                                                                             \
@@ -410,6 +442,7 @@ static int edges_##S(work_t *w, const T *src, const T *dst, int64_t m) {        
 }
 
 #define EDGE_PASSES 4  /* passes over an edge list before its CSR is built */
+#define GROUP_SAMPLE 4096  /* targets sampled by grouped_* */
 
 KERNELS(32, int32_t)
 KERNELS(64, int64_t)
