@@ -17,7 +17,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from . import _grounded
+from ._grounded import csr_rounds as _csr_rounds, edge_rounds as _edge_rounds
 from .attack_table import AttackTable
 from .collector import gc_paused
 from .results import Attack, Label, Labelling
@@ -91,7 +91,7 @@ def grounded_state(n: int, src, dst) -> tuple[np.ndarray, list[list[int]]]:
     state = np.empty(max(n, 0), dtype=np.int8)
     try:
         with gc_paused():  # the rounds are one list per round
-            rounds = _grounded.edge_rounds(n, src, dst, state)
+            rounds = _edge_rounds(n, src, dst, state)
     except IndexError as error:  # the kernel checks the range while it counts
         raise _range_error(error, n, {"attacker": src_column, "target": dst_column}) from None
     return state, rounds
@@ -131,7 +131,7 @@ def grounded_rounds(n: int, indptr: Sequence[int], indices: Sequence[int]) -> tu
     state = np.empty(max(n, 0), dtype=np.int8)
     try:
         with gc_paused():
-            rounds = _grounded.csr_rounds(n, indptr, indices, state)
+            rounds = _csr_rounds(n, indptr, indices, state)
     except IndexError as error:
         raise _range_error(error, n, {"target": column}) from None
     return state.tolist(), rounds
