@@ -187,10 +187,10 @@ static int grouped_##S(const T *restrict targets, int64_t m) {                  
                                                                                                         \
 /* Whether every source is in 0 .. n-1 (0, else -1) and whether they are sorted. */                     \
 static int check_sources_##S(int64_t n, const T *restrict src, int64_t m, int *sorted) {                \
-    int bad = 0, ascending = 1;                                                                         \
-    for (int64_t e = 0; e < m; e++) {                                                                   \
+    int bad = m > 0 && (uint64_t)(int64_t)src[0] >= (uint64_t)n, ascending = 1;                         \
+    for (int64_t e = 1; e < m; e++) {  /* no branch: vectorized */                                      \
         bad |= (uint64_t)(int64_t)src[e] >= (uint64_t)n;                                                \
-        ascending &= e == 0 || src[e] >= src[e - 1];                                                    \
+        ascending &= src[e] >= src[e - 1];                                                              \
     }                                                                                                   \
     *sorted = ascending;                                                                                \
     return bad ? -1 : 0;                                                                                \
