@@ -197,12 +197,15 @@ def clingo_grounded(n: int, src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarra
 
 
 def _timed(fn, repeat: int) -> tuple[dict, object]:
-    times, out = [], None
+    """Wall and CPU time (of this process: less disturbed by other work on a shared machine), first and median."""
+    times, cpu, out = [], [], None
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         out = fn()
         times.append(time.perf_counter() - start)
-    return {"first_ms": round(times[0] * 1e3, 3), "median_ms": round(statistics.median(times) * 1e3, 3)}, out
+        cpu.append(time.process_time() - start_cpu)
+    return {"first_ms": round(times[0] * 1e3, 3), "median_ms": round(statistics.median(times) * 1e3, 3),
+            "first_cpu_ms": round(cpu[0] * 1e3, 3), "median_cpu_ms": round(statistics.median(cpu) * 1e3, 3)}, out
 
 
 def _ratio(a: float, b: float | None) -> float | None:
@@ -214,17 +217,17 @@ def compare(n: int, src: np.ndarray, dst: np.ndarray, repeat: int = 5, slow_peer
 
     ``ours_on_csr`` is :func:`symbolic.labelling.grounded_rounds` on the same CSR
     as the C worklist, ``ours_from_edges`` :func:`symbolic.labelling.grounded_state`
-    on the edge list (the engine's path).  First run and median of ``repeat``
+    on the edge list as given (the engine's path: the attack table's int32 columns).  First run and median of ``repeat``
     runs for our two and the C worklist (whose library is compiled and called
     once before), one run each for the Python and networkx worklists and
     clingo's parse, ground and solve (``slow_peers=False`` leaves those out).
-    Ratios of the medians (first runs: ``..._first``): ``<ours>_over_c_worklist``
+    Ratios of the medians (first runs: ``..._first``; of CPU time: ``..._cpu``): ``<ours>_over_c_worklist``
     (how many times slower than C) and ``<peer>_over_<ours>`` for the others
     (how many times faster we are).
     """
     from symbolic.labelling import grounded_rounds, grounded_state
 
-    src, dst = src.astype(np.int64), dst.astype(np.int64)
+    src, dst = np.asarray(src), np.asarray(dst)  # as given: the engine's int32 columns for ours_from_edges
     indptr, indices = csr(n, src, dst)
     out: dict = {"arguments": n, "active_attacks": int(len(src))}
     csr_row, (state, _) = _timed(lambda: grounded_rounds(n, indptr, indices), repeat)
@@ -255,6 +258,8 @@ def compare(n: int, src: np.ndarray, dst: np.ndarray, repeat: int = 5, slow_peer
             if peer == "c_worklist":
                 out[f"{ours}_over_{peer}"] = _ratio(out[ours]["median_ms"], row["median_ms"])
                 out[f"{ours}_over_{peer}_first"] = _ratio(out[ours]["first_ms"], row["first_ms"])
+                out[f"{ours}_over_{peer}_cpu"] = _ratio(out[ours]["median_cpu_ms"], row["median_cpu_ms"])
+                out[f"{ours}_over_{peer}_first_cpu"] = _ratio(out[ours]["first_cpu_ms"], row["first_cpu_ms"])
             else:
                 out[f"{peer}_over_{ours}"] = _ratio(row["median_ms"], out[ours]["median_ms"])
                 out[f"{peer}_over_{ours}_first"] = _ratio(row["first_ms"], out[ours]["first_ms"])

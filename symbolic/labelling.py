@@ -5,7 +5,10 @@ is IN, UNDEC otherwise.  Computed by a worklist with attacker counters, linear
 in arguments plus attacks, that records its rounds in the shape of
 :func:`networkx.topological_generations`: round 0 holds the unattacked
 arguments (IN), round 1 the arguments they attack (OUT), round 2 the
-arguments whose last attacker went OUT in round 1 (IN), and so on.
+arguments whose last attacker went OUT in round 1 (IN), and so on; each round
+ascending.  The worklist is the C extension :mod:`symbolic._grounded`
+(``symbolic/_grounded.c``, built at install time); this module checks the
+input and reports bad indices.
 """
 
 from __future__ import annotations
@@ -14,24 +17,39 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from ._grounded import csr_rounds as _csr_rounds, edge_rounds as _edge_rounds
 from .attack_table import AttackTable
 from .collector import gc_paused
 from .results import Attack, Label, Labelling
-from .worklist import Worklist, label_edges
 
 __all__ = ["grounded_labelling", "grounded_rounds", "grounded_state"]
 
 
-def _as_index(values, n: int, name: str) -> np.ndarray:
-    """``values`` as a flat integer array of indices in ``0 .. n-1``."""
+def _as_index(values, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """``values`` as a flat integer array, and as the contiguous int32 or int64 array the kernel reads."""
     column = np.asarray(values).reshape(-1)
     if column.dtype.kind not in "iu":
         if column.size:
             raise ValueError(f"{name} indices must be integers, got {column.dtype}")
         column = column.astype(np.int32)
+    kernel = column if column.dtype in (np.int32, np.int64) else column.astype(np.int64)
+    return column, np.ascontiguousarray(kernel)
+
+
+def _check_range(column: np.ndarray, n: int, name: str) -> None:
+    """Raise ``ValueError`` if an index of ``column`` is outside ``0 .. n-1``."""
     if column.size and (column.min() < 0 or column.max() >= n):
         raise ValueError(f"{name} index out of range 0..{n - 1}: {column.min()}..{column.max()}")
-    return column if column.dtype in (np.int32, np.int64) else column.astype(np.int64)
+
+
+def _range_error(error: IndexError, n: int, columns: dict[str, np.ndarray]) -> ValueError:
+    """The kernel's ``IndexError("attacker")`` or ``IndexError("target")`` as the range it found broken."""
+    name = str(error.args[0])
+    try:
+        _check_range(columns[name], n, name)
+    except ValueError as reported:
+        return reported
+    raise AssertionError(f"the kernel rejected {name} indices that are in range 0..{n - 1}") from error
 
 
 def grounded_state(n: int, src, dst) -> tuple[np.ndarray, list[list[int]]]:
@@ -54,7 +72,8 @@ def grounded_state(n: int, src, dst) -> tuple[np.ndarray, list[list[int]]]:
     Raises
     ------
     ValueError
-        If an index is outside ``0 .. n-1``.
+        If an index is outside ``0 .. n-1`` (attackers checked first) or is
+        not an integer, or if ``src`` and ``dst`` differ in length.
 
     Examples
     --------
@@ -62,12 +81,20 @@ def grounded_state(n: int, src, dst) -> tuple[np.ndarray, list[list[int]]]:
     >>> state.tolist(), rounds
     ([1, -1, 1, -1], [[0], [1], [2], [3]])
     """
-    src, dst = _as_index(src, n, "attacker"), _as_index(dst, n, "target")
+    (src_column, src), (dst_column, dst) = _as_index(src, "attacker"), _as_index(dst, "target")
     if len(src) != len(dst):
+        _check_range(src_column, n, "attacker")
+        _check_range(dst_column, n, "target")
         raise ValueError(f"{len(src)} attackers but {len(dst)} targets")
-    with gc_paused():
-        state, rounds = label_edges(n, src, dst)
-    return state, [r if isinstance(r, list) else r.tolist() for r in rounds]
+    if src.dtype != dst.dtype:  # the kernel reads both at one width
+        src, dst = src.astype(np.int64), dst.astype(np.int64)
+    state = np.empty(max(n, 0), dtype=np.int8)
+    try:
+        with gc_paused():  # the rounds are one list per round
+            rounds = _edge_rounds(n, src, dst, state)
+    except IndexError as error:  # the kernel checks the range while it counts
+        raise _range_error(error, n, {"attacker": src_column, "target": dst_column}) from None
+    return state, rounds
 
 
 def grounded_rounds(n: int, indptr: Sequence[int], indices: Sequence[int]) -> tuple[list[int], list[list[int]]]:
@@ -88,18 +115,26 @@ def grounded_rounds(n: int, indptr: Sequence[int], indices: Sequence[int]) -> tu
     rounds : list of list of int
         The arguments labelled in each round, ascending; IN in even rounds.
 
+    Raises
+    ------
+    ValueError
+        If a target is outside ``0 .. n-1`` or is not an integer, or if
+        ``indptr`` does not rise from 0 to ``len(indices)`` in ``n + 1`` items.
+
     Examples
     --------
     >>> grounded_rounds(4, [0, 1, 2, 3, 4], [1, 2, 3, 3])   # 0 -> 1 -> 2 -> 3, 3 -> 3
     ([1, -1, 1, -1], [[0], [1], [2], [3]])
     """
-    indptr = np.asarray(indptr, dtype=np.int64)
-    indices = np.asarray(indices)
-    if indices.dtype not in (np.int32, np.int64):
-        indices = indices.astype(np.int64 if indices.dtype.kind in "iu" else np.int32)
-    worklist = Worklist(n, indptr, indices)
-    rounds = worklist.run()
-    return worklist.state.tolist(), [r if isinstance(r, list) else r.tolist() for r in rounds]
+    indptr = np.ascontiguousarray(np.asarray(indptr, dtype=np.int64).reshape(-1))
+    column, indices = _as_index(indices, "target")
+    state = np.empty(max(n, 0), dtype=np.int8)
+    try:
+        with gc_paused():
+            rounds = _csr_rounds(n, indptr, indices, state)
+    except IndexError as error:
+        raise _range_error(error, n, {"target": column}) from None
+    return state.tolist(), rounds
 
 
 _LABEL = {1: Label.IN, -1: Label.OUT, 0: Label.UNDEC}

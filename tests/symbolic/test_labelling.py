@@ -133,74 +133,159 @@ def naive_rounds(n, pairs):
     return state, rounds
 
 
-# Each threshold of symbolic.worklist at the values that force one strategy or the other.
-STRATEGIES = st.fixed_dictionaries({
-    "_SMALL": st.sampled_from([0, 10**9]),  # plain-Python steps never / always
-    "_SORT": st.sampled_from([0, 10**9]),  # targets always sorted / always counted over all arguments
-    "_REST": st.sampled_from([0, 10**9]),  # recount from the rest always / only when the rest has no edges
-    "_MASK": st.sampled_from([0, 10**9]),  # frontier gathered by offsets / by a masked pass
-    "_EDGE_MIN": st.sampled_from([0, 10**9]),  # edge lists start on the edge list / on the CSR
-    "_EDGE_PASSES": st.sampled_from([0, 1, 10**9]),  # CSR at once / after a round pair / never
-    "_DROP": st.sampled_from([0, 10**9]),  # dead edges never / always dropped
-    "_CHUNK": st.sampled_from([1, 3, 1 << 16]),  # in-degrees counted in chunks (int32 input)
-    "_PROBE_MIN": st.sampled_from([0, 10**9]),  # round 0 may count first / always marks
-    "_PROBE_RUNS": st.sampled_from([1, 3, 64]),  # sampled runs of edges
-    "_PROBE_SHARE": st.sampled_from([1, 128]),  # share of the edges sampled: all / 1/128
-    "_WIDE": st.sampled_from([2, 10**9]),  # counts first only when wide / whenever an argument looks unattacked
-    "_HALF": st.sampled_from([0, 2]),  # ... whatever its edges / only when they are at most half
-})
+def _ordered(pairs, order, seed):
+    """The edge list of ``pairs`` in one of the orders the kernel treats apart (sources sorted or not)."""
+    import random
+
+    if order == "by_source":
+        return sorted(pairs)
+    if order == "by_target":
+        return sorted(pairs, key=lambda p: (p[1], p[0]))
+    if order == "reversed":
+        return sorted(pairs, reverse=True)
+    shuffled = list(pairs)
+    random.Random(seed).shuffle(shuffled)
+    return shuffled
 
 
-@settings(max_examples=800, derandomize=True, deadline=None)
-@given(framework=frameworks(), knobs=STRATEGIES, wide=st.booleans())
-def test_every_strategy_gives_the_rounds_of_the_definition(framework, knobs, wide):
-    """Every propagation strategy, on the edge list and on the CSR, gives the rounds of the definition."""
+@st.composite
+def deep_frameworks(draw):
+    """A chain 0 -> 1 -> ... -> k-1 (k rounds) with a few other attacks, for the passes past the first rounds."""
+    n = draw(st.integers(min_value=1, max_value=40))
+    k = draw(st.integers(min_value=1, max_value=n))
+    extra = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=n // 4))
+    return n, [(i, i + 1) for i in range(k - 1)] + extra
+
+
+@settings(max_examples=600, derandomize=True, deadline=None)
+@given(framework=st.one_of(frameworks(), deep_frameworks()), wide=st.booleans(),
+       order=st.sampled_from(["as_drawn", "by_source", "by_target", "reversed", "shuffled"]), seed=st.integers(0, 9))
+def test_kernel_gives_the_rounds_of_the_definition(framework, wide, order, seed):
+    """The kernel, from the edge list in every order and on the CSR, gives the rounds of the definition."""
     import numpy as np
-
-    import symbolic.worklist as module
 
     n, pairs = framework
-    src = np.array([x for x, _ in pairs], dtype=np.int64 if wide else np.int32)
-    dst = np.array([y for _, y in pairs], dtype=np.int64 if wide else np.int32)
-    saved = {name: getattr(module, name) for name in knobs}
-    try:
-        for name, value in knobs.items():
-            setattr(module, name, value)
-        state, rounds = grounded_state(n, src, dst)
-        indptr, indices = module.csr(n, src, dst)
-        csr_state, csr_rounds = grounded_rounds(n, indptr, indices)
-    finally:
-        for name, value in saved.items():
-            setattr(module, name, value)
+    pairs = pairs if order == "as_drawn" else _ordered(pairs, order, seed)
+    dtype = np.int64 if wide else np.int32
+    src = np.array([x for x, _ in pairs], dtype=dtype)
+    dst = np.array([y for _, y in pairs], dtype=dtype)
+    state, rounds = grounded_state(n, src, dst)
+    indptr, indices = _csr(n, src, dst)
+    csr_state, csr_rounds = grounded_rounds(n, indptr, indices.astype(dtype))
     expected_state, expected_rounds = naive_rounds(n, pairs)
+    assert state.dtype == np.int8
     assert state.tolist() == expected_state == csr_state
     assert rounds == expected_rounds == csr_rounds
-    assert all(type(a) is int for r in rounds for a in r)
+    assert all(type(a) is int for r in rounds + csr_rounds for a in r)
 
 
-def test_round_zero_counts_first_when_wide_and_light():
-    """A wide round 0 holding few edges counts at once; one holding every edge, or none, only marks."""
+def _csr(n, src, dst):
+    """Out-adjacency by a stable sort on the attacker, the C worklist's shape (``indptr`` int64)."""
     import numpy as np
 
-    from symbolic.worklist import counts_first, csr
+    order = np.argsort(src, kind="stable")
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(src, minlength=n), out=indptr[1:])
+    return indptr, dst[order]
 
-    n, k = 2000, 1 << 18
-    rng = np.random.default_rng(0)
-    # light: 0..1499 unattacked, 0 attacks 1500; 1500..1999 attack each other densely
-    src = np.concatenate([[0], rng.integers(1500, n, k)])
-    dst = np.concatenate([[1500], rng.integers(1500, n, k)])
-    indptr, indices = csr(n, src, dst)
-    assert counts_first(n, indices, np.diff(indptr))
-    assert grounded_rounds(n, indptr, indices) == naive_rounds_fast(n, src, dst)
+
+def test_the_kernel_is_the_compiled_extension():
+    """The labelling runs in the C extension built at install time, not in a Python stand-in."""
+    import importlib.machinery
+
+    import symbolic._grounded as kernel
+    import symbolic.labelling as labelling
+
+    assert labelling._edge_rounds is kernel.edge_rounds and labelling._csr_rounds is kernel.csr_rounds
+    assert kernel.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    assert {"csr_rounds", "edge_rounds"} <= set(dir(kernel))
+
+
+@pytest.mark.parametrize("order", ["forward", "backward", "shuffled"])
+def test_long_chain_needs_no_recursion(order):
+    """A chain of 200,000 arguments has 200,000 rounds of one argument each, from the edge list and the CSR."""
+    import numpy as np
+
+    n = 200_000
+    src = np.arange(n - 1, dtype=np.int32)
+    if order == "backward":
+        src = src[::-1].copy()
+    elif order == "shuffled":
+        src = np.random.default_rng(0).permutation(src)
+    dst = src + 1
     state, rounds = grounded_state(n, src, dst)
-    assert (state.tolist(), rounds) == naive_rounds_fast(n, src, dst)
-    heavy_src = rng.integers(0, 1500, k)  # round 0 holds every edge
-    indptr, indices = csr(n, heavy_src, dst)
-    assert not counts_first(n, indices, np.diff(indptr))
-    assert grounded_rounds(n, indptr, indices) == naive_rounds_fast(n, heavy_src, dst)
-    indptr, indices = csr(n, src[1:], dst[1:])  # round 0 attacks nothing: wide, and no edges to count
-    assert counts_first(n, indices, np.diff(indptr))
-    assert grounded_rounds(n, indptr, indices) == naive_rounds_fast(n, src[1:], dst[1:])
+    expected = (np.arange(n) % 2 == 0).astype(np.int8) * 2 - 1
+    assert np.array_equal(state, expected)
+    assert rounds == [[i] for i in range(n)]
+    assert grounded_rounds(n, *_csr(n, src, dst)) == (expected.tolist(), rounds)
+
+
+def test_edge_cases_of_the_kernel():
+    import numpy as np
+
+    assert grounded_state(0, [], [])[1] == [] and grounded_state(0, [], [])[0].shape == (0,)
+    assert grounded_rounds(0, [0], []) == ([], [])
+    state, rounds = grounded_state(3, [], [])  # no edges: every argument IN in round 0
+    assert state.tolist() == [1, 1, 1] and rounds == [[0, 1, 2]]
+    assert grounded_rounds(3, [0, 0, 0, 0], []) == ([1, 1, 1], [[0, 1, 2]])
+    # self-attacks and an odd cycle stay UNDEC; an even cycle too; a duplicate attack counts twice
+    assert grounded_state(2, [0, 1], [0, 1])[1] == []
+    assert grounded_state(3, [0, 1, 2], [1, 2, 0])[1] == []
+    assert grounded_state(4, [0, 1, 2, 3], [1, 0, 3, 2])[1] == []
+    state, rounds = grounded_state(4, [3, 0, 0, 3, 1], [0, 2, 2, 1, 2])
+    assert (state.tolist(), rounds) == ([-1, -1, 1, 1], [[3], [0, 1], [2]])
+    # int32 and int64 together, and strided (non-contiguous) views
+    state, rounds = grounded_state(4, np.array([0, 1, 2, 3], dtype=np.int32), np.array([1, 2, 3, 3], dtype=np.int64))
+    assert rounds == [[0], [1], [2], [3]]
+    wide = np.array([[0, 9], [1, 9], [2, 9], [3, 9]], dtype=np.int64)
+    narrow = np.array([1, 0, 2, 0, 3, 0, 3, 0], dtype=np.int32)
+    assert not wide[:, 0].flags.c_contiguous and not narrow[::2].flags.c_contiguous
+    assert grounded_state(4, wide[:, 0], narrow[::2])[1] == [[0], [1], [2], [3]]
+    assert grounded_rounds(4, np.arange(10, dtype=np.int64)[:5], narrow[::2]) == ([1, -1, 1, -1], [[0], [1], [2], [3]])
+    big_endian = np.array([0, 1, 2, 3], dtype=">i4")
+    assert grounded_state(4, big_endian, big_endian[1:].tolist() + [3])[1] == [[0], [1], [2], [3]]
+
+
+def test_csr_input_is_checked():
+    with pytest.raises(ValueError, match=r"target index out of range 0..3: 1..4"):
+        grounded_rounds(4, [0, 1, 2, 3, 4], [1, 2, 3, 4])
+    with pytest.raises(ValueError, match=r"target index out of range 0..3: -1..3"):
+        grounded_rounds(4, [0, 1, 2, 3, 4], [1, 2, 3, -1])
+    with pytest.raises(ValueError, match="indices must be integers, got float64"):
+        grounded_rounds(2, [0, 1, 1], [1.0])
+    with pytest.raises(ValueError, match=r"indptr must rise from 0 to len\(indices\) = 2"):
+        grounded_rounds(2, [0, 2, 1], [1, 0])
+    with pytest.raises(ValueError, match=r"indptr must rise from 0 to len\(indices\) = 2"):
+        grounded_rounds(2, [0, 1, 3], [1, 0])
+    with pytest.raises(ValueError, match=r"indptr must have n \+ 1 = 3 items"):
+        grounded_rounds(2, [0, 2], [1, 0])
+
+
+def test_the_kernel_checks_its_buffers():
+    """Called directly, the kernel refuses what it cannot read safely (Python checks first on the public path)."""
+    import numpy as np
+
+    import symbolic._grounded as kernel
+
+    state = np.zeros(2, dtype=np.int8)
+    src, dst = np.array([0], dtype=np.int32), np.array([1], dtype=np.int32)
+    with pytest.raises(TypeError, match="src: expected a contiguous buffer of signed"):
+        kernel.edge_rounds(2, src.astype(np.float32), dst, state)
+    with pytest.raises(TypeError, match="state"):
+        kernel.edge_rounds(2, src, dst, np.zeros(2, dtype=np.int16))
+    with pytest.raises(ValueError):  # read-only state
+        frozen = np.zeros(2, dtype=np.int8)
+        frozen.flags.writeable = False
+        kernel.edge_rounds(2, src, dst, frozen)
+    with pytest.raises(ValueError, match="same length and item size"):
+        kernel.edge_rounds(2, src, dst.astype(np.int64), state)
+    with pytest.raises(IndexError, match="attacker"):
+        kernel.edge_rounds(2, np.array([2], dtype=np.int32), np.array([5], dtype=np.int32), state)
+    with pytest.raises(IndexError, match="target"):
+        kernel.edge_rounds(2, src, np.array([5], dtype=np.int32), state)
+    with pytest.raises(ValueError, match="at least 0"):
+        kernel.edge_rounds(-1, src, dst, state)
+    assert kernel.edge_rounds(2, src, dst, state) == [[0], [1]] and state.tolist() == [1, -1]
 
 
 def naive_rounds_fast(n, src, dst):
