@@ -221,7 +221,7 @@ def _trace_parts(evaluation: Evaluation, query: str | None) -> tuple[Skeleton, A
             key = f"grounding:{source}{EDGE_ARROW}{node_id}"
             if key not in keys:
                 keys.add(key)
-                edge_list.append((source, node_id, key, dict(grounding)))
+                edge_list.append((source, node_id, key, grounding))
 
     for fact in theory.facts:
         literal = namer.literal(fact.literal)
@@ -246,47 +246,75 @@ def _priorities(evaluation, namer: Namer, b: _Builder, ground) -> None:
     bases: dict[str, set[str]] = {}
     nodes, priority_id = b.nodes, namer.priority_id
     basis_names: dict = {}  # str() of each basis, once
+    priority_type = NodeType.PRIORITY
     for priority in evaluation.theory.priorities:
         stronger, weaker, basis = priority.stronger, priority.weaker, priority.basis
         node, name = priority_id(stronger, weaker), f"{stronger}>{weaker}"
+        kind = basis_names.get(basis) or basis_names.setdefault(basis, str(basis))
         data = nodes.get(node)
         if data is None:  # as _Builder.node, inlined: one priority node per pair
-            nodes[node] = {"type": NodeType.PRIORITY, "label": "", "names": (name,), "pair": (stronger, weaker)}
-            bases[node] = {basis_names.get(basis) or basis_names.setdefault(basis, str(basis))}
+            nodes[node] = {"type": priority_type, "label": "", "names": (name,), "pair": (stronger, weaker)}
+            bases[node] = {kind}
         else:
             if name not in data["names"]:
                 data["names"] = tuple(sorted(data["names"] + (name,)))
-            bases[node].add(basis_names.get(basis) or basis_names.setdefault(basis, str(basis)))
+            bases[node].add(kind)
         ground(node, priority.evidence)
+    labels: dict[str, str] = {}  # each rule's readable rendering, once
+    rule_label = namer.rule_label
     for node, kinds in bases.items():
-        data = b.nodes[node]
+        data = nodes[node]
         stronger, weaker = data["pair"]
-        tags = sorted(kinds)
+        tags = ", ".join(sorted(kinds)) if len(kinds) > 1 else next(iter(kinds))
         if stronger in unresolved or weaker in unresolved:
-            tags.append("unresolved")
-        data["label"] = f"{namer.priority_label(stronger, weaker)} [{', '.join(tags)}]"
+            tags += ", unresolved"
+        strong = labels.get(stronger) or labels.setdefault(stronger, rule_label(stronger))
+        weak = labels.get(weaker) or labels.setdefault(weaker, rule_label(weaker))
+        data["label"] = f"({strong}) > ({weak}) [{tags}]"
 
 
 def _arguments(evaluation, namer: Namer, b: _Builder) -> None:
     labels = evaluation.labelling.labels
     rounds = {a: k for k, members in enumerate(evaluation.labelling.rounds) for a in members}
     seen: dict[str, set[str]] = defaultdict(set)
+    nodes, keys, edge_list = b.nodes, b.keys, b.edges
+    derivation, argument_type, conclusion_type = {"type": EdgeType.DERIVATION}, NodeType.ARGUMENT, NodeType.CONCLUSION
+    argument_id, arg_ids, literal = namer.argument_id, namer.argument_ids, namer.literal
+    label_names: dict = {}  # str() of each label, once
+    heads: dict[str | None, tuple[str, str]] = {}  # top rule (None: a fact) -> (derivation source or "", via)
+
+    def derive(source: str, target: str) -> None:
+        """A derivation edge (id as :func:`symbolic.naming.edge_key`), once."""
+        key = f"derivation:{source}{EDGE_ARROW}{target}"
+        if key not in keys:
+            keys.add(key)
+            edge_list.append((source, target, key, derivation))
+
     for arg in evaluation.arguments:
-        node = namer.argument_id(arg.id)
-        conclusion = namer.literal(arg.conclusion)
-        label = labels.get(arg.id)
-        seen[node].add(str(label))
-        via = "fact" if arg.top_rule is None else namer.rule_label(arg.top_rule)
-        b.node(node, NodeType.ARGUMENT, "", arg.id, labelling=label, round=rounds.get(arg.id))
-        b.nodes[node]["label"] = f"{'/'.join(sorted(seen[node]))}: {conclusion} via {via}"
-        if arg.fact is not None:
-            b.edge(namer.fact_id(arg.conclusion), node, EdgeType.DERIVATION)
-        else:
-            b.edge(namer.rule_id(arg.top_rule), node, EdgeType.DERIVATION)
+        arg_id, top = arg.id, arg.top_rule
+        node = arg_ids.get(arg_id) or argument_id(arg_id)
+        conclusion = literal(arg.conclusion)
+        label = labels.get(arg_id)
+        labelled = seen[node]
+        labelled.add(label_names.get(label) or label_names.setdefault(label, str(label)))
+        head = heads.get(top)
+        if head is None:
+            head = heads[top] = ("", "fact") if top is None else (namer.rule_id(top), namer.rule_label(top))
+        data = nodes.get(node)
+        if data is None:  # as _Builder.node, inlined
+            data = nodes[node] = {"type": argument_type, "label": "", "names": (arg_id,), "labelling": label,
+                                  "round": rounds.get(arg_id)}
+        elif arg_id not in data["names"]:
+            data["names"] = tuple(sorted(data["names"] + (arg_id,)))
+        data["label"] = (f"{'/'.join(sorted(labelled)) if len(labelled) > 1 else next(iter(labelled))}: "
+                         f"{conclusion} via {head[1]}")
+        derive(namer.fact_id(arg.conclusion) if top is None else head[0], node)
         for sub in arg.subs:
-            b.edge(namer.argument_id(sub), node, EdgeType.DERIVATION)
-        b.edge(node, b.node(f"conclusion:{conclusion}", NodeType.CONCLUSION, conclusion),
-               EdgeType.DERIVATION)
+            derive(arg_ids.get(sub) or argument_id(sub), node)
+        goal = f"conclusion:{conclusion}"
+        if goal not in nodes:
+            nodes[goal] = {"type": conclusion_type, "label": conclusion, "names": ()}
+        derive(node, goal)
 
 
 def _attacks(evaluation, namer: Namer, b: _Builder) -> AttackEdges:
