@@ -138,6 +138,11 @@ class Namer:
         self._rule_ids: dict[str, str] = {}
 
     @property
+    def priority_ids(self) -> dict[tuple[str, str], str]:
+        """The priority node ids computed so far (``(stronger, weaker)`` -> node id), to read, not to change."""
+        return self._priority_ids
+
+    @property
     def argument_ids(self) -> dict[str, str]:
         """The argument node ids computed so far (engine argument id -> node id), to read, not to change."""
         return self._arg_ids

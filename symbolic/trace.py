@@ -320,11 +320,11 @@ def _arguments(evaluation, namer: Namer, b: _Builder) -> None:
 def _attacks(evaluation, namer: Namer, b: _Builder) -> AttackEdges:
     """Add the closure priority nodes the defeat sets use; return the attack edges (not yet added)."""
     edges = attack_edges(evaluation, namer)
-    closure = None  # indexed on the first pair that is not a base priority
-    nodes, priority_id = b.nodes, namer.priority_id
-    for stronger, weaker in edges.pairs:
-        if priority_id(stronger, weaker) not in nodes:
-            closure = closure or _Closure(evaluation)
+    nodes, known, priority_id = b.nodes, namer.priority_ids, namer.priority_id
+    missing = sorted(pair for pair in edges.pairs if (known.get(pair) or priority_id(*pair)) not in nodes)
+    if missing:  # pairs of the closure only
+        closure = _Closure(evaluation)
+        for stronger, weaker in missing:
             _priority_node(closure, namer, b, stronger, weaker)
     return edges
 
