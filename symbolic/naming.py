@@ -203,13 +203,17 @@ class Namer:
         """The node id of a fact, ``fact:<literal>``."""
         return f"fact:{self.literal(literal)}"
 
+    def priority_part(self, rule_id: str) -> str:
+        """How a rule is written inside a priority id: its content when known, else its author id."""
+        return self.rule_content(rule_id) if rule_id in self._rules else rule_id
+
     def priority_id(self, stronger: str, weaker: str) -> str:
         """The node id of ``stronger > weaker``."""
         node = self._priority_ids.get((stronger, weaker))
         if node is None:
             content = self._content  # rule_id(r)[5:]: the content of a known rule, else its author id
-            strong = content.get(stronger) or (self.rule_content(stronger) if stronger in self._rules else stronger)
-            weak = content.get(weaker) or (self.rule_content(weaker) if weaker in self._rules else weaker)
+            strong = content.get(stronger) or self.priority_part(stronger)
+            weak = content.get(weaker) or self.priority_part(weaker)
             node = self._priority_ids[stronger, weaker] = f"priority:({strong})>({weak})"
         return node
 

@@ -229,7 +229,7 @@ def _trace_parts(evaluation: Evaluation, query: str | None) -> tuple[Skeleton, A
     for rule in theory.rules:
         ground(b.node(namer.rule_id(rule.id), NodeType.RULE, namer.rule_label(rule.id), rule.id),
                rule.evidence)
-    _priorities(evaluation, namer, b, ground)
+    _priorities(evaluation, namer, b, ground, evidence_nodes)
     _arguments(evaluation, namer, b)
     edges = _attacks(evaluation, namer, b)
 
@@ -241,36 +241,51 @@ def _trace_parts(evaluation: Evaluation, query: str | None) -> tuple[Skeleton, A
     return skeleton, edges
 
 
-def _priorities(evaluation, namer: Namer, b: _Builder, ground) -> None:
+def _priorities(evaluation, namer: Namer, b: _Builder, ground, evidence_nodes: dict[str, str]) -> None:
+    """One node per priority pair (as :meth:`_Builder.node`, inlined), labelled, with its grounding edges."""
     unresolved = evaluation.priorities.unresolved
-    bases: dict[str, set[str]] = {}
-    nodes, priority_id = b.nodes, namer.priority_id
+    nodes, keys, edge_list, ids = b.nodes, b.keys, b.edges, namer.priority_ids
+    grounding = {"type": EdgeType.GROUNDING}
     basis_names: dict = {}  # str() of each basis, once
-    priority_type = NodeType.PRIORITY
+    parts: dict[str, str] = {}  # rule id -> its content in a priority id, once
+    labels: dict[str, str] = {}  # rule id -> its readable rendering, once
+    kinds: dict[str, str | set[str]] = {}  # node -> the basis of its priority (a set once several share it)
+    priority_type, part, rule_label = NodeType.PRIORITY, namer.priority_part, namer.rule_label
     for priority in evaluation.theory.priorities:
         stronger, weaker, basis = priority.stronger, priority.weaker, priority.basis
-        node, name = priority_id(stronger, weaker), f"{stronger}>{weaker}"
+        pair = (stronger, weaker)
+        node = ids.get(pair)
+        if node is None:  # as Namer.priority_id
+            strong = parts.get(stronger) or parts.setdefault(stronger, part(stronger))
+            weak = parts.get(weaker) or parts.setdefault(weaker, part(weaker))
+            node = ids[pair] = f"priority:({strong})>({weak})"
+        name = f"{stronger}>{weaker}"
         kind = basis_names.get(basis) or basis_names.setdefault(basis, str(basis))
         data = nodes.get(node)
-        if data is None:  # as _Builder.node, inlined: one priority node per pair
-            nodes[node] = {"type": priority_type, "label": "", "names": (name,), "pair": (stronger, weaker)}
-            bases[node] = {kind}
-        else:
+        if data is None:
+            strong = labels.get(stronger) or labels.setdefault(stronger, rule_label(stronger))
+            weak = labels.get(weaker) or labels.setdefault(weaker, rule_label(weaker))
+            tag = f"{kind}, unresolved" if stronger in unresolved or weaker in unresolved else kind
+            nodes[node] = {"type": priority_type, "label": f"({strong}) > ({weak}) [{tag}]", "names": (name,),
+                           "pair": pair}
+            kinds[node] = kind
+        else:  # another priority of the same pair: the label lists every basis (sorted)
             if name not in data["names"]:
                 data["names"] = tuple(sorted(data["names"] + (name,)))
-            bases[node].add(kind)
-        ground(node, priority.evidence)
-    labels: dict[str, str] = {}  # each rule's readable rendering, once
-    rule_label = namer.rule_label
-    for node, kinds in bases.items():
-        data = nodes[node]
-        stronger, weaker = data["pair"]
-        tags = ", ".join(sorted(kinds)) if len(kinds) > 1 else next(iter(kinds))
-        if stronger in unresolved or weaker in unresolved:
-            tags += ", unresolved"
-        strong = labels.get(stronger) or labels.setdefault(stronger, rule_label(stronger))
-        weak = labels.get(weaker) or labels.setdefault(weaker, rule_label(weaker))
-        data["label"] = f"({strong}) > ({weak}) [{tags}]"
+            seen = kinds[node]
+            seen = kinds[node] = ({seen} if isinstance(seen, str) else seen) | {kind}
+            first, second = data["pair"]
+            tags = sorted(seen) + (["unresolved"] if first in unresolved or second in unresolved else [])
+            data["label"] = f"{namer.priority_label(first, second)} [{', '.join(tags)}]"
+        evidence = priority.evidence
+        source = evidence_nodes.get(evidence[0]) if len(evidence) == 1 else None
+        if source is None:
+            ground(node, evidence)
+            continue
+        key = f"grounding:{source}{EDGE_ARROW}{node}"  # ground(), inlined for the usual one fragment
+        if key not in keys:
+            keys.add(key)
+            edge_list.append((source, node, key, grounding))
 
 
 def _arguments(evaluation, namer: Namer, b: _Builder) -> None:
