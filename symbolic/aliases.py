@@ -16,7 +16,7 @@ from typing import Iterable
 from .attack_list import AttackList
 from .grounding import Dropped, Theory
 from .literals import NEG, applicability_atom, excepted_rule, normalize_literal
-from .model import Fact, Rule
+from .model import Fact, Priority, Rule
 from .naming import Namer
 
 __all__ = ["collapse_aliases"]
@@ -82,22 +82,18 @@ def collapse_aliases(theory: Theory) -> tuple[Theory, dict[str, str]]:
             return literal
         return (NEG if literal.startswith(NEG) else "") + applicability_atom(alias[ref])
 
-    new_rules = tuple(
-        Rule(id=r.id, antecedents=tuple(lit(a) for a in r.antecedents), consequent=lit(r.consequent),
-             kind=r.kind, evidence=_union(*evidence[r.id]), span=r.span)
-        for r in first.values()
-    )
+    new_rules = tuple(_rule(r, lit, _union(*evidence[r.id])) for r in first.values())
     facts: dict[str, Fact] = {}
     fact_evidence: dict[str, list] = {}
     for fact in theory.facts:
         literal = lit(fact.literal)
         if literal in facts:
             alias[fact.id] = facts[literal].id
-        else:
-            facts[literal] = Fact(id=fact.id, literal=literal, evidence=fact.evidence, span=fact.span)
+        else:  # a fact that keeps its literal is its own copy
+            facts[literal] = fact if literal == fact.literal else \
+                Fact(id=fact.id, literal=literal, evidence=fact.evidence, span=fact.span)
         fact_evidence.setdefault(literal, []).append(fact.evidence)
-    new_facts = tuple(f.model_copy(update={"evidence": _union(*fact_evidence[lit_])})
-                      for lit_, f in facts.items())
+    new_facts = tuple(_with_evidence(f, _union(*fact_evidence[lit_])) for lit_, f in facts.items())
     for old, new in sorted(alias.items()):
         kind = "rule" if any(r.id == old for r in theory.rules) else "fact"
         dropped.append(Dropped(kind, old, f"proof alias of {new} (same content), collapsed into it"))
@@ -142,7 +138,31 @@ def collapse_aliases(theory: Theory) -> tuple[Theory, dict[str, str]]:
     return collapsed, dict(sorted(alias.items()))
 
 
+def _rule(rule: Rule, lit, evidence: tuple[str, ...]) -> Rule:
+    """``rule`` with its literals rewritten by ``lit`` and the given evidence (itself when nothing changes)."""
+    antecedents, consequent = tuple(lit(a) for a in rule.antecedents), lit(rule.consequent)
+    if antecedents == rule.antecedents and consequent == rule.consequent and evidence == rule.evidence:
+        return rule  # every field equal: the same rule, without validating it again
+    return Rule(id=rule.id, antecedents=antecedents, consequent=consequent, kind=rule.kind, evidence=evidence,
+                span=rule.span)
+
+
+def _with_evidence(fact: Fact, evidence: tuple[str, ...]) -> Fact:
+    """``fact`` grounded in ``evidence`` (itself when that is its evidence)."""
+    return fact if evidence == fact.evidence else fact.model_copy(update={"evidence": evidence})
+
+
 def _dedupe(items):
+    """``items`` without repeats, first occurrences in order.
+
+    Two equal priorities or attacks share their endpoints, so when no two items share them (a
+    tuple of two strings, hashed far faster than the model) every item is kept as it is.
+    """
+    items = tuple(items)
+    ends = {(item.stronger, item.weaker) if isinstance(item, Priority) else (item.source, item.target)
+            for item in items}
+    if len(ends) == len(items):
+        return items
     seen, out = set(), []
     for item in items:
         if item not in seen:

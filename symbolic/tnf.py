@@ -209,6 +209,8 @@ def _normal_form(evidence_ids, analysis, target, query, raw_edges) -> NormalForm
 
 def _add_groundings(facts, rules, priorities, groundings):
     """Add the fragments of grounding events to the objects they name."""
+    if not groundings:  # nothing to add: the objects as they are
+        return list(facts), list(rules), list(priorities), ()
     extra: dict[str, list[str]] = {}
     for g in groundings:
         extra.setdefault(g.object, []).append(g.fragment)
