@@ -194,12 +194,23 @@ def _collapse_table(table, steps, alias, known, sub, lit, dropped):
             keep.append(not bad)
         table = table.select(keep)
         lics = table.lics()
-    sources = tuple(sub(s) for s in table.source) if alias else table.source
-    targets = tuple(target_of[t] for t in table.target)
-    lic = tuple(sub(x) for x in lics) if table.lic is not None else None
-    if sources == table.source and targets == table.target and lic == table.lic:
+    sources = _mapped(table.source, {x: sub(x) for x in set(table.source)}) if alias else table.source
+    targets = _mapped(table.target, target_of)
+    lic = _mapped(lics, {x: sub(x) for x in set(lics)}) if table.lic is not None and alias else table.lic
+    if sources is table.source and targets is table.target and lic is table.lic:
         return table
     return table.model_copy(update={"source": sources, "target": targets, "lic": lic})
+
+
+def _mapped(column: tuple, names: dict) -> tuple:
+    """``column`` with each value replaced by ``names[value]``; the column itself when none changes.
+
+    ``names`` maps each distinct value once, so an unchanged column costs a pass over the distinct
+    values, not over the rows.
+    """
+    if all(new == old for old, new in names.items()):
+        return column
+    return tuple(map(names.__getitem__, column))
 
 
 def _targets(targets, alias, known, lit) -> dict:
@@ -239,7 +250,7 @@ def _collapse_list(edges: AttackList, steps, alias, known, sub, lit, dropped) ->
     sources = tuple(map(named.__getitem__, edges.source)) if alias else edges.source
     lic = None if edges.lic is None else tuple(map(named.__getitem__, lics)) if alias else edges.lic
     target_of = _targets(edges.target, alias, known, lit)
-    targets = tuple(map(target_of.__getitem__, edges.target))
+    targets = _mapped(edges.target, target_of)
     fields = tuple(keys | _UPDATED for keys in edges.fields)
     collapsed = AttackList(edges.edge_type, sources, targets, edges.kind, lic, edges.evidence, fields)
     first = collapsed.first_rows()
