@@ -43,6 +43,7 @@ from __future__ import annotations
 import hashlib
 import json
 from json.encoder import encode_basestring
+from operator import itemgetter
 from typing import Iterator
 
 import numpy as np
@@ -161,12 +162,7 @@ def _defeat_rows(edges: AttackEdges) -> Iterator[bytes]:
         (table([f'{t}","type":"defeat"}}' for t in node]), dst)], len(edge))
 
 
-def _first(item):
-    return item[0]
-
-
-def _third(item):
-    return item[2]
+_first, _third = itemgetter(0), itemgetter(2)  # sort keys: a node's id, an edge's id
 
 
 def _skeleton_edges(skeleton) -> str:
