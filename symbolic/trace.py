@@ -289,6 +289,7 @@ def _priorities(evaluation, namer: Namer, b: _Builder, ground, evidence_nodes: d
 
 
 def _arguments(evaluation, namer: Namer, b: _Builder) -> None:
+    """One node per argument id (arguments of one derivation merge), its conclusion and derivation edges."""
     labels = evaluation.labelling.labels
     rounds = {a: k for k, members in enumerate(evaluation.labelling.rounds) for a in members}
     seen: dict[str, set[str]] = defaultdict(set)
@@ -323,7 +324,8 @@ def _arguments(evaluation, namer: Namer, b: _Builder) -> None:
             data["names"] = tuple(sorted(data["names"] + (arg_id,)))
         data["label"] = (f"{'/'.join(sorted(labelled)) if len(labelled) > 1 else next(iter(labelled))}: "
                          f"{conclusion} via {head[1]}")
-        derive(namer.fact_id(arg.conclusion) if top is None else head[0], node)
+        source = namer.fact_id(arg.conclusion) if arg.fact is not None else head[0] if top else namer.rule_id(top)
+        derive(source, node)
         for sub in arg.subs:
             derive(arg_ids.get(sub) or argument_id(sub), node)
         goal = f"conclusion:{conclusion}"
