@@ -16,7 +16,7 @@ from typing import Iterable
 from .attack_list import AttackList
 from .grounding import Dropped, Theory
 from .literals import NEG, applicability_atom, excepted_rule, normalize_literal
-from .model import Fact, Rule
+from .model import Fact, Priority, Rule
 from .naming import Namer
 
 __all__ = ["collapse_aliases"]
@@ -82,22 +82,18 @@ def collapse_aliases(theory: Theory) -> tuple[Theory, dict[str, str]]:
             return literal
         return (NEG if literal.startswith(NEG) else "") + applicability_atom(alias[ref])
 
-    new_rules = tuple(
-        Rule(id=r.id, antecedents=tuple(lit(a) for a in r.antecedents), consequent=lit(r.consequent),
-             kind=r.kind, evidence=_union(*evidence[r.id]), span=r.span)
-        for r in first.values()
-    )
+    new_rules = tuple(_rule(r, lit, _union(*evidence[r.id])) for r in first.values())
     facts: dict[str, Fact] = {}
     fact_evidence: dict[str, list] = {}
     for fact in theory.facts:
         literal = lit(fact.literal)
         if literal in facts:
             alias[fact.id] = facts[literal].id
-        else:
-            facts[literal] = Fact(id=fact.id, literal=literal, evidence=fact.evidence, span=fact.span)
+        else:  # a fact that keeps its literal is its own copy
+            facts[literal] = fact if literal == fact.literal else \
+                Fact(id=fact.id, literal=literal, evidence=fact.evidence, span=fact.span)
         fact_evidence.setdefault(literal, []).append(fact.evidence)
-    new_facts = tuple(f.model_copy(update={"evidence": _union(*fact_evidence[lit_])})
-                      for lit_, f in facts.items())
+    new_facts = tuple(_with_evidence(f, _union(*fact_evidence[lit_])) for lit_, f in facts.items())
     for old, new in sorted(alias.items()):
         kind = "rule" if any(r.id == old for r in theory.rules) else "fact"
         dropped.append(Dropped(kind, old, f"proof alias of {new} (same content), collapsed into it"))
@@ -142,7 +138,31 @@ def collapse_aliases(theory: Theory) -> tuple[Theory, dict[str, str]]:
     return collapsed, dict(sorted(alias.items()))
 
 
+def _rule(rule: Rule, lit, evidence: tuple[str, ...]) -> Rule:
+    """``rule`` with its literals rewritten by ``lit`` and the given evidence (itself when nothing changes)."""
+    antecedents, consequent = tuple(lit(a) for a in rule.antecedents), lit(rule.consequent)
+    if antecedents == rule.antecedents and consequent == rule.consequent and evidence == rule.evidence:
+        return rule  # every field equal: the same rule, without validating it again
+    return Rule(id=rule.id, antecedents=antecedents, consequent=consequent, kind=rule.kind, evidence=evidence,
+                span=rule.span)
+
+
+def _with_evidence(fact: Fact, evidence: tuple[str, ...]) -> Fact:
+    """``fact`` grounded in ``evidence`` (itself when that is its evidence)."""
+    return fact if evidence == fact.evidence else fact.model_copy(update={"evidence": evidence})
+
+
 def _dedupe(items):
+    """``items`` without repeats, first occurrences in order.
+
+    Two equal priorities or attacks share their endpoints, so when no two items share them (a
+    tuple of two strings, hashed far faster than the model) every item is kept as it is.
+    """
+    items = tuple(items)
+    ends = {(item.stronger, item.weaker) if isinstance(item, Priority) else (item.source, item.target)
+            for item in items}
+    if len(ends) == len(items):
+        return items
     seen, out = set(), []
     for item in items:
         if item not in seen:
@@ -174,12 +194,23 @@ def _collapse_table(table, steps, alias, known, sub, lit, dropped):
             keep.append(not bad)
         table = table.select(keep)
         lics = table.lics()
-    sources = tuple(sub(s) for s in table.source) if alias else table.source
-    targets = tuple(target_of[t] for t in table.target)
-    lic = tuple(sub(x) for x in lics) if table.lic is not None else None
-    if sources == table.source and targets == table.target and lic == table.lic:
+    sources = _mapped(table.source, {x: sub(x) for x in set(table.source)}) if alias else table.source
+    targets = _mapped(table.target, target_of)
+    lic = _mapped(lics, {x: sub(x) for x in set(lics)}) if table.lic is not None and alias else table.lic
+    if sources is table.source and targets is table.target and lic is table.lic:
         return table
     return table.model_copy(update={"source": sources, "target": targets, "lic": lic})
+
+
+def _mapped(column: tuple, names: dict) -> tuple:
+    """``column`` with each value replaced by ``names[value]``; the column itself when none changes.
+
+    ``names`` maps each distinct value once, so an unchanged column costs a pass over the distinct
+    values, not over the rows.
+    """
+    if all(new == old for old, new in names.items()):
+        return column
+    return tuple(map(names.__getitem__, column))
 
 
 def _targets(targets, alias, known, lit) -> dict:
@@ -219,7 +250,7 @@ def _collapse_list(edges: AttackList, steps, alias, known, sub, lit, dropped) ->
     sources = tuple(map(named.__getitem__, edges.source)) if alias else edges.source
     lic = None if edges.lic is None else tuple(map(named.__getitem__, lics)) if alias else edges.lic
     target_of = _targets(edges.target, alias, known, lit)
-    targets = tuple(map(target_of.__getitem__, edges.target))
+    targets = _mapped(edges.target, target_of)
     fields = tuple(keys | _UPDATED for keys in edges.fields)
     collapsed = AttackList(edges.edge_type, sources, targets, edges.kind, lic, edges.evidence, fields)
     first = collapsed.first_rows()

@@ -16,8 +16,12 @@ __all__ = ["iter_traces_dot", "iter_traces_dot_bytes", "iter_traces_json", "iter
            "scenario_normal_form", "trace_disagreement", "traces_dot", "traces_json"]
 
 
-def scenario_normal_form(scenario: Scenario, analysis: Analysis | None = None):
+def scenario_normal_form(scenario: Scenario, analysis: Analysis | None = None, evaluated=None):
     """The :class:`~symbolic.tnf.NormalForm` of a scenario's analysis (gold by default).
+
+    ``evaluated``, the engine's result on the grounded analysis when the caller
+    has it, is reused when the normal form's theory equals it
+    (:func:`symbolic.tnf.normal_form`).
 
     Examples
     --------
@@ -36,7 +40,7 @@ def scenario_normal_form(scenario: Scenario, analysis: Analysis | None = None):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PriorityCycleWarning)
         return normal_form(scenario.evidence_ids(), scenario.gold if analysis is None else analysis,
-                           scenario.target, query=scenario.query)
+                           scenario.target, query=scenario.query, evaluated=evaluated)
 
 
 def _record_head(scenario: Scenario, form) -> str:
@@ -135,12 +139,14 @@ def _ids(trace) -> tuple[set[str], set[str]]:
     return {n.id for n in trace.nodes}, {edge_id(e) for e in trace.edges}
 
 
-def trace_disagreement(scenario: Scenario) -> str | None:
+def trace_disagreement(scenario: Scenario, evaluated=None) -> str | None:
     """Why the gold trace is not TNF-equivalent to the recomputed one (``None`` if it is).
 
     Compares ``scenario.gold.trace`` with the TNF of the gold analysis
     (:func:`symbolic.tnf.tnf_equivalent`); the reason names a few nodes or
     edges present on one side only, or says that only attributes differ.
+    ``evaluated`` (the engine's result on the grounded gold analysis) is
+    reused where the normal form's theory equals it.
     """
     from .tnf import tnf_json
     from .tnf_stream import iter_tnf_bytes
@@ -148,7 +154,7 @@ def trace_disagreement(scenario: Scenario) -> str | None:
     gold = scenario.gold.trace
     if gold is None:
         return None
-    form = scenario_normal_form(scenario)
+    form = scenario_normal_form(scenario, evaluated=evaluated)
     streamed = b"".join(iter_tnf_bytes(form.evaluation, query=scenario.query, defeats="edges"))
     if streamed == tnf_json(gold).encode("utf-8"):
         return None  # TNF-equivalent, decided without building the recomputed trace's objects

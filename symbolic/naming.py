@@ -134,6 +134,18 @@ class Namer:
         self._derivations: dict[str, str] = {}
         self._arg_ids: dict[str, str] = {}
         self._priority_ids: dict[tuple[str, str], str] = {}
+        self._literals: dict[str, str] = {}
+        self._rule_ids: dict[str, str] = {}
+
+    @property
+    def priority_ids(self) -> dict[tuple[str, str], str]:
+        """The priority node ids computed so far (``(stronger, weaker)`` -> node id), to read, not to change."""
+        return self._priority_ids
+
+    @property
+    def argument_ids(self) -> dict[str, str]:
+        """The argument node ids computed so far (engine argument id -> node id), to read, not to change."""
+        return self._arg_ids
 
     def _reference_cycles(self) -> frozenset[str]:
         refs = adjacency((rule.id, other) for rule in self._rules.values()
@@ -142,12 +154,17 @@ class Namer:
 
     def literal(self, literal: str) -> str:
         """The canonical spelling of a normalized literal (applicability by rule content)."""
-        other = _referenced(literal)
-        if other is None or other not in self._rules:
-            return literal
-        sign = NEG if literal.startswith(NEG) else ""
-        inner = _UNKNOWN_RULE if other in self._cyclic else self.rule_content(other)
-        return f"{sign}applicable[{inner}]"
+        spelled = self._literals.get(literal)
+        if spelled is None:
+            other = _referenced(literal)
+            if other is None or other not in self._rules:
+                spelled = literal
+            else:
+                sign = NEG if literal.startswith(NEG) else ""
+                inner = _UNKNOWN_RULE if other in self._cyclic else self.rule_content(other)
+                spelled = f"{sign}applicable[{inner}]"
+            self._literals[literal] = spelled
+        return spelled
 
     def rule_content(self, rule_id: str) -> str:
         """``<body><arrow><head>`` of a rule of the theory.
@@ -165,9 +182,11 @@ class Namer:
 
     def rule_id(self, rule_id: str) -> str:
         """The node id of a rule, ``rule:<content>``; an unknown rule keeps its author id."""
-        if rule_id not in self._rules:
-            return f"rule:{rule_id}"
-        return f"rule:{self.rule_content(rule_id)}"
+        node = self._rule_ids.get(rule_id)
+        if node is None:
+            node = self._rule_ids[rule_id] = (f"rule:{self.rule_content(rule_id)}" if rule_id in self._rules
+                                              else f"rule:{rule_id}")
+        return node
 
     def rule_label(self, rule_id: str) -> str:
         """A readable rendering of a rule: ``a ∧ b => p``."""
@@ -184,13 +203,17 @@ class Namer:
         """The node id of a fact, ``fact:<literal>``."""
         return f"fact:{self.literal(literal)}"
 
+    def priority_part(self, rule_id: str) -> str:
+        """How a rule is written inside a priority id: its content when known, else its author id."""
+        return self.rule_content(rule_id) if rule_id in self._rules else rule_id
+
     def priority_id(self, stronger: str, weaker: str) -> str:
         """The node id of ``stronger > weaker``."""
         node = self._priority_ids.get((stronger, weaker))
         if node is None:
             content = self._content  # rule_id(r)[5:]: the content of a known rule, else its author id
-            strong = content.get(stronger) or (self.rule_content(stronger) if stronger in self._rules else stronger)
-            weak = content.get(weaker) or (self.rule_content(weaker) if weaker in self._rules else weaker)
+            strong = content.get(stronger) or self.priority_part(stronger)
+            weak = content.get(weaker) or self.priority_part(weaker)
             node = self._priority_ids[stronger, weaker] = f"priority:({strong})>({weak})"
         return node
 

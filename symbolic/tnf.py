@@ -64,6 +64,7 @@ from typing import Iterable, Mapping
 from pydantic import ValidationError
 
 from .aliases import collapse_aliases
+from .attack_list import AttackList
 from .collector import gc_paused
 from .grounding import Dropped, ground
 from .labels import normalize_evidence_id
@@ -131,7 +132,7 @@ class NormalForm:
 
 
 def normal_form(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
-                query: str | None = None, raw_edges: Iterable = ()) -> NormalForm:
+                query: str | None = None, raw_edges: Iterable = (), evaluated: Evaluation | None = None) -> NormalForm:
     """Compute the trace normal form and keep what produced it (Algorithm 4).
 
     Parameters
@@ -147,6 +148,11 @@ def normal_form(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
     raw_edges : iterable, optional
         Serialized attack records, priority records and provenance events
         (:func:`symbolic.records.parse_records`).
+    evaluated : Evaluation, optional
+        The engine's result on the grounded analysis (as from
+        :func:`symbolic.status.evaluate_analysis`), reused as the normal
+        form's evaluation when steps (ii)-(v) leave that theory and target
+        unchanged (equal), so that the engine runs once; recomputed otherwise.
 
     Returns
     -------
@@ -172,10 +178,10 @@ def normal_form(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
     third of the time; any cycle left behind is collected once it runs again.
     """
     with gc_paused():
-        return _normal_form(evidence_ids, analysis, target, query, raw_edges)
+        return _normal_form(evidence_ids, analysis, target, query, raw_edges, evaluated)
 
 
-def _normal_form(evidence_ids, analysis, target, query, raw_edges) -> NormalForm:
+def _normal_form(evidence_ids, analysis, target, query, raw_edges, evaluated) -> NormalForm:
     from .status import evaluate
 
     evidence = set()
@@ -202,13 +208,32 @@ def _normal_form(evidence_ids, analysis, target, query, raw_edges) -> NormalForm
     ref = excepted_rule(literal) or excepted_rule(NEG + literal)
     if ref in alias:
         literal = (NEG if literal.startswith(NEG) else "") + applicability_atom(alias[ref])
-    evaluation = evaluate(theory, literal)
+    if evaluated is not None and evaluated.target == literal and _same_theory(evaluated.theory, theory):
+        evaluation = evaluated  # the engine's input is equal: its result is the same
+    else:
+        evaluation = evaluate(theory, literal)
     aliases = {**records.aliases(), **alias}
     return NormalForm(evaluation, MappingProxyType(dict(sorted(aliases.items()))), records, unmatched, query)
 
 
+def _same_theory(a, b) -> bool:
+    """Whether two grounded theories are equal, field by field (a columnar attack list only if it is the same
+    object: comparing two would build an object per edge)."""
+    if a is b:
+        return True
+    if isinstance(a.attacks, AttackList) or isinstance(b.attacks, AttackList):
+        if a.attacks is not b.attacks:
+            return False
+    elif a.attacks != b.attacks:
+        return False
+    return (a.evidence == b.evidence and a.facts == b.facts and a.rules == b.rules and a.priorities == b.priorities
+            and a.dropped == b.dropped and a.attack_table == b.attack_table)
+
+
 def _add_groundings(facts, rules, priorities, groundings):
     """Add the fragments of grounding events to the objects they name."""
+    if not groundings:  # nothing to add: the objects as they are
+        return list(facts), list(rules), list(priorities), ()
     extra: dict[str, list[str]] = {}
     for g in groundings:
         extra.setdefault(g.object, []).append(g.fragment)

@@ -43,6 +43,7 @@ from __future__ import annotations
 import hashlib
 import json
 from json.encoder import encode_basestring
+from operator import itemgetter
 from typing import Iterator
 
 import numpy as np
@@ -161,12 +162,7 @@ def _defeat_rows(edges: AttackEdges) -> Iterator[bytes]:
         (table([f'{t}","type":"defeat"}}' for t in node]), dst)], len(edge))
 
 
-def _first(item):
-    return item[0]
-
-
-def _third(item):
-    return item[2]
+_first, _third = itemgetter(0), itemgetter(2)  # sort keys: a node's id, an edge's id
 
 
 def _skeleton_edges(skeleton) -> str:
@@ -360,17 +356,18 @@ def iter_dot_bytes(evaluation: Evaluation, *, query: str | None = None, name: st
         lines = [f"digraph {dot_escape(name)} {{", "  rankdir=LR;",
                  '  node [fontname="Helvetica", fontsize=10];',
                  '  edge [fontname="Helvetica", fontsize=9];']
+        node_styles = {t: _NODE_STYLE[NodeType(t)] for t in {data["type"] for data in skeleton.nodes.values()}}
         for node_id, data in sorted(skeleton.nodes.items(), key=_first):
             label = data.get("label", "") or node_id
             if data.get("names"):
                 label = f"{label}\n({', '.join(data['names'])})"
-            lines.append(f"  {dot_escape(node_id)} [label={dot_escape(label)}, "
-                         f"{_NODE_STYLE[NodeType(data['type'])]}];")
+            lines.append(f"  {dot_escape(node_id)} [label={dot_escape(label)}, {node_styles[data['type']]}];")
         if summary:
             for ident, priorities in sorted(zip(set_ids, edges.sets)):
                 lines.append(f"  // {ident}: {', '.join(priorities)}".replace("\n", " "))
-        rest = "".join(f"  {dot_escape(source)} -> {dot_escape(target)} [{_EDGE_STYLE[EdgeType(data['type'])]}];\n"
-                       for source, target, _, data in sorted(skeleton.edges, key=_third))
+        edge_styles = {t: _EDGE_STYLE[EdgeType(t)] for t in {data["type"] for *_, data in skeleton.edges}}
+        rest = "".join([f"  {dot_escape(source)} -> {dot_escape(target)} [{edge_styles[data['type']]}];\n"
+                        for source, target, _, data in sorted(skeleton.edges, key=_third)])
         del skeleton
     yield ("\n".join(lines) + "\n").encode("utf-8")
     yield from _dot_attack_rows(edges, set_ids)

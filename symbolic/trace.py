@@ -221,7 +221,7 @@ def _trace_parts(evaluation: Evaluation, query: str | None) -> tuple[Skeleton, A
             key = f"grounding:{source}{EDGE_ARROW}{node_id}"
             if key not in keys:
                 keys.add(key)
-                edge_list.append((source, node_id, key, dict(grounding)))
+                edge_list.append((source, node_id, key, grounding))
 
     for fact in theory.facts:
         literal = namer.literal(fact.literal)
@@ -229,7 +229,7 @@ def _trace_parts(evaluation: Evaluation, query: str | None) -> tuple[Skeleton, A
     for rule in theory.rules:
         ground(b.node(namer.rule_id(rule.id), NodeType.RULE, namer.rule_label(rule.id), rule.id),
                rule.evidence)
-    _priorities(evaluation, namer, b, ground)
+    _priorities(evaluation, namer, b, ground, evidence_nodes)
     _arguments(evaluation, namer, b)
     edges = _attacks(evaluation, namer, b)
 
@@ -241,62 +241,107 @@ def _trace_parts(evaluation: Evaluation, query: str | None) -> tuple[Skeleton, A
     return skeleton, edges
 
 
-def _priorities(evaluation, namer: Namer, b: _Builder, ground) -> None:
+def _priorities(evaluation, namer: Namer, b: _Builder, ground, evidence_nodes: dict[str, str]) -> None:
+    """One node per priority pair (as :meth:`_Builder.node`, inlined), labelled, with its grounding edges."""
     unresolved = evaluation.priorities.unresolved
-    bases: dict[str, set[str]] = {}
-    nodes, priority_id = b.nodes, namer.priority_id
+    nodes, keys, edge_list, ids = b.nodes, b.keys, b.edges, namer.priority_ids
+    grounding = {"type": EdgeType.GROUNDING}
     basis_names: dict = {}  # str() of each basis, once
+    parts: dict[str, str] = {}  # rule id -> its content in a priority id, once
+    labels: dict[str, str] = {}  # rule id -> its readable rendering, once
+    kinds: dict[str, str | set[str]] = {}  # node -> the basis of its priority (a set once several share it)
+    priority_type, part, rule_label = NodeType.PRIORITY, namer.priority_part, namer.rule_label
     for priority in evaluation.theory.priorities:
         stronger, weaker, basis = priority.stronger, priority.weaker, priority.basis
-        node, name = priority_id(stronger, weaker), f"{stronger}>{weaker}"
+        pair = (stronger, weaker)
+        node = ids.get(pair)
+        if node is None:  # as Namer.priority_id
+            strong = parts.get(stronger) or parts.setdefault(stronger, part(stronger))
+            weak = parts.get(weaker) or parts.setdefault(weaker, part(weaker))
+            node = ids[pair] = f"priority:({strong})>({weak})"
+        name = f"{stronger}>{weaker}"
+        kind = basis_names.get(basis) or basis_names.setdefault(basis, str(basis))
         data = nodes.get(node)
-        if data is None:  # as _Builder.node, inlined: one priority node per pair
-            nodes[node] = {"type": NodeType.PRIORITY, "label": "", "names": (name,), "pair": (stronger, weaker)}
-            bases[node] = {basis_names.get(basis) or basis_names.setdefault(basis, str(basis))}
-        else:
+        if data is None:
+            strong = labels.get(stronger) or labels.setdefault(stronger, rule_label(stronger))
+            weak = labels.get(weaker) or labels.setdefault(weaker, rule_label(weaker))
+            tag = f"{kind}, unresolved" if stronger in unresolved or weaker in unresolved else kind
+            nodes[node] = {"type": priority_type, "label": f"({strong}) > ({weak}) [{tag}]", "names": (name,),
+                           "pair": pair}
+            kinds[node] = kind
+        else:  # another priority of the same pair: the label lists every basis (sorted)
             if name not in data["names"]:
                 data["names"] = tuple(sorted(data["names"] + (name,)))
-            bases[node].add(basis_names.get(basis) or basis_names.setdefault(basis, str(basis)))
-        ground(node, priority.evidence)
-    for node, kinds in bases.items():
-        data = b.nodes[node]
-        stronger, weaker = data["pair"]
-        tags = sorted(kinds)
-        if stronger in unresolved or weaker in unresolved:
-            tags.append("unresolved")
-        data["label"] = f"{namer.priority_label(stronger, weaker)} [{', '.join(tags)}]"
+            seen = kinds[node]
+            seen = kinds[node] = ({seen} if isinstance(seen, str) else seen) | {kind}
+            first, second = data["pair"]
+            tags = sorted(seen) + (["unresolved"] if first in unresolved or second in unresolved else [])
+            data["label"] = f"{namer.priority_label(first, second)} [{', '.join(tags)}]"
+        evidence = priority.evidence
+        source = evidence_nodes.get(evidence[0]) if len(evidence) == 1 else None
+        if source is None:
+            ground(node, evidence)
+            continue
+        key = f"grounding:{source}{EDGE_ARROW}{node}"  # ground(), inlined for the usual one fragment
+        if key not in keys:
+            keys.add(key)
+            edge_list.append((source, node, key, grounding))
 
 
 def _arguments(evaluation, namer: Namer, b: _Builder) -> None:
+    """One node per argument id (arguments of one derivation merge), its conclusion and derivation edges."""
     labels = evaluation.labelling.labels
     rounds = {a: k for k, members in enumerate(evaluation.labelling.rounds) for a in members}
     seen: dict[str, set[str]] = defaultdict(set)
+    nodes, keys, edge_list = b.nodes, b.keys, b.edges
+    derivation, argument_type, conclusion_type = {"type": EdgeType.DERIVATION}, NodeType.ARGUMENT, NodeType.CONCLUSION
+    argument_id, arg_ids, literal = namer.argument_id, namer.argument_ids, namer.literal
+    label_names: dict = {}  # str() of each label, once
+    heads: dict[str | None, tuple[str, str]] = {}  # top rule (None: a fact) -> (derivation source or "", via)
+
+    def derive(source: str, target: str) -> None:
+        """A derivation edge (id as :func:`symbolic.naming.edge_key`), once."""
+        key = f"derivation:{source}{EDGE_ARROW}{target}"
+        if key not in keys:
+            keys.add(key)
+            edge_list.append((source, target, key, derivation))
+
     for arg in evaluation.arguments:
-        node = namer.argument_id(arg.id)
-        conclusion = namer.literal(arg.conclusion)
-        label = labels.get(arg.id)
-        seen[node].add(str(label))
-        via = "fact" if arg.top_rule is None else namer.rule_label(arg.top_rule)
-        b.node(node, NodeType.ARGUMENT, "", arg.id, labelling=label, round=rounds.get(arg.id))
-        b.nodes[node]["label"] = f"{'/'.join(sorted(seen[node]))}: {conclusion} via {via}"
-        if arg.fact is not None:
-            b.edge(namer.fact_id(arg.conclusion), node, EdgeType.DERIVATION)
-        else:
-            b.edge(namer.rule_id(arg.top_rule), node, EdgeType.DERIVATION)
+        arg_id, top = arg.id, arg.top_rule
+        node = arg_ids.get(arg_id) or argument_id(arg_id)
+        conclusion = literal(arg.conclusion)
+        label = labels.get(arg_id)
+        labelled = seen[node]
+        labelled.add(label_names.get(label) or label_names.setdefault(label, str(label)))
+        head = heads.get(top)
+        if head is None:
+            head = heads[top] = ("", "fact") if top is None else (namer.rule_id(top), namer.rule_label(top))
+        data = nodes.get(node)
+        if data is None:  # as _Builder.node, inlined
+            data = nodes[node] = {"type": argument_type, "label": "", "names": (arg_id,), "labelling": label,
+                                  "round": rounds.get(arg_id)}
+        elif arg_id not in data["names"]:
+            data["names"] = tuple(sorted(data["names"] + (arg_id,)))
+        data["label"] = (f"{'/'.join(sorted(labelled)) if len(labelled) > 1 else next(iter(labelled))}: "
+                         f"{conclusion} via {head[1]}")
+        source = namer.fact_id(arg.conclusion) if arg.fact is not None else head[0] if top else namer.rule_id(top)
+        derive(source, node)
         for sub in arg.subs:
-            b.edge(namer.argument_id(sub), node, EdgeType.DERIVATION)
-        b.edge(node, b.node(f"conclusion:{conclusion}", NodeType.CONCLUSION, conclusion),
-               EdgeType.DERIVATION)
+            derive(arg_ids.get(sub) or argument_id(sub), node)
+        goal = f"conclusion:{conclusion}"
+        if goal not in nodes:
+            nodes[goal] = {"type": conclusion_type, "label": conclusion, "names": ()}
+        derive(node, goal)
 
 
 def _attacks(evaluation, namer: Namer, b: _Builder) -> AttackEdges:
     """Add the closure priority nodes the defeat sets use; return the attack edges (not yet added)."""
     edges = attack_edges(evaluation, namer)
-    closure = None  # indexed on the first pair that is not a base priority
-    nodes, priority_id = b.nodes, namer.priority_id
-    for stronger, weaker in edges.pairs:
-        if priority_id(stronger, weaker) not in nodes:
-            closure = closure or _Closure(evaluation)
+    nodes, known, priority_id = b.nodes, namer.priority_ids, namer.priority_id
+    missing = sorted(pair for pair in edges.pairs if (known.get(pair) or priority_id(*pair)) not in nodes)
+    if missing:  # pairs of the closure only
+        closure = _Closure(evaluation)
+        for stronger, weaker in missing:
             _priority_node(closure, namer, b, stronger, weaker)
     return edges
 

@@ -108,8 +108,8 @@ class AttackEdges:
         Node ids of licensing rules, sorted.
     sets : tuple of tuple of str
         Defeat sets: the sorted priority node ids neutralizing an edge.
-    pairs : tuple of (str, str)
-        Every ``(stronger, weaker)`` pair of ``P+`` used by a defeat set, sorted.
+    pairs : frozenset of (str, str)
+        Every ``(stronger, weaker)`` pair of ``P+`` used by a defeat set.
     """
 
     source: np.ndarray
@@ -122,7 +122,7 @@ class AttackEdges:
     node_ids: tuple[str, ...]
     rule_nodes: tuple[str, ...]
     sets: tuple[tuple[str, ...], ...]
-    pairs: tuple[tuple[str, str], ...]
+    pairs: frozenset[tuple[str, str]]
 
     def __len__(self) -> int:
         return len(self.source)
@@ -185,6 +185,24 @@ def _segments(keys: np.ndarray) -> np.ndarray:
     if not len(keys):
         return np.zeros(0, dtype=np.int64)
     return np.concatenate([[0], np.flatnonzero(keys[1:] != keys[:-1]) + 1])
+
+
+def _distinct(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct values of ``key`` (sorted), a position holding each, and each position's distinct index.
+
+    As ``numpy.unique(key, return_index=True, return_inverse=True)``, except that the position of
+    a value is any one holding it (an unstable sort, several times faster than the stable one
+    that the first position needs): the callers read fields that all positions of a value share.
+    """
+    perm = np.argsort(key)
+    ordered = key[perm]
+    new = np.empty(len(ordered), dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    inverse = np.empty(len(key), dtype=np.int64)
+    inverse[perm] = np.cumsum(new) - 1
+    return ordered[starts], perm[starts], inverse
 
 
 def attack_edges(evaluation: Evaluation, namer: Namer) -> AttackEdges:
@@ -269,46 +287,47 @@ def _defeat_sets(evaluation, namer, table, order, group, active):
     # Positions in ``order`` (``group``: their edge, None when each attack is its own edge).
     defeated = np.flatnonzero(~active if group is None else ~active[group])  # every attack there is defeated
     if not len(defeated):
-        return defeat_set, (), ()
+        return defeat_set, (), frozenset()
     rows = order[defeated]
-    shape = table.shape[rows]
-    on = table.on[rows]
-    n_args, n_rules = len(table.argument_ids), len(table.rule_ids)
+    n_args, n_rules, n_facts = len(table.argument_ids), len(table.rule_ids), len(table.fact_ids)
     # The class of an attack fixes its targetRules: the attacked conclusion (rebut on an argument),
-    # the rule, or the fact together with the attacked argument.  Keys are built in place.
+    # the rule, or the fact together with the attacked argument.  ``on_class`` numbers what an attack
+    # is on, per shape: ``offset[shape] + on`` indexes it.  Keys are built in place.
     literal_code: dict[str, int] = {}
     special = set(table.rule_ids) | set(table.fact_ids)
     conclusion = np.array([literal_code.setdefault(a.conclusion, len(literal_code)) if a.id not in special
                            else -1 for a in evaluation.arguments] if n_args else [], dtype=np.int64)
-    by_on = on.astype(np.int64)
-    by_on += len(literal_code)
-    on_argument = np.flatnonzero(shape == SHAPE_ARGUMENT)
-    if n_args and len(on_argument):
-        code = conclusion[on[on_argument]]
-        by_on[on_argument[code >= 0]] = code[code >= 0]
-        del code
-    width = len(literal_code) + max(n_args, len(table.rule_ids), len(table.fact_ids)) + 1
-    key1 = shape.astype(np.int64)
-    key1 *= width
-    key1 += by_on
+    n_literals = len(literal_code)
+    on_class = np.arange(n_literals, n_literals + n_args + n_rules + n_facts, dtype=np.int64)
+    on_class[:n_args] = np.where(conclusion >= 0, conclusion, on_class[:n_args])
+    offset = np.zeros(3, dtype=np.int64)
+    offset[SHAPE_RULE], offset[SHAPE_FACT] = n_args, n_args + n_rules
+    shape = table.shape[rows]
+    at = offset[shape]
+    at += table.on[rows]
+    key1 = on_class[at]
+    del at
     key1 *= n_rules + 1
     key1 += table.lic[rows]
     key1 += 1
-    key2 = np.zeros(len(rows), dtype=np.int64)
     on_fact = np.flatnonzero(shape == SHAPE_FACT)
+    del shape
+    key2 = np.zeros(len(rows), dtype=np.int64)
     key2[on_fact] = table.target[rows[on_fact]] + 1
     engine_pair = table.defeat[rows].astype(np.int64)
     engine_pair += 1
-    del shape, on, by_on, on_argument, on_fact
-    pairs_span, key2_span = len(table.defeats) + 1, n_args + 2
-    if (3 * width + 1) * (n_rules + 1) * key2_span * pairs_span < _KEY_LIMIT:  # one int64 key: one sort
+    width = n_literals + n_args + n_rules + n_facts
+    pairs_span, key2_span = len(table.defeats) + 1, (n_args + 2 if len(on_fact) else 1)
+    del on_fact
+    if (width + 1) * (n_rules + 1) * key2_span * pairs_span < _KEY_LIMIT:  # one int64 key: one sort
         key = key1
-        key *= key2_span
-        key += key2
+        if key2_span > 1:
+            key *= key2_span
+            key += key2
         key *= pairs_span
         key += engine_pair
         del key1, key2, engine_pair
-        subclass, first_at, per_row = np.unique(key, return_index=True, return_inverse=True)
+        subclass, first_at, per_row = _distinct(key)
         cls = subclass // pairs_span
         new_class = np.concatenate([[True], cls[1:] != cls[:-1]])
         first = rows[first_at]
@@ -358,9 +377,9 @@ def _defeat_sets(evaluation, namer, table, order, group, active):
     # Name each set by its priority node ids; equal names share one set.
     named: dict[tuple[str, ...], int] = {}
     remap = np.empty(len(by_index), dtype=np.int64)
-    node_of: dict[tuple[str, str], str] = {}
+    node_of, priority_id = namer.priority_ids, namer.priority_id  # the base priorities' ids are known by now
     for i, found in enumerate(by_index):
-        ids = tuple(sorted({node_of.get(p) or node_of.setdefault(p, namer.priority_id(*p)) for p in found}))
+        ids = tuple(sorted({node_of.get(p) or priority_id(*p) for p in found}))
         remap[i] = named.setdefault(ids, len(named))
     # Only the sets some edge uses are kept, in first-named order.
     if chosen is None:  # every class is some edge's set
@@ -376,6 +395,5 @@ def _defeat_sets(evaluation, namer, table, order, group, active):
     else:
         defeat_set[groups[group_start]] = compact[remap[chosen]]
     names_of = list(named)
-    used = set(used.tolist())
-    pairs = tuple(sorted({p for i, found in enumerate(by_index) if i in used for p in found}))
+    pairs = frozenset().union(*(by_index[i] for i in used.tolist()))
     return defeat_set, tuple(names_of[i] for i in kept.tolist()), pairs

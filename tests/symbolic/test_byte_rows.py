@@ -45,3 +45,26 @@ def test_rows_concatenate_table_pieces(chunk):
     expected = "".join(f"{names[i]}|{'xy'[j]}\n" for i, j in zip(first.tolist(), second.tolist())).encode()
     got = b"".join(rows([(table(names), first), (table(["|x\n", "|y\n"]), second)], 50, chunk=chunk))
     assert got == expected
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_lookup_and_digit_paths_agree_with_str_join(monkeypatch, seed):
+    """Small ranges take the word lookup, wide ones the digit grid; both equal ``str`` joined by commas."""
+    rng = np.random.default_rng(seed)
+    monkeypatch.setattr(byte_rows, "_BLOCK", int(rng.integers(1, 50)))
+    for low, high in [(-1, 2), (-1, 300), (0, 10 ** 6), (-999_999, 9_999_999), (5, 6), (-(10 ** 7), 10 ** 8)]:
+        values = rng.integers(low, high, int(rng.integers(0, 400)))
+        expected = ",".join(map(str, values.tolist())).encode()
+        assert decimals(values) == expected
+        assert b"".join(decimal_blocks(values)) == expected
+        monkeypatch.setattr(byte_rows, "_lookup", lambda v: None)  # the digit grid alone
+        assert decimals(values) == expected
+        monkeypatch.undo()
+        monkeypatch.setattr(byte_rows, "_BLOCK", 7)
+
+
+def test_lookup_is_used_only_for_narrow_ranges():
+    assert byte_rows._lookup(np.array([-1, 0, 4000] * 2000)) is not None
+    assert byte_rows._lookup(np.array([0, 10 ** 6])) is None  # wider than the column
+    assert byte_rows._lookup(np.array([10 ** 7] * 300)) is None  # eight digits do not fit a word with the comma
+    assert byte_rows._lookup(np.array([], dtype=np.int64)) is None
