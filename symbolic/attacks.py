@@ -52,10 +52,17 @@ def _beaten_by(beatable: list[tuple[int, set[str]]], subs: int) -> dict[str, lis
     return beaten
 
 
+def _ranges(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """``starts[i], ..., starts[i] + sizes[i] - 1`` for every ``i``, laid end to end."""
+    ends = np.cumsum(sizes)
+    return np.repeat(starts - ends + sizes, sizes) + np.arange(int(ends[-1]) if len(ends) else 0)
+
+
 class _Builder:
     """Indexes, neutralization (Definition 4) and the growing attack columns."""
 
-    def __init__(self, theory: Theory, arguments: Sequence[Argument], order: PriorityOrder):
+    def __init__(self, theory: Theory, arguments: Sequence[Argument], order: PriorityOrder,
+                 target_rules: TargetRules | None = None):
         self.index = ArgumentIndex(arguments)
         self.theory = theory
         self.rule_ids = tuple(r.id for r in theory.rules)
@@ -63,7 +70,7 @@ class _Builder:
         self.fact_ids = tuple(f.id for f in theory.facts)
         self.fact_code = {f: i for i, f in enumerate(self.fact_ids)}
         self.kind = {r.id: r.kind for r in theory.rules}
-        self.target_rules = TargetRules(theory, arguments, order.closure)
+        self.target_rules = target_rules or TargetRules(theory, arguments, order.closure)
         self.concluders = self.target_rules.concluders
         self.stronger_than = self.target_rules.stronger_than
         self.defeats: dict[tuple[str, str], int] = {}
@@ -136,37 +143,59 @@ class _Builder:
 
         ``targetRules`` depend only on the attacked conclusion, so one default
         row of defeats serves the whole block; a sub-argument whose own top
-        rule beats an attacker overrides that entry (it is named first).
+        rule beats an attacker overrides that entry (it is named first).  The
+        default of a licensing rule and the overrides of a top rule are worked
+        out once per block (pairs are numbered in the order they are first
+        needed), and the overrides written for every row of that top rule at once.
         """
-        index = self.index
+        index, top, kind, containers = self.index, self.index.top, self.kind, self.index.containers
+        defeats = self.defeats
+        number = defeats.setdefault
         for literal, attackers in index.by_conclusion.items():
-            subs = [b for b in index.by_conclusion.get(complement(literal), ())
-                    if index.top[b] is not None and self.kind[index.top[b]] in _REBUTTABLE]
+            attacked = complement(literal)
+            subs = [b for b in index.by_conclusion.get(attacked, ())
+                    if top[b] is not None and kind[top[b]] in _REBUTTABLE]
             if not subs:
                 continue
-            lic_names = [index.top[a] for a in attackers]
-            rules = self.target_rules.of_conclusion(complement(literal))
-            default = [self.first_stronger(rules, lic) for lic in lic_names]
+            lic_names = [top[a] for a in attackers]
+            rules = self.target_rules.of_conclusion(attacked)
+            first: dict = {}
+            for lic in lic_names:
+                if lic not in first:
+                    first[lic] = self.first_stronger(rules, lic)
+            default = [first[lic] for lic in lic_names]
             beatable = [(j, self.stronger_than[lic]) for j, lic in enumerate(lic_names)
                         if lic is not None and lic in self.stronger_than]
-            beaten_by = _beaten_by(beatable, len(subs))
-            targets, on, fixes = [], [], []
+            fixes: dict[str, tuple | None] = {}
+            starts: dict[str, list[int]] = {}
+            sizes: dict[str, list[int]] = {}
+            targets: list[int] = []
+            widths: list[int] = []
+            beaten_by = _beaten_by(beatable, len(set(top[b] for b in subs))) if beatable else {}
             for sub in subs:
-                top = index.top[sub]
-                if beaten_by is None:
-                    row_fixes = [(j, self.pair(top, lic_names[j])) for j, strong in beatable if top in strong]
-                else:
-                    row_fixes = [(j, self.pair(top, lic_names[j])) for j in beaten_by.get(top, ())]
-                for target in index.containers[sub]:
-                    if row_fixes:
-                        fixes.extend((len(targets), j, value) for j, value in row_fixes)
-                    targets.append(target)
-                    on.append(sub)
+                rule = top[sub]
+                if rule not in fixes:
+                    if beaten_by is None:
+                        row = [(j, number((rule, lic_names[j]), len(defeats))) for j, strong in beatable
+                               if rule in strong]
+                    else:
+                        row = [(j, number((rule, lic_names[j]), len(defeats))) for j in beaten_by.get(rule, ())]
+                    fixes[rule] = tuple(zip(*row)) if row else None
+                    if row:
+                        starts[rule], sizes[rule] = [], []
+                rows = containers[sub]
+                if fixes[rule] is not None:
+                    starts[rule].append(len(targets))
+                    sizes[rule].append(len(rows))
+                targets.extend(rows)
+                widths.append(len(rows))
             defeat = np.empty((len(targets), len(attackers)), dtype=np.int32)
             defeat[:] = np.asarray(default, dtype=np.int32)
-            if fixes:
-                rows, cols, values = zip(*fixes)
-                defeat[list(rows), list(cols)] = values
+            for rule, begin in starts.items():
+                cols, values = fixes[rule]
+                rows = _ranges(np.asarray(begin, dtype=np.int64), np.asarray(sizes[rule], dtype=np.int64))
+                defeat[rows[:, None], np.asarray(cols, dtype=np.int64)] = np.asarray(values, dtype=np.int32)
+            on = np.repeat(np.asarray(subs, dtype=np.int32), widths)
             self.block(attackers, self.lic_codes(attackers), targets, on, 0, SHAPE_ARGUMENT, defeat)
 
     def rebuttable(self, sub: int) -> bool:
@@ -211,7 +240,8 @@ class _Builder:
         return AttackTable(self.index.ids, self.rule_ids, self.fact_ids, defeats, columns)
 
 
-def derive_attacks(theory: Theory, arguments: Sequence[Argument], order: PriorityOrder) -> AttackTable:
+def derive_attacks(theory: Theory, arguments: Sequence[Argument], order: PriorityOrder, *,
+                   target_rules: TargetRules | None = None) -> AttackTable:
     """Derive, merge and neutralize the attacks of a theory (Definitions 2 and 4).
 
     ``targetRules`` (Definition 4, team reading): for a rebut on ``B'`` every
@@ -231,6 +261,8 @@ def derive_attacks(theory: Theory, arguments: Sequence[Argument], order: Priorit
         The arguments of ``theory`` (:func:`symbolic.arguments.build_arguments`).
     order : PriorityOrder
         ``P+`` (:func:`symbolic.priorities.priority_order`).
+    target_rules : TargetRules, optional
+        ``targetRules`` over ``theory``, ``arguments`` and ``order``, when already built.
 
     Returns
     -------
@@ -263,4 +295,4 @@ def derive_attacks(theory: Theory, arguments: Sequence[Argument], order: Priorit
     [('A3', 'A4', 'rebut', ('r2', 'r1')), ('A4', 'A3', 'rebut', None)]
     """
     with gc_paused():
-        return _Builder(theory, arguments, order).table()
+        return _Builder(theory, arguments, order, target_rules).table()

@@ -23,7 +23,7 @@ from typing import Iterable, Sequence
 from .grounding import Theory
 from .results import Argument, Evaluation
 
-__all__ = ["NeutralizingPairs", "TargetRules", "applicable_rules"]
+__all__ = ["NeutralizingPairs", "TargetRules", "applicable_rules", "target_rules_of"]
 
 
 def applicable_rules(theory: Theory, arguments: Sequence[Argument]) -> frozenset[str]:
@@ -64,6 +64,9 @@ class TargetRules:
         The theory's arguments (Definition 1), sub-arguments first.
     closure : iterable of (str, str)
         The pairs ``(stronger, weaker)`` of the strict order ``P+``.
+    stronger_than : dict of str to set of str, optional
+        The same pairs grouped by weaker rule, when already computed
+        (:func:`symbolic.priorities.priority_parts`); ``closure`` is then not read.
 
     Attributes
     ----------
@@ -86,19 +89,42 @@ class TargetRules:
     (['r1'], ['r1'], {'r1'})
     """
 
-    __slots__ = ("concluders", "stronger_than", "_arguments", "_by_id")
+    __slots__ = ("concluders", "stronger_than", "_arguments", "_by_id", "_sources")
 
-    def __init__(self, theory: Theory, arguments: Sequence[Argument], closure: Iterable[tuple[str, str]]):
+    def __init__(self, theory: Theory, arguments: Sequence[Argument], closure: Iterable[tuple[str, str]],
+                 stronger_than: dict[str, set[str]] | None = None):
         applicable = applicable_rules(theory, arguments)
         self.concluders: dict[str, list[str]] = {}
         for rule in theory.rules:
             if rule.id in applicable:
                 self.concluders.setdefault(rule.consequent, []).append(rule.id)
-        self.stronger_than: dict[str, set[str]] = {}
-        for strong, weak in closure:
-            self.stronger_than.setdefault(weak, set()).add(strong)
+        if stronger_than is None:
+            stronger_than = {}
+            for strong, weak in closure:
+                stronger_than.setdefault(weak, set()).add(strong)
+        self.stronger_than: dict[str, set[str]] = stronger_than
         self._arguments = arguments
+        self._sources = (theory, arguments, closure)
         self._by_id: dict[str, Argument] | None = None
+
+    @property
+    def arguments(self) -> Sequence[Argument]:
+        """The arguments these ``targetRules`` range over."""
+        return self._arguments
+
+    def computed_from(self, evaluation: Evaluation) -> bool:
+        """Whether these are the ``targetRules`` of ``evaluation``'s own theory, arguments and ``P+``."""
+        theory, arguments, closure = self._sources
+        return (theory is evaluation.theory and arguments is evaluation.arguments
+                and closure is evaluation.priorities.closure)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TargetRules):
+            return NotImplemented
+        return (self.concluders == other.concluders and self.stronger_than == other.stronger_than
+                and tuple(self._arguments) == tuple(other._arguments))
+
+    __hash__ = None  # type: ignore[assignment]
 
     def of_conclusion(self, literal: str) -> list[str]:
         """``targetRules`` of a rebut on a sub-argument concluding ``literal``."""
@@ -128,6 +154,25 @@ class TargetRules:
         return self.stronger_than.get(rule, set()) if rule is not None else set()
 
 
+def target_rules_of(evaluation: Evaluation) -> TargetRules:
+    """The :class:`TargetRules` of an evaluation: the engine's own when it carries them
+    (``evaluation.extra["target_rules"]``, set by :func:`symbolic.status.evaluate`), else
+    computed from its theory, arguments and ``P+``.
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+
+    Returns
+    -------
+    TargetRules
+    """
+    carried = evaluation.extra.get("target_rules")
+    if isinstance(carried, TargetRules) and carried.computed_from(evaluation):
+        return carried
+    return TargetRules(evaluation.theory, evaluation.arguments, evaluation.priorities.closure)
+
+
 class NeutralizingPairs:
     """The pairs of ``P+`` that neutralize an attack (Definition 4) of one evaluation.
 
@@ -138,7 +183,7 @@ class NeutralizingPairs:
     """
 
     def __init__(self, evaluation: Evaluation):
-        self.target_rules = TargetRules(evaluation.theory, evaluation.arguments, evaluation.priorities.closure)
+        self.target_rules = target_rules_of(evaluation)
         self.rules = {r.id for r in evaluation.theory.rules}
         self.facts = {f.id for f in evaluation.theory.facts}
         self.conclusion = {a.id: a.conclusion for a in evaluation.arguments}
