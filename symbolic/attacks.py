@@ -166,35 +166,44 @@ class _Builder:
             default = [first[lic] for lic in lic_names]
             beatable = [(j, self.stronger_than[lic]) for j, lic in enumerate(lic_names)
                         if lic is not None and lic in self.stronger_than]
-            fixes: dict[str, tuple | None] = {}
-            starts: dict[str, list[int]] = {}
-            sizes: dict[str, list[int]] = {}
+            fixes: dict[str, int] = {}  # top rule -> its override group, -1 for none
+            cols: list[int] = []
+            values: list[int] = []
+            group_start: list[int] = []
+            group_size: list[int] = []
+            fixed: list[tuple[int, int, int]] = []  # (first row, rows, group) of each overridden sub
             targets: list[int] = []
             widths: list[int] = []
             beaten_by = _beaten_by(beatable, len(set(top[b] for b in subs))) if beatable else {}
             for sub in subs:
                 rule = top[sub]
-                if rule not in fixes:
+                group = fixes.get(rule)
+                if group is None:
                     if beaten_by is None:
-                        row = [(j, number((rule, lic_names[j]), len(defeats))) for j, strong in beatable
-                               if rule in strong]
+                        row = [j for j, strong in beatable if rule in strong]
                     else:
-                        row = [(j, number((rule, lic_names[j]), len(defeats))) for j in beaten_by.get(rule, ())]
-                    fixes[rule] = tuple(zip(*row)) if row else None
+                        row = beaten_by.get(rule, ())
+                    group = fixes[rule] = len(group_start) if row else -1
                     if row:
-                        starts[rule], sizes[rule] = [], []
+                        group_start.append(len(cols))
+                        group_size.append(len(row))
+                        cols.extend(row)
+                        values.extend([number((rule, lic_names[j]), len(defeats)) for j in row])
                 rows = containers[sub]
-                if fixes[rule] is not None:
-                    starts[rule].append(len(targets))
-                    sizes[rule].append(len(rows))
+                if group >= 0:
+                    fixed.append((len(targets), len(rows), group))
                 targets.extend(rows)
                 widths.append(len(rows))
             defeat = np.empty((len(targets), len(attackers)), dtype=np.int32)
             defeat[:] = np.asarray(default, dtype=np.int32)
-            for rule, begin in starts.items():
-                cols, values = fixes[rule]
-                rows = _ranges(np.asarray(begin, dtype=np.int64), np.asarray(sizes[rule], dtype=np.int64))
-                defeat[rows[:, None], np.asarray(cols, dtype=np.int64)] = np.asarray(values, dtype=np.int32)
+            if fixed:
+                first_row, n_rows, group = np.array(fixed, dtype=np.int64).T
+                size = np.asarray(group_size, dtype=np.int64)[group]
+                entry = _ranges(np.zeros(len(group), dtype=np.int64), n_rows * size)  # within each sub
+                owner = np.repeat(np.arange(len(group)), n_rows * size)
+                pick = np.asarray(group_start, dtype=np.int64)[group][owner] + entry % size[owner]
+                defeat[first_row[owner] + entry // size[owner], np.asarray(cols, dtype=np.int64)[pick]] = \
+                    np.asarray(values, dtype=np.int32)[pick]
             on = np.repeat(np.asarray(subs, dtype=np.int32), widths)
             self.block(attackers, self.lic_codes(attackers), targets, on, 0, SHAPE_ARGUMENT, defeat)
 
@@ -219,8 +228,10 @@ class _Builder:
         index = self.index
         for fact in self.theory.facts:
             attackers = index.by_conclusion.get(complement(fact.literal))
+            if not attackers:
+                continue
             targets = index.premise_users.get(fact.id)
-            if not attackers or not targets:
+            if not targets:
                 continue
             lic_names = [index.top[a] for a in attackers]
             defeat = np.full((len(targets), len(attackers)), -1, dtype=np.int32)

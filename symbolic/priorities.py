@@ -30,9 +30,14 @@ _FAST_FROM = 256  # pairs; below, the general path is cheaper than numpy's set-u
 _MAX_DEPTH = 16  # layers peeled with numpy before the general path takes over
 
 
-def _codes(names: Sequence[str], code: dict[str, int]) -> np.ndarray:
-    """Integer codes of ``names``, new names numbered in first-seen order into ``code``."""
-    return np.fromiter((code.setdefault(x, len(code)) for x in names), dtype=np.int64, count=len(names))
+def _codes(strongs: Sequence[str], weaks: Sequence[str]) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Integer codes of both columns, names numbered in first-seen order (``strongs`` first)."""
+    code = dict.fromkeys(strongs)
+    code.update(dict.fromkeys(weaks))
+    names = list(code)
+    code = dict(zip(names, range(len(names))))
+    return (np.array(list(map(code.__getitem__, strongs)), dtype=np.int64),
+            np.array(list(map(code.__getitem__, weaks)), dtype=np.int64), names)
 
 
 def _layered(strong: np.ndarray, weak: np.ndarray, n: int) -> bool:
@@ -99,12 +104,10 @@ def _order(strongs: Sequence[str], weaks: Sequence[str], stacklevel: int):
     the map from each rule to the rules stronger than it (else ``None``)."""
     base = frozenset(zip(strongs, weaks))
     if len(strongs) >= _FAST_FROM:
-        code: dict[str, int] = {}
-        s, w = _codes(strongs, code), _codes(weaks, code)
-        keys = np.unique(s * len(code) + w)
-        s, w = keys // len(code), keys % len(code)
-        if _layered(s, w, len(code)):
-            names = list(code)
+        s, w, names = _codes(strongs, weaks)
+        keys = np.unique(s * len(names) + w)
+        s, w = keys // len(names), keys % len(names)
+        if _layered(s, w, len(names)):
             return PriorityOrder(base=base, cycles=(), unresolved=frozenset(), closure=base), \
                 _stronger_map(s, w, names)
     succ = adjacency(base)
