@@ -74,7 +74,7 @@ def _layered(strong: np.ndarray, weak: np.ndarray, n: int) -> bool:
     total = int(fan.sum())
     if not total:
         return True
-    if total > 8 * len(dst) + 4096:
+    if total > 16 * len(dst) + 65536:  # too many two-step paths to check: the general path
         return False
     first = np.repeat(src, fan)
     starts = indptr[dst]
