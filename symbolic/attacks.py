@@ -73,13 +73,42 @@ class _Builder:
         self.target_rules = target_rules or TargetRules(theory, arguments, order.closure)
         self.concluders = self.target_rules.concluders
         self.stronger_than = self.target_rules.stronger_than
-        self.defeats: dict[tuple[str, str], int] = {}
+        # Defeating pairs, each as the key strong * rules + weak, numbered as first met: every
+        # key in order in _keys (arrays); `numbers` maps the first `_synced` of them to their index.
+        self.numbers: dict[int, int] = {}
+        self._keys: list[np.ndarray] = []
+        self._count = self._synced = 0
+        self._rule_names = np.array(self.rule_ids, dtype=object)
+        self._weak_csr: tuple[np.ndarray, np.ndarray] | None = None
         self.blocks: list[tuple] = []
 
     # -- Definition 4 ------------------------------------------------------
     def pair(self, strong: str, weak: str) -> int:
-        """Index of ``(strong, weak)`` in the table's defeating pairs."""
-        return self.defeats.setdefault((strong, weak), len(self.defeats))
+        """Index of ``(strong, weak)`` in the table's defeating pairs (numbered as first met)."""
+        if self._synced < self._count:  # pairs numbered in bulk: look-ups need them
+            keys = np.concatenate(self._keys)[self._synced:].tolist()
+            self.numbers.update(zip(keys, range(self._synced, self._count)))
+            self._synced = self._count
+        key = self.rule_code[strong] * len(self.rule_ids) + self.rule_code[weak]
+        number = self.numbers.get(key)
+        if number is None:
+            number = self.numbers[key] = self._count
+            self._keys.append(np.array([key], dtype=np.int64))
+            self._count = self._synced = self._count + 1
+        return number
+
+    def _number_new(self, keys: np.ndarray) -> np.ndarray:
+        """Number ``keys``, pairs met for the first time, in order (they are in no look-up yet)."""
+        start = self._count
+        self._keys.append(keys.astype(np.int64))
+        self._count += len(keys)
+        return np.arange(start, self._count, dtype=np.int64)
+
+    def defeats(self) -> tuple[tuple[str, str], ...]:
+        """The defeating pairs ``(stronger, weaker)``, by index."""
+        keys = np.concatenate(self._keys) if self._keys else np.zeros(0, dtype=np.int64)
+        names, n = self._rule_names, max(len(self.rule_ids), 1)
+        return tuple(zip(names[keys // n].tolist(), names[keys % n].tolist()))
 
     def lic_codes(self, attackers: Sequence[int]) -> np.ndarray:
         """Licensing rule codes of ``attackers``: their top rules (-1 for facts)."""
@@ -93,14 +122,19 @@ class _Builder:
         top = self.index.top[sub]
         return [top] + [r for r in rules if r != top] if top in rules else rules
 
-    def first_stronger(self, rules, lic: str | None) -> int:
-        """The first of ``rules`` with ``rule >+ lic``, as a pair index, or -1 (Definition 4)."""
+    def first_rule(self, rules, lic: str | None) -> str | None:
+        """The first of ``rules`` with ``rule >+ lic``, or ``None`` (Definition 4)."""
         strong = self.stronger_than.get(lic) if lic is not None else None
         if strong:
             for rule in rules:
                 if rule in strong:
-                    return self.pair(rule, lic)
-        return -1
+                    return rule
+        return None
+
+    def first_stronger(self, rules, lic: str | None) -> int:
+        """The first of ``rules`` with ``rule >+ lic``, as a pair index, or -1 (Definition 4)."""
+        rule = self.first_rule(rules, lic)
+        return self.pair(rule, lic) if rule is not None else -1
 
     def depending_rules(self, target: int, fact: str) -> list[str]:
         """``targetRules`` of undermining ``fact`` in argument ``target`` (by position)."""
@@ -138,19 +172,88 @@ class _Builder:
             start = end
         return out
 
+    def _by_weak(self) -> tuple[np.ndarray, np.ndarray]:
+        """``P+`` over rule codes as a CSR by weaker rule: ``strong[ptr[w]:ptr[w + 1]] >+ w``."""
+        if self._weak_csr is None:
+            code = self.rule_code
+            weak: list[int] = []
+            strong: list[int] = []
+            for rule, stronger in self.stronger_than.items():
+                w = code.get(rule)
+                if w is not None:
+                    codes = [code[x] for x in stronger if x in code]
+                    weak.extend([w] * len(codes))
+                    strong.extend(codes)
+            weak, strong = np.array(weak, dtype=np.int64), np.array(strong, dtype=np.int64)
+            order = np.argsort(weak, kind="stable")
+            ptr = np.searchsorted(weak[order], np.arange(len(self.rule_ids) + 1))
+            self._weak_csr = ptr, strong[order]
+        return self._weak_csr
+
+    def _overrides(self, lics: np.ndarray, defaults: dict, tops: list[str]):
+        """The entries of a rebut block that a sub-argument's own top rule overrides.
+
+        ``lics`` are the attackers' licensing rule codes (-1 for a fact), ``defaults``
+        maps each licensing rule code to ``(strong code, pair)`` of its default entry, and
+        ``tops`` are the distinct top rules of the attacked sub-arguments, first seen
+        first.  Returns ``(group, cols, values, starts, sizes)``: the override group of
+        each top rule that beats some attacker, and per group the attacker columns and
+        pair indices, ``cols[starts[g]:starts[g] + sizes[g]]``, columns ascending.  New
+        pairs are numbered in the order :meth:`pair` would have met them: top rule by top
+        rule, attacker by attacker.
+        """
+        ptr, strong = self._by_weak()
+        beatable = np.flatnonzero(lics >= 0)
+        weak = lics[beatable].astype(np.int64)
+        sizes = ptr[weak + 1] - ptr[weak]
+        if not len(strong) or not sizes.any():
+            return {}, None, None, None, None
+        rank = np.full(len(self.rule_ids), -1, dtype=np.int64)
+        rank[np.array([self.rule_code[t] for t in tops], dtype=np.int64)] = np.arange(len(tops))
+        cand = strong[_ranges(ptr[weak], sizes)]
+        col = np.repeat(beatable, sizes)
+        r = rank[cand]
+        keep = r >= 0
+        if not keep.any():
+            return {}, None, None, None, None
+        cand, col, r = cand[keep], col[keep], r[keep]
+        order = np.lexsort((col, r))
+        cand, col, r = cand[order], col[order], r[order]
+        n_rules = len(self.rule_ids)
+        keys = cand * n_rules + lics[col]
+        uniq, first_at, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        need = np.argsort(first_at, kind="stable")
+        u_strong, u_weak = uniq[need] // n_rules, uniq[need] % n_rules
+        default_strong = np.full(n_rules, -1, dtype=np.int64)
+        default_pair = np.full(n_rules, -1, dtype=np.int64)
+        if defaults:
+            w, (t, pair) = list(defaults), zip(*defaults.values())
+            default_strong[w], default_pair[w] = t, pair
+        known = default_strong[u_weak] == u_strong  # the block's default entry for that rule
+        numbers = np.where(known, default_pair[u_weak], 0)
+        fresh = np.flatnonzero(~known)
+        numbers[fresh] = self._number_new(uniq[need][fresh])
+        by_key = np.empty(len(uniq), dtype=np.int64)
+        by_key[need] = numbers
+        values = by_key[inverse.reshape(-1)]
+        starts = np.flatnonzero(np.concatenate([[True], r[1:] != r[:-1]]))
+        counts = np.diff(np.append(starts, len(r)))
+        group = {tops[g]: i for i, g in enumerate(r[starts].tolist())}
+        return group, col, values, starts, counts
+
     def rebuts(self) -> None:
         """Rebuts, one block per complementary pair of conclusions.
 
         ``targetRules`` depend only on the attacked conclusion, so one default
         row of defeats serves the whole block; a sub-argument whose own top
         rule beats an attacker overrides that entry (it is named first).  The
-        default of a licensing rule and the overrides of a top rule are worked
-        out once per block (pairs are numbered in the order they are first
-        needed), and the overrides written for every row of that top rule at once.
+        default of a licensing rule is worked out once per block, the overrides
+        with numpy over rule codes (:meth:`_overrides`), and written for every
+        row of a top rule at once; pairs are numbered in the order they are first
+        needed, as :meth:`pair` does.
         """
         index, top, kind, containers = self.index, self.index.top, self.kind, self.index.containers
-        defeats = self.defeats
-        number = defeats.setdefault
+        code, n_rules = self.rule_code, len(self.rule_ids)
         for literal, attackers in index.by_conclusion.items():
             attacked = complement(literal)
             subs = [b for b in index.by_conclusion.get(attacked, ())
@@ -159,53 +262,46 @@ class _Builder:
                 continue
             lic_names = [top[a] for a in attackers]
             rules = self.target_rules.of_conclusion(attacked)
+            # A pair's weaker rule is the licensing rule of an attacker, which concludes `literal`:
+            # no other block meets it, so the pairs of this block are new but for repeats within it.
             first: dict = {}
+            defaults: dict[int, tuple[int, int]] = {}
             for lic in lic_names:
                 if lic not in first:
-                    first[lic] = self.first_stronger(rules, lic)
+                    rule = self.first_rule(rules, lic)
+                    first[lic] = -1 if rule is None else len(defaults)
+                    if rule is not None:
+                        defaults[code[lic]] = (code[rule], len(defaults))
+            if defaults:
+                keys = np.array([t * n_rules + w for w, (t, _) in defaults.items()], dtype=np.int64)
+                offset = int(self._number_new(keys)[0])
+                defaults = {w: (t, offset + i) for w, (t, i) in defaults.items()}
+                first = {lic: -1 if i < 0 else offset + i for lic, i in first.items()}
             default = [first[lic] for lic in lic_names]
-            beatable = [(j, self.stronger_than[lic]) for j, lic in enumerate(lic_names)
-                        if lic is not None and lic in self.stronger_than]
-            fixes: dict[str, int] = {}  # top rule -> its override group, -1 for none
-            cols: list[int] = []
-            values: list[int] = []
-            group_start: list[int] = []
-            group_size: list[int] = []
+            lics = self.lic_codes(attackers)
+            tops = list(dict.fromkeys(top[b] for b in subs))
+            group, cols, values, starts, sizes = self._overrides(lics, defaults, tops)
             fixed: list[tuple[int, int, int]] = []  # (first row, rows, group) of each overridden sub
             targets: list[int] = []
             widths: list[int] = []
-            beaten_by = _beaten_by(beatable, len(set(top[b] for b in subs))) if beatable else {}
             for sub in subs:
-                rule = top[sub]
-                group = fixes.get(rule)
-                if group is None:
-                    if beaten_by is None:
-                        row = [j for j, strong in beatable if rule in strong]
-                    else:
-                        row = beaten_by.get(rule, ())
-                    group = fixes[rule] = len(group_start) if row else -1
-                    if row:
-                        group_start.append(len(cols))
-                        group_size.append(len(row))
-                        cols.extend(row)
-                        values.extend([number((rule, lic_names[j]), len(defeats)) for j in row])
                 rows = containers[sub]
-                if group >= 0:
-                    fixed.append((len(targets), len(rows), group))
+                g = group.get(top[sub])
+                if g is not None:
+                    fixed.append((len(targets), len(rows), g))
                 targets.extend(rows)
                 widths.append(len(rows))
             defeat = np.empty((len(targets), len(attackers)), dtype=np.int32)
             defeat[:] = np.asarray(default, dtype=np.int32)
             if fixed:
-                first_row, n_rows, group = np.array(fixed, dtype=np.int64).T
-                size = np.asarray(group_size, dtype=np.int64)[group]
-                entry = _ranges(np.zeros(len(group), dtype=np.int64), n_rows * size)  # within each sub
-                owner = np.repeat(np.arange(len(group)), n_rows * size)
-                pick = np.asarray(group_start, dtype=np.int64)[group][owner] + entry % size[owner]
-                defeat[first_row[owner] + entry // size[owner], np.asarray(cols, dtype=np.int64)[pick]] = \
-                    np.asarray(values, dtype=np.int32)[pick]
+                first_row, n_rows, g = np.array(fixed, dtype=np.int64).T
+                size = sizes[g]
+                entry = _ranges(np.zeros(len(g), dtype=np.int64), n_rows * size)  # within each sub
+                owner = np.repeat(np.arange(len(g)), n_rows * size)
+                pick = starts[g][owner] + entry % size[owner]
+                defeat[first_row[owner] + entry // size[owner], cols[pick]] = values[pick]
             on = np.repeat(np.asarray(subs, dtype=np.int32), widths)
-            self.block(attackers, self.lic_codes(attackers), targets, on, 0, SHAPE_ARGUMENT, defeat)
+            self.block(attackers, lics, targets, on, 0, SHAPE_ARGUMENT, defeat)
 
     def rebuttable(self, sub: int) -> bool:
         """Whether argument ``sub`` can be rebutted (a defeasible or defeater top rule)."""
@@ -247,8 +343,7 @@ class _Builder:
         self.undercuts()
         self.undermines()
         columns = merge_explicit(self, self.columns())
-        defeats = tuple(sorted(self.defeats, key=self.defeats.get))
-        return AttackTable(self.index.ids, self.rule_ids, self.fact_ids, defeats, columns)
+        return AttackTable(self.index.ids, self.rule_ids, self.fact_ids, self.defeats(), columns)
 
 
 def derive_attacks(theory: Theory, arguments: Sequence[Argument], order: PriorityOrder, *,

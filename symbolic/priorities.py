@@ -105,8 +105,9 @@ def _order(strongs: Sequence[str], weaks: Sequence[str], stacklevel: int):
     base = frozenset(zip(strongs, weaks))
     if len(strongs) >= _FAST_FROM:
         s, w, names = _codes(strongs, weaks)
-        keys = np.unique(s * len(names) + w)
-        s, w = keys // len(names), keys % len(names)
+        if len(base) < len(strongs):  # repeated pairs: keep one of each
+            keys = np.unique(s * len(names) + w)
+            s, w = keys // len(names), keys % len(names)
         if _layered(s, w, len(names)):
             return PriorityOrder(base=base, cycles=(), unresolved=frozenset(), closure=base), \
                 _stronger_map(s, w, names)
