@@ -174,6 +174,15 @@ class _Builder:
 
     def _by_weak(self) -> tuple[np.ndarray, np.ndarray]:
         """``P+`` over rule codes as a CSR by weaker rule: ``strong[ptr[w]:ptr[w + 1]] >+ w``."""
+        if self._weak_csr is None and self.target_rules.pair_codes is not None:
+            names, strong, weak = self.target_rules.pair_codes
+            code = self.rule_code
+            rule_of = np.array([code.get(name, -1) for name in names], dtype=np.int64)
+            strong, weak = rule_of[strong], rule_of[weak]
+            known = (strong >= 0) & (weak >= 0)
+            order = np.argsort(weak[known], kind="stable")
+            strong, weak = strong[known][order], weak[known][order]
+            self._weak_csr = np.searchsorted(weak, np.arange(len(self.rule_ids) + 1)), strong
         if self._weak_csr is None:
             code = self.rule_code
             weak: list[int] = []

@@ -15,7 +15,7 @@ with numpy over integer rule codes; any other base takes the general path
 from __future__ import annotations
 
 import warnings
-from typing import Iterable, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -24,7 +24,7 @@ from .errors import PriorityCycleWarning
 from .grounding import Theory
 from .results import PriorityOrder
 
-__all__ = ["priority_order", "priority_order_from_pairs", "priority_parts"]
+__all__ = ["Layered", "priority_order", "priority_order_from_pairs", "priority_parts"]
 
 _FAST_FROM = 256  # pairs; below, the general path is cheaper than numpy's set-up
 _MAX_DEPTH = 16  # layers peeled with numpy before the general path takes over
@@ -99,9 +99,28 @@ def _stronger_map(strong: np.ndarray, weak: np.ndarray, names: list[str]) -> dic
     return {head: set(strong_names[a:b]) for head, a, b in zip(heads, [0] + cuts, cuts + [len(w)])}
 
 
+class Layered(NamedTuple):
+    """``P+`` of a layered base (module docstring) in the forms the engine reads.
+
+    Attributes
+    ----------
+    stronger_than : dict of str to set of str
+        For each rule, the rules stronger than it.
+    names : list of str
+        The rules, by integer code.
+    strong, weak : numpy.ndarray of int64
+        The pairs ``names[strong[i]] >+ names[weak[i]]``, each once.
+    """
+
+    stronger_than: dict[str, set[str]]
+    names: list[str]
+    strong: np.ndarray
+    weak: np.ndarray
+
+
 def _order(strongs: Sequence[str], weaks: Sequence[str], stacklevel: int):
     """``P+`` of the base ``zip(strongs, weaks)`` (Definition 3), and, on the layered path,
-    the map from each rule to the rules stronger than it (else ``None``)."""
+    its :class:`Layered` forms (else ``None``)."""
     base = frozenset(zip(strongs, weaks))
     if len(strongs) >= _FAST_FROM:
         s, w, names = _codes(strongs, weaks)
@@ -110,7 +129,7 @@ def _order(strongs: Sequence[str], weaks: Sequence[str], stacklevel: int):
             s, w = keys // len(names), keys % len(names)
         if _layered(s, w, len(names)):
             return PriorityOrder(base=base, cycles=(), unresolved=frozenset(), closure=base), \
-                _stronger_map(s, w, names)
+                Layered(_stronger_map(s, w, names), names, s, w)
     succ = adjacency(base)
     components = strongly_connected_components(succ)
     cyclic = cyclic_components(succ, components)
@@ -202,9 +221,10 @@ def priority_order(theory: Theory) -> PriorityOrder:
     return _order([p.stronger for p in theory.priorities], [p.weaker for p in theory.priorities], 3)[0]
 
 
-def priority_parts(theory: Theory) -> tuple[PriorityOrder, dict[str, set[str]] | None]:
-    """:func:`priority_order`, and for a layered base (see the module docstring) the map from
-    each rule to the rules stronger than it in ``P+`` (``None`` otherwise), computed on the way.
+def priority_parts(theory: Theory) -> tuple[PriorityOrder, Layered | None]:
+    """:func:`priority_order`, and for a layered base (see the module docstring) ``P+`` as a
+    map from each rule to the rules stronger than it and as integer columns (:class:`Layered`;
+    ``None`` otherwise), computed on the way.
 
     Parameters
     ----------
@@ -212,7 +232,7 @@ def priority_parts(theory: Theory) -> tuple[PriorityOrder, dict[str, set[str]] |
 
     Returns
     -------
-    (PriorityOrder, dict of str to set of str or None)
+    (PriorityOrder, Layered or None)
 
     Warns
     -----

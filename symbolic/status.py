@@ -155,8 +155,12 @@ def evaluate(theory: Theory, target: str) -> Evaluation:
     p = normalize_literal(target)
     with gc_paused():  # every step below allocates acyclic objects only (symbolic.collector)
         arguments = build_arguments(theory)
-        order, stronger_than = priority_parts(theory)
-        target_rules = TargetRules(theory, arguments, order.closure, stronger_than)
+        order, layered = priority_parts(theory)
+        if layered is None:
+            target_rules = TargetRules(theory, arguments, order.closure)
+        else:  # P+ already grouped by weaker rule and as integer columns: not computed again
+            target_rules = TargetRules(theory, arguments, order.closure, layered.stronger_than,
+                                       (layered.names, layered.strong, layered.weak))
         attacks = derive_attacks(theory, arguments, order, target_rules=target_rules)
         labelling = grounded_labelling([a.id for a in arguments], attacks)
         support, against = support_against(p, arguments, labelling)

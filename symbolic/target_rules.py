@@ -67,6 +67,8 @@ class TargetRules:
     stronger_than : dict of str to set of str, optional
         The same pairs grouped by weaker rule, when already computed
         (:func:`symbolic.priorities.priority_parts`); ``closure`` is then not read.
+    pair_codes : (list of str, numpy.ndarray, numpy.ndarray), optional
+        The same pairs as integer columns ``(names, strong, weak)``, when already computed.
 
     Attributes
     ----------
@@ -74,6 +76,8 @@ class TargetRules:
         The applicable rules concluding each literal, in the theory's rule order.
     stronger_than : dict of str to set of str
         For each rule, the rules stronger than it in ``P+``.
+    pair_codes : (list of str, numpy.ndarray, numpy.ndarray) or None
+        ``P+`` as integer columns, when given.
 
     Examples
     --------
@@ -89,10 +93,10 @@ class TargetRules:
     (['r1'], ['r1'], {'r1'})
     """
 
-    __slots__ = ("concluders", "stronger_than", "_arguments", "_by_id", "_sources")
+    __slots__ = ("concluders", "stronger_than", "pair_codes", "_arguments", "_by_id", "_sources")
 
     def __init__(self, theory: Theory, arguments: Sequence[Argument], closure: Iterable[tuple[str, str]],
-                 stronger_than: dict[str, set[str]] | None = None):
+                 stronger_than: dict[str, set[str]] | None = None, pair_codes=None):
         applicable = applicable_rules(theory, arguments)
         self.concluders: dict[str, list[str]] = {}
         for rule in theory.rules:
@@ -103,6 +107,7 @@ class TargetRules:
             for strong, weak in closure:
                 stronger_than.setdefault(weak, set()).add(strong)
         self.stronger_than: dict[str, set[str]] = stronger_than
+        self.pair_codes = pair_codes
         self._arguments = arguments
         self._sources = (theory, arguments, closure)
         self._by_id: dict[str, Argument] | None = None

@@ -68,10 +68,11 @@ def _check_engine(theory) -> None:
         index, expected = ArgumentIndex(args), previous_index(args)
         for name, value in expected.items():
             assert getattr(index, name) == value, name
-        order, stronger = priority_parts(theory)
+        order, layered = priority_parts(theory)
+        stronger = layered and layered.stronger_than
         previous = priority_order_from_pairs((p.stronger, p.weaker) for p in theory.priorities)
         assert order == previous
-        rules = TargetRules(theory, args, order.closure, stronger)
+        rules = TargetRules(theory, args, order.closure, stronger, layered and layered[1:])
         assert rules == TargetRules(theory, args, order.closure)
         new = _Builder(theory, args, order, rules).table()
         old = PreviousBuilder(theory, args, order).table()
@@ -127,7 +128,8 @@ def test_priority_order_of_large_bases_matches_networkx(shape, seed):
     assert len(set(pairs)) >= priorities._FAST_FROM
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PriorityCycleWarning)
-        order, stronger = priorities._order([a for a, _ in pairs], [b for _, b in pairs], 3)
+        order, layered = priorities._order([a for a, _ in pairs], [b for _, b in pairs], 3)
+        stronger = layered and layered.stronger_than
     assert (order.cycles, order.unresolved, order.closure) == _networkx_order(pairs)
     assert order.base == frozenset(pairs)
     if stronger is not None:  # the layered path: its map is P+ grouped by the weaker rule
