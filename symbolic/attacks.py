@@ -37,6 +37,7 @@ from .target_rules import TargetRules
 __all__ = ["derive_attacks"]
 
 _REBUTTABLE = (RuleKind.DEFEASIBLE, RuleKind.DEFEATER)
+_MANY_LICS = 16  # licensing rules in a rebut block from which numpy finds their defaults
 _COLUMNS = ("attacker", "target", "on", "lic", "defeat", "kind", "shape", "explicit")
 
 
@@ -72,7 +73,6 @@ class _Builder:
         self.kind = {r.id: r.kind for r in theory.rules}
         self.target_rules = target_rules or TargetRules(theory, arguments, order.closure)
         self.concluders = self.target_rules.concluders
-        self.stronger_than = self.target_rules.stronger_than
         # Defeating pairs, each as the key strong * rules + weak, numbered as first met: every
         # key in order in _keys (arrays); `numbers` maps the first `_synced` of them to their index.
         self.numbers: dict[int, int] = {}
@@ -83,6 +83,11 @@ class _Builder:
         self.blocks: list[tuple] = []
 
     # -- Definition 4 ------------------------------------------------------
+    @property
+    def stronger_than(self) -> dict[str, set[str]]:
+        """For each rule, the rules stronger than it in ``P+`` (:class:`TargetRules`)."""
+        return self.target_rules.stronger_than
+
     def pair(self, strong: str, weak: str) -> int:
         """Index of ``(strong, weak)`` in the table's defeating pairs (numbered as first met)."""
         if self._synced < self._count:  # pairs numbered in bulk: look-ups need them
@@ -199,6 +204,27 @@ class _Builder:
             self._weak_csr = ptr, strong[order]
         return self._weak_csr
 
+    def _first_rules(self, lics: list, rules: list[str]) -> tuple[list, list]:
+        """``lics`` and, for each, :meth:`first_rule` of ``rules`` (the applicable rules of one
+        conclusion, in theory order), with numpy over rule codes when there are many."""
+        if len(lics) < _MANY_LICS:
+            return lics, [self.first_rule(rules, lic) for lic in lics]
+        ptr, strong = self._by_weak()
+        n_rules = len(self.rule_ids)
+        weak = np.array([self.rule_code[lic] if lic is not None else n_rules for lic in lics], dtype=np.int64)
+        ptr = np.append(ptr, ptr[-1])  # a fact's code n_rules: no stronger rule
+        sizes = ptr[weak + 1] - ptr[weak]
+        found = np.full(len(lics), n_rules, dtype=np.int64)
+        if sizes.any():
+            member = np.zeros(n_rules + 1, dtype=bool)
+            member[[self.rule_code[r] for r in rules]] = True
+            cand = strong[_ranges(ptr[weak], sizes)]
+            cand = np.where(member[cand], cand, n_rules)  # the first in theory order: the least code
+            some = np.flatnonzero(sizes)
+            found[some] = np.minimum.reduceat(cand, (np.cumsum(sizes) - sizes)[some])
+        names = self.rule_ids
+        return lics, [names[c] if c < n_rules else None for c in found.tolist()]
+
     def _overrides(self, lics: np.ndarray, defaults: dict, tops: list[str]):
         """The entries of a rebut block that a sub-argument's own top rule overrides.
 
@@ -275,12 +301,10 @@ class _Builder:
             # no other block meets it, so the pairs of this block are new but for repeats within it.
             first: dict = {}
             defaults: dict[int, tuple[int, int]] = {}
-            for lic in lic_names:
-                if lic not in first:
-                    rule = self.first_rule(rules, lic)
-                    first[lic] = -1 if rule is None else len(defaults)
-                    if rule is not None:
-                        defaults[code[lic]] = (code[rule], len(defaults))
+            for lic, rule in zip(*self._first_rules(list(dict.fromkeys(lic_names)), rules)):
+                first[lic] = -1 if rule is None else len(defaults)
+                if rule is not None:
+                    defaults[code[lic]] = (code[rule], len(defaults))
             if defaults:
                 keys = np.array([t * n_rules + w for w, (t, _) in defaults.items()], dtype=np.int64)
                 offset = int(self._number_new(keys)[0])

@@ -24,7 +24,7 @@ from .errors import PriorityCycleWarning
 from .grounding import Theory
 from .results import PriorityOrder
 
-__all__ = ["Layered", "priority_order", "priority_order_from_pairs", "priority_parts"]
+__all__ = ["Layered", "priority_order", "priority_order_from_pairs", "priority_parts", "stronger_map"]
 
 _FAST_FROM = 256  # pairs; below, the general path is cheaper than numpy's set-up
 _MAX_DEPTH = 16  # layers peeled with numpy before the general path takes over
@@ -87,8 +87,16 @@ def _layered(strong: np.ndarray, weak: np.ndarray, n: int) -> bool:
     return bool((keys[found] == wanted).all())
 
 
-def _stronger_map(strong: np.ndarray, weak: np.ndarray, names: list[str]) -> dict[str, set[str]]:
-    """For each weaker rule, the set of rules stronger than it (the pairs ``strong >+ weak``)."""
+def stronger_map(names: Sequence[str], strong: np.ndarray, weak: np.ndarray) -> dict[str, set[str]]:
+    """For each weaker rule, the set of rules stronger than it: the pairs
+    ``names[strong[i]] >+ names[weak[i]]`` (:class:`Layered`) grouped by weaker rule.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> stronger_map(["r1", "r2", "r3"], np.array([0, 1]), np.array([2, 2]))
+    {'r3': {'r1', 'r2'}}
+    """
     if not len(weak):
         return {}
     order = np.argsort(weak, kind="stable")
@@ -104,15 +112,12 @@ class Layered(NamedTuple):
 
     Attributes
     ----------
-    stronger_than : dict of str to set of str
-        For each rule, the rules stronger than it.
     names : list of str
         The rules, by integer code.
     strong, weak : numpy.ndarray of int64
         The pairs ``names[strong[i]] >+ names[weak[i]]``, each once.
     """
 
-    stronger_than: dict[str, set[str]]
     names: list[str]
     strong: np.ndarray
     weak: np.ndarray
@@ -129,7 +134,7 @@ def _order(strongs: Sequence[str], weaks: Sequence[str], stacklevel: int):
             s, w = keys // len(names), keys % len(names)
         if _layered(s, w, len(names)):
             return PriorityOrder(base=base, cycles=(), unresolved=frozenset(), closure=base), \
-                Layered(_stronger_map(s, w, names), names, s, w)
+                Layered(names, s, w)
     succ = adjacency(base)
     components = strongly_connected_components(succ)
     cyclic = cyclic_components(succ, components)
@@ -222,9 +227,8 @@ def priority_order(theory: Theory) -> PriorityOrder:
 
 
 def priority_parts(theory: Theory) -> tuple[PriorityOrder, Layered | None]:
-    """:func:`priority_order`, and for a layered base (see the module docstring) ``P+`` as a
-    map from each rule to the rules stronger than it and as integer columns (:class:`Layered`;
-    ``None`` otherwise), computed on the way.
+    """:func:`priority_order`, and for a layered base (see the module docstring) ``P+`` as
+    integer columns (:class:`Layered`; ``None`` otherwise), computed on the way.
 
     Parameters
     ----------
@@ -245,8 +249,8 @@ def priority_parts(theory: Theory) -> tuple[PriorityOrder, Layered | None]:
     >>> from symbolic.model import Priority
     >>> t = Theory(frozenset({"E-01"}), priorities=(
     ...     Priority(stronger="r2", weaker="r1", basis="exception", evidence=["E-01"]),))
-    >>> order, stronger = priority_parts(t)
-    >>> sorted(order.closure), stronger
+    >>> order, layered = priority_parts(t)
+    >>> sorted(order.closure), layered
     ([('r2', 'r1')], None)
     """
     return _order([p.stronger for p in theory.priorities], [p.weaker for p in theory.priorities], 3)

@@ -159,8 +159,8 @@ def evaluate(theory: Theory, target: str) -> Evaluation:
         if layered is None:
             target_rules = TargetRules(theory, arguments, order.closure)
         else:  # P+ already grouped by weaker rule and as integer columns: not computed again
-            target_rules = TargetRules(theory, arguments, order.closure, layered.stronger_than,
-                                       (layered.names, layered.strong, layered.weak))
+            target_rules = TargetRules(theory, arguments, order.closure,
+                                       pair_codes=(layered.names, layered.strong, layered.weak))
         attacks = derive_attacks(theory, arguments, order, target_rules=target_rules)
         labelling = grounded_labelling([a.id for a in arguments], attacks)
         support, against = support_against(p, arguments, labelling)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from .grounding import Theory
+from .priorities import stronger_map
 from .results import Argument, Evaluation
 
 __all__ = ["NeutralizingPairs", "TargetRules", "applicable_rules", "target_rules_of"]
@@ -63,7 +64,8 @@ class TargetRules:
     arguments : sequence of Argument
         The theory's arguments (Definition 1), sub-arguments first.
     closure : iterable of (str, str)
-        The pairs ``(stronger, weaker)`` of the strict order ``P+``.
+        The pairs ``(stronger, weaker)`` of the strict order ``P+`` (a collection: it is
+        read when :attr:`stronger_than` is first needed).
     stronger_than : dict of str to set of str, optional
         The same pairs grouped by weaker rule, when already computed
         (:func:`symbolic.priorities.priority_parts`); ``closure`` is then not read.
@@ -75,7 +77,7 @@ class TargetRules:
     concluders : dict of str to list of str
         The applicable rules concluding each literal, in the theory's rule order.
     stronger_than : dict of str to set of str
-        For each rule, the rules stronger than it in ``P+``.
+        For each rule, the rules stronger than it in ``P+`` (built on first use).
     pair_codes : (list of str, numpy.ndarray, numpy.ndarray) or None
         ``P+`` as integer columns, when given.
 
@@ -93,7 +95,7 @@ class TargetRules:
     (['r1'], ['r1'], {'r1'})
     """
 
-    __slots__ = ("concluders", "stronger_than", "pair_codes", "_arguments", "_by_id", "_sources")
+    __slots__ = ("concluders", "pair_codes", "_stronger_than", "_arguments", "_by_id", "_sources")
 
     def __init__(self, theory: Theory, arguments: Sequence[Argument], closure: Iterable[tuple[str, str]],
                  stronger_than: dict[str, set[str]] | None = None, pair_codes=None):
@@ -102,15 +104,24 @@ class TargetRules:
         for rule in theory.rules:
             if rule.id in applicable:
                 self.concluders.setdefault(rule.consequent, []).append(rule.id)
-        if stronger_than is None:
-            stronger_than = {}
-            for strong, weak in closure:
-                stronger_than.setdefault(weak, set()).add(strong)
-        self.stronger_than: dict[str, set[str]] = stronger_than
+        self._stronger_than = stronger_than
         self.pair_codes = pair_codes
         self._arguments = arguments
         self._sources = (theory, arguments, closure)
         self._by_id: dict[str, Argument] | None = None
+
+    @property
+    def stronger_than(self) -> dict[str, set[str]]:
+        """For each rule, the rules stronger than it in ``P+`` (built on first use)."""
+        if self._stronger_than is None:
+            if self.pair_codes is not None:
+                self._stronger_than = stronger_map(*self.pair_codes)
+            else:
+                grouped: dict[str, set[str]] = {}
+                for strong, weak in self._sources[2]:
+                    grouped.setdefault(weak, set()).add(strong)
+                self._stronger_than = grouped
+        return self._stronger_than
 
     @property
     def arguments(self) -> Sequence[Argument]:

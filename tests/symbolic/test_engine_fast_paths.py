@@ -69,10 +69,9 @@ def _check_engine(theory) -> None:
         for name, value in expected.items():
             assert getattr(index, name) == value, name
         order, layered = priority_parts(theory)
-        stronger = layered and layered.stronger_than
         previous = priority_order_from_pairs((p.stronger, p.weaker) for p in theory.priorities)
         assert order == previous
-        rules = TargetRules(theory, args, order.closure, stronger, layered and layered[1:])
+        rules = TargetRules(theory, args, order.closure, pair_codes=layered)
         assert rules == TargetRules(theory, args, order.closure)
         new = _Builder(theory, args, order, rules).table()
         old = PreviousBuilder(theory, args, order).table()
@@ -129,18 +128,20 @@ def test_priority_order_of_large_bases_matches_networkx(shape, seed):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PriorityCycleWarning)
         order, layered = priorities._order([a for a, _ in pairs], [b for _, b in pairs], 3)
-        stronger = layered and layered.stronger_than
     assert (order.cycles, order.unresolved, order.closure) == _networkx_order(pairs)
     assert order.base == frozenset(pairs)
-    if stronger is not None:  # the layered path: its map is P+ grouped by the weaker rule
+    if layered is not None:  # the layered path: its columns are P+, and so is their map
+        names = layered.names
+        assert set(zip([names[i] for i in layered.strong], [names[i] for i in layered.weak])) == order.closure
+        assert len(layered.strong) == len(order.closure)
         grouped: dict[str, set[str]] = {}
         for strong, weak in order.closure:
             grouped.setdefault(weak, set()).add(strong)
-        assert stronger == grouped
+        assert priorities.stronger_map(*layered) == grouped
     if shape == "transitive":
-        assert stronger is not None
+        assert layered is not None
     elif shape != "random":  # a cycle, or paths without their own pair: the general path
-        assert stronger is None
+        assert layered is None
 
 
 def test_a_cycle_in_a_large_base_still_warns():
