@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from itertools import product
-from typing import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from .collector import gc_paused
 from .errors import SymbolicError
@@ -278,26 +278,51 @@ class ArgumentIndex:
         self.containers: list[list[int]] = supers
 
     @property
-    def users(self) -> dict[str, list[int]]:
-        """The arguments using each rule (built on first use)."""
+    def users(self) -> Mapping[str, list[int]]:
+        """The arguments using each rule: those containing an argument with that top rule."""
         if self._users is None:
-            users: dict[str, list[int]] = {}
-            for i, a in enumerate(self.arguments):
-                for rule in a.rules:
-                    users.setdefault(rule, []).append(i)
-            self._users = users
+            self._users = _Containing(self, lambda a: a.top_rule)
         return self._users
 
     @property
-    def premise_users(self) -> dict[str, list[int]]:
-        """The arguments with each fact among their premises (built on first use)."""
+    def premise_users(self) -> Mapping[str, list[int]]:
+        """The arguments with each fact among their premises: those containing its fact argument."""
         if self._premise_users is None:
-            premise_users: dict[str, list[int]] = {}
-            for i, a in enumerate(self.arguments):
-                for fact in a.premises:
-                    premise_users.setdefault(fact, []).append(i)
-            self._premise_users = premise_users
+            self._premise_users = _Containing(self, lambda a: a.fact)
         return self._premise_users
+
+
+class _Containing(Mapping):
+    """For each key (a rule or a fact), the ascending positions of the arguments that contain an
+    argument with that key (its top rule or fact), worked out per key on first look-up."""
+
+    def __init__(self, index: ArgumentIndex, key_of):
+        seeds: dict[str, list[int]] = {}
+        for i, a in enumerate(index.arguments):
+            key = key_of(a)
+            if key is not None:
+                seeds.setdefault(key, []).append(i)
+        self._seeds, self._containers, self._done = seeds, index.containers, {}
+
+    def __getitem__(self, key: str) -> list[int]:
+        found = self._done.get(key)
+        if found is None:
+            seeds = self._seeds[key]
+            if len(seeds) == 1:
+                found = list(self._containers[seeds[0]])
+            else:
+                found = sorted(set().union(*(self._containers[i] for i in seeds)))
+            self._done[key] = found
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._seeds)
+
+    def __len__(self) -> int:
+        return len(self._seeds)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
 
 
 def super_arguments(arguments: Sequence[Argument]) -> dict[str, tuple[str, ...]]:
