@@ -297,29 +297,34 @@ class _Containing(Mapping):
     argument with that key (its top rule or fact), worked out per key on first look-up."""
 
     def __init__(self, index: ArgumentIndex, key_of):
-        seeds: dict[str, list[int]] = {}
-        for i, a in enumerate(index.arguments):
-            key = key_of(a)
-            if key is not None:
-                seeds.setdefault(key, []).append(i)
-        self._seeds, self._containers, self._done = seeds, index.containers, {}
+        self._index, self._key_of, self._done = index, key_of, {}
+        self._keys: list[str] | None = None
+
+    def _seeds(self, key) -> list[int]:
+        args, key_of = self._index.arguments, self._key_of
+        return [i for i in self._index.by_top.get(key, ()) if key_of(args[i]) == key]
 
     def __getitem__(self, key: str) -> list[int]:
         found = self._done.get(key)
         if found is None:
-            seeds = self._seeds[key]
+            seeds = self._seeds(key)
+            if not seeds:
+                raise KeyError(key)
+            containers = self._index.containers
             if len(seeds) == 1:
-                found = list(self._containers[seeds[0]])
+                found = list(containers[seeds[0]])
             else:
-                found = sorted(set().union(*(self._containers[i] for i in seeds)))
+                found = sorted(set().union(*(containers[i] for i in seeds)))
             self._done[key] = found
         return found
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._seeds)
+        if self._keys is None:
+            self._keys = list(dict.fromkeys(k for k in map(self._key_of, self._index.arguments) if k is not None))
+        return iter(self._keys)
 
     def __len__(self) -> int:
-        return len(self._seeds)
+        return sum(1 for _ in self)
 
     def __repr__(self) -> str:
         return repr(dict(self))
