@@ -297,12 +297,14 @@ class _Containing(Mapping):
     argument with that key (its top rule or fact), worked out per key on first look-up."""
 
     def __init__(self, index: ArgumentIndex, key_of):
-        self._index, self._key_of, self._done = index, key_of, {}
+        # the index's tables, not the index: no reference cycle, so it is freed as soon as unused
+        self._arguments, self._by_top, self._containers = index.arguments, index.by_top, index.containers
+        self._key_of, self._done = key_of, {}
         self._keys: list[str] | None = None
 
     def _seeds(self, key) -> list[int]:
-        args, key_of = self._index.arguments, self._key_of
-        return [i for i in self._index.by_top.get(key, ()) if key_of(args[i]) == key]
+        args, key_of = self._arguments, self._key_of
+        return [i for i in self._by_top.get(key, ()) if key_of(args[i]) == key]
 
     def __getitem__(self, key: str) -> list[int]:
         found = self._done.get(key)
@@ -310,7 +312,7 @@ class _Containing(Mapping):
             seeds = self._seeds(key)
             if not seeds:
                 raise KeyError(key)
-            containers = self._index.containers
+            containers = self._containers
             if len(seeds) == 1:
                 found = list(containers[seeds[0]])
             else:
@@ -320,7 +322,7 @@ class _Containing(Mapping):
 
     def __iter__(self) -> Iterator[str]:
         if self._keys is None:
-            self._keys = list(dict.fromkeys(k for k in map(self._key_of, self._index.arguments) if k is not None))
+            self._keys = list(dict.fromkeys(k for k in map(self._key_of, self._arguments) if k is not None))
         return iter(self._keys)
 
     def __len__(self) -> int:

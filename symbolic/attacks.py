@@ -80,6 +80,9 @@ class _Builder:
         self._count = self._synced = 0
         self._rule_names = np.array(self.rule_ids, dtype=object)
         self._weak_csr: tuple[np.ndarray, np.ndarray] | None = None
+        self._weak_pos: np.ndarray | None = None  # with P+'s own tuples (layered P+)
+        self._pair_tuples: list | None = None
+        self._tuples: list = []  # per chunk of _keys: the pairs' tuples, or None to build
         self.blocks: list[tuple] = []
 
     # -- Definition 4 ------------------------------------------------------
@@ -99,21 +102,27 @@ class _Builder:
         if number is None:
             number = self.numbers[key] = self._count
             self._keys.append(np.array([key], dtype=np.int64))
+            self._tuples.append(None)
             self._count = self._synced = self._count + 1
         return number
 
-    def _number_new(self, keys: np.ndarray) -> np.ndarray:
-        """Number ``keys``, pairs met for the first time, in order (they are in no look-up yet)."""
+    def _number_new(self, keys: np.ndarray, tuples: list | None = None) -> np.ndarray:
+        """Number ``keys``, pairs met for the first time, in order (they are in no look-up yet);
+        ``tuples`` are their ``(strong, weak)`` tuples when at hand."""
         start = self._count
         self._keys.append(keys.astype(np.int64))
+        self._tuples.append(tuples)
         self._count += len(keys)
         return np.arange(start, self._count, dtype=np.int64)
 
     def defeats(self) -> tuple[tuple[str, str], ...]:
-        """The defeating pairs ``(stronger, weaker)``, by index."""
-        keys = np.concatenate(self._keys) if self._keys else np.zeros(0, dtype=np.int64)
+        """The defeating pairs ``(stronger, weaker)``, by index (``P+``'s own tuples where known)."""
         names, n = self._rule_names, max(len(self.rule_ids), 1)
-        return tuple(zip(names[keys // n].tolist(), names[keys % n].tolist()))
+        out: list = []
+        for keys, tuples in zip(self._keys, self._tuples):
+            out.extend(tuples if tuples is not None else
+                       zip(names[keys // n].tolist(), names[keys % n].tolist()))
+        return tuple(out)
 
     def lic_codes(self, attackers: Sequence[int]) -> np.ndarray:
         """Licensing rule codes of ``attackers``: their top rules (-1 for facts)."""
@@ -180,13 +189,14 @@ class _Builder:
     def _by_weak(self) -> tuple[np.ndarray, np.ndarray]:
         """``P+`` over rule codes as a CSR by weaker rule: ``strong[ptr[w]:ptr[w + 1]] >+ w``."""
         if self._weak_csr is None and self.target_rules.pair_codes is not None:
-            names, strong, weak = self.target_rules.pair_codes
+            names, strong, weak, self._pair_tuples = self.target_rules.pair_codes
             code = self.rule_code
             rule_of = np.array([code.get(name, -1) for name in names], dtype=np.int64)
             strong, weak = rule_of[strong], rule_of[weak]
-            known = (strong >= 0) & (weak >= 0)
-            order = np.argsort(weak[known], kind="stable")
-            strong, weak = strong[known][order], weak[known][order]
+            known = np.flatnonzero((strong >= 0) & (weak >= 0))
+            order = known[np.argsort(weak[known], kind="stable")]
+            self._weak_pos = order  # each entry's position in the P+ pairs (their tuples)
+            strong, weak = strong[order], weak[order]
             self._weak_csr = np.searchsorted(weak, np.arange(len(self.rule_ids) + 1)), strong
         if self._weak_csr is None:
             code = self.rule_code
@@ -245,15 +255,16 @@ class _Builder:
             return {}, None, None, None, None
         rank = np.full(len(self.rule_ids), -1, dtype=np.int64)
         rank[np.array([self.rule_code[t] for t in tops], dtype=np.int64)] = np.arange(len(tops))
-        cand = strong[_ranges(ptr[weak], sizes)]
+        entry = _ranges(ptr[weak], sizes)
+        cand = strong[entry]
         col = np.repeat(beatable, sizes)
         r = rank[cand]
         keep = r >= 0
         if not keep.any():
             return {}, None, None, None, None
-        cand, col, r = cand[keep], col[keep], r[keep]
+        cand, col, r, entry = cand[keep], col[keep], r[keep], entry[keep]
         order = np.lexsort((col, r))
-        cand, col, r = cand[order], col[order], r[order]
+        cand, col, r, entry = cand[order], col[order], r[order], entry[order]
         n_rules = len(self.rule_ids)
         keys = cand * n_rules + lics[col]
         uniq, first_at, inverse = np.unique(keys, return_index=True, return_inverse=True)
@@ -267,7 +278,11 @@ class _Builder:
         known = default_strong[u_weak] == u_strong  # the block's default entry for that rule
         numbers = np.where(known, default_pair[u_weak], 0)
         fresh = np.flatnonzero(~known)
-        numbers[fresh] = self._number_new(uniq[need][fresh])
+        tuples = None
+        if self._weak_pos is not None:  # P+'s own tuples for the new pairs
+            at = self._weak_pos[entry[first_at[need][fresh]]].tolist()
+            tuples = [self._pair_tuples[i] for i in at]
+        numbers[fresh] = self._number_new(uniq[need][fresh], tuples)
         by_key = np.empty(len(uniq), dtype=np.int64)
         by_key[need] = numbers
         values = by_key[inverse.reshape(-1)]

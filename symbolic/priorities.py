@@ -116,25 +116,29 @@ class Layered(NamedTuple):
         The rules, by integer code.
     strong, weak : numpy.ndarray of int64
         The pairs ``names[strong[i]] >+ names[weak[i]]``, each once.
+    pairs : list of (str, str)
+        The same pairs, ``pairs[i]`` the very tuple held by ``P+`` (``closure``).
     """
 
     names: list[str]
     strong: np.ndarray
     weak: np.ndarray
+    pairs: list[tuple[str, str]]
 
 
 def _order(strongs: Sequence[str], weaks: Sequence[str], stacklevel: int):
     """``P+`` of the base ``zip(strongs, weaks)`` (Definition 3), and, on the layered path,
     its :class:`Layered` forms (else ``None``)."""
-    base = frozenset(zip(strongs, weaks))
+    pairs = list(zip(strongs, weaks))
+    base = frozenset(pairs)
     if len(strongs) >= _FAST_FROM:
         s, w, names = _codes(strongs, weaks)
         if len(base) < len(strongs):  # repeated pairs: keep one of each
-            keys = np.unique(s * len(names) + w)
-            s, w = keys // len(names), keys % len(names)
+            keys, first = np.unique(s * len(names) + w, return_index=True)
+            s, w, pairs = keys // len(names), keys % len(names), [pairs[i] for i in first.tolist()]
         if _layered(s, w, len(names)):
             return PriorityOrder(base=base, cycles=(), unresolved=frozenset(), closure=base), \
-                Layered(names, s, w)
+                Layered(names, s, w, pairs)
     succ = adjacency(base)
     components = strongly_connected_components(succ)
     cyclic = cyclic_components(succ, components)

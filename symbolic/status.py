@@ -160,7 +160,7 @@ def evaluate(theory: Theory, target: str) -> Evaluation:
             target_rules = TargetRules(theory, arguments, order.closure)
         else:  # P+ already grouped by weaker rule and as integer columns: not computed again
             target_rules = TargetRules(theory, arguments, order.closure,
-                                       pair_codes=(layered.names, layered.strong, layered.weak))
+                                       pair_codes=layered)
         attacks = derive_attacks(theory, arguments, order, target_rules=target_rules)
         labelling = grounded_labelling([a.id for a in arguments], attacks)
         support, against = support_against(p, arguments, labelling)

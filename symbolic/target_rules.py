@@ -69,8 +69,8 @@ class TargetRules:
     stronger_than : dict of str to set of str, optional
         The same pairs grouped by weaker rule, when already computed
         (:func:`symbolic.priorities.priority_parts`); ``closure`` is then not read.
-    pair_codes : (list of str, numpy.ndarray, numpy.ndarray), optional
-        The same pairs as integer columns ``(names, strong, weak)``, when already computed.
+    pair_codes : symbolic.priorities.Layered, optional
+        The same pairs as integer columns ``(names, strong, weak, pairs)``, when already computed.
 
     Attributes
     ----------
@@ -78,7 +78,7 @@ class TargetRules:
         The applicable rules concluding each literal, in the theory's rule order.
     stronger_than : dict of str to set of str
         For each rule, the rules stronger than it in ``P+`` (built on first use).
-    pair_codes : (list of str, numpy.ndarray, numpy.ndarray) or None
+    pair_codes : symbolic.priorities.Layered or None
         ``P+`` as integer columns, when given.
 
     Examples
@@ -115,7 +115,8 @@ class TargetRules:
         """For each rule, the rules stronger than it in ``P+`` (built on first use)."""
         if self._stronger_than is None:
             if self.pair_codes is not None:
-                self._stronger_than = stronger_map(*self.pair_codes)
+                names, strong, weak = self.pair_codes[:3]
+                self._stronger_than = stronger_map(names, strong, weak)
             else:
                 grouped: dict[str, set[str]] = {}
                 for strong, weak in self._sources[2]:
