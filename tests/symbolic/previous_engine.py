@@ -15,10 +15,12 @@ from itertools import product
 import numpy as np
 
 from symbolic.attack_table import SHAPE_ARGUMENT
-from symbolic.attacks import _REBUTTABLE, _Builder, _beaten_by
+from symbolic.arguments import ArgumentLimitError
+from symbolic.attacks import _Builder
 from symbolic.grounding import Theory
 from symbolic.labels import RuleKind
 from symbolic.literals import complement
+from symbolic.rebut_blocks import REBUTTABLE as _REBUTTABLE
 from symbolic.results import Argument
 from symbolic.target_rules import TargetRules
 
@@ -128,6 +130,18 @@ def previous_index(arguments) -> dict:
     tables.update(ids=tuple(a.id for a in arguments), subs=subs, containers=[sorted(c) for c in supers],
                   top=[a.top_rule for a in arguments], conclusion=[a.conclusion for a in arguments])
     return tables
+
+
+def _beaten_by(beatable: list[tuple[int, set[str]]], subs: int) -> dict[str, list[int]] | None:
+    """Per rule, the attackers (ascending) whose licensing rule it beats; ``None`` when testing
+    each of the ``subs`` sub-arguments against every beatable attacker is cheaper."""
+    if sum(len(strong) for _, strong in beatable) >= subs * len(beatable):
+        return None
+    beaten: dict[str, list[int]] = {}
+    for j, strong in beatable:
+        for rule in strong:
+            beaten.setdefault(rule, []).append(j)
+    return beaten
 
 
 class PreviousBuilder(_Builder):

@@ -18,7 +18,6 @@ import networkx as nx
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from previous_engine import PreviousBuilder, previous_build, previous_index
 from symbolic import priorities
