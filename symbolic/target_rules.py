@@ -95,7 +95,8 @@ class TargetRules:
     (['r1'], ['r1'], {'r1'})
     """
 
-    __slots__ = ("concluders", "pair_codes", "_stronger_than", "_arguments", "_by_id", "_sources")
+    __slots__ = ("concluders", "pair_codes", "_stronger_than", "_arguments", "_by_id", "_sources",
+                 "_neutralizing")
 
     def __init__(self, theory: Theory, arguments: Sequence[Argument], closure: Iterable[tuple[str, str]],
                  stronger_than: dict[str, set[str]] | None = None, pair_codes=None):
@@ -108,6 +109,7 @@ class TargetRules:
         self.pair_codes = pair_codes
         self._arguments = arguments
         self._sources = (theory, arguments, closure)
+        self._neutralizing = None  # NeutralizingPairs.of, for the evaluation these were built for
         self._by_id: dict[str, Argument] | None = None
 
     @property
@@ -204,6 +206,29 @@ class NeutralizingPairs:
         self.rules = {r.id for r in evaluation.theory.rules}
         self.facts = {f.id for f in evaluation.theory.facts}
         self.conclusion = {a.id: a.conclusion for a in evaluation.arguments}
+
+    @classmethod
+    def of(cls, evaluation: Evaluation) -> NeutralizingPairs:
+        """The neutralizing pairs of ``evaluation``, built once per evaluation.
+
+        Kept with the ``targetRules`` the evaluation carries (:func:`target_rules_of`), so
+        every caller after the first gets the same object; an evaluation that carries none
+        gets a new one each time.
+
+        Parameters
+        ----------
+        evaluation : Evaluation
+
+        Returns
+        -------
+        NeutralizingPairs
+        """
+        carried = evaluation.extra.get("target_rules")
+        if not (isinstance(carried, TargetRules) and carried.computed_from(evaluation)):
+            return cls(evaluation)
+        if carried._neutralizing is None:
+            carried._neutralizing = cls(evaluation)
+        return carried._neutralizing
 
     def pairs(self, on: str, target: str, lic: str, defeated_by) -> frozenset[tuple[str, str]]:
         """Every ``(t, lic)`` of ``P+`` with ``t`` in ``targetRules``, plus ``defeated_by``.

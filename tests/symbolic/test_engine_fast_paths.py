@@ -155,6 +155,9 @@ def test_the_evaluation_carries_its_target_rules(theory):
     ev = evaluate(t, "p")
     carried = ev.extra["target_rules"]
     assert target_rules_of(ev) is carried and NeutralizingPairs(ev).target_rules is carried
+    assert NeutralizingPairs.of(ev) is NeutralizingPairs.of(ev)
+    (attack,) = [a for a in ev.attacks if not a.active]
+    assert NeutralizingPairs.of(ev).pairs(attack.on, attack.target, attack.lic, attack.defeated_by) == {("r1", "r2")}
     assert carried == TargetRules(ev.theory, ev.arguments, ev.priorities.closure)
     assert evaluate(t, "p") == ev
     # an evaluation put together by hand (or with other arguments) gets its own
@@ -162,4 +165,5 @@ def test_the_evaluation_carries_its_target_rules(theory):
 
     other = replace(ev, arguments=list(ev.arguments))
     assert target_rules_of(other) is not carried and target_rules_of(other) == carried
+    assert NeutralizingPairs.of(other) is not NeutralizingPairs.of(other)
     assert priority_order(t) == ev.priorities
