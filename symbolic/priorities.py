@@ -94,8 +94,9 @@ def stronger_map(names: Sequence[str], strong: np.ndarray, weak: np.ndarray) -> 
     Examples
     --------
     >>> import numpy as np
-    >>> stronger_map(["r1", "r2", "r3"], np.array([0, 1]), np.array([2, 2]))
-    {'r3': {'r1', 'r2'}}
+    >>> grouped = stronger_map(["r1", "r2", "r3"], np.array([0, 1]), np.array([2, 2]))
+    >>> {weak: sorted(strong) for weak, strong in grouped.items()}
+    {'r3': ['r1', 'r2']}
     """
     if not len(weak):
         return {}
