@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from itertools import product
-from typing import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from .collector import gc_paused
 from .errors import SymbolicError
@@ -44,15 +44,22 @@ def _combinations(pools, fresh_from, rule_id, args):
     result is sorted and leaves out combinations that already use ``rule_id``.
     """
     cuts = [bisect_left(pool, fresh_from) for pool in pools]
-    combos = []
+    used = {i for pool in pools for i in pool if rule_id in args[i].rules}
+    if used:
+        pools = [[i for i in pool if i not in used] for pool in pools]
+        cuts = [bisect_left(pool, fresh_from) for pool in pools]
+    terms = []
     for i, pool in enumerate(pools):
         if cuts[i] == len(pool):
             continue
         parts = [p[:c] for p, c in zip(pools[:i], cuts[:i])] + [pool[cuts[i]:]] + pools[i + 1:]
-        combos.extend(product(*parts))
-    if len(pools) > 1:
-        combos.sort()
-    return [c for c in combos if not any(rule_id in args[s].rules for s in c)]
+        if all(parts):
+            terms.append(parts)
+    if len(terms) == 1:  # the product of ascending pools is already in order
+        return list(product(*terms[0]))
+    combos = [c for parts in terms for c in product(*parts)]
+    combos.sort()
+    return combos
 
 
 def build_arguments(theory: Theory, *, limit: int = DEFAULT_LIMIT) -> tuple[Argument, ...]:
@@ -96,8 +103,39 @@ def build_arguments(theory: Theory, *, limit: int = DEFAULT_LIMIT) -> tuple[Argu
         return _build(theory, limit)
 
 
+_FIELDS = ("id", "conclusion", "top_rule", "fact", "subs", "rules", "premises", "defeater", "strict")
+
+
+def _maker():
+    """A constructor of :class:`Argument` records that sets the slots directly.
+
+    The same record as ``Argument(*values)`` (the dataclass is frozen only against
+    assignment after construction), at about half the cost of its ``__init__``.
+    """
+    new = object.__new__
+    set_id, set_conclusion, set_top, set_fact, set_subs, set_rules, set_premises, set_defeater, set_strict = (
+        getattr(Argument, name).__set__ for name in _FIELDS)
+
+    def make(ident, conclusion, top_rule, fact, subs, rules, premises, defeater, strict):
+        arg = new(Argument)
+        set_id(arg, ident)
+        set_conclusion(arg, conclusion)
+        set_top(arg, top_rule)
+        set_fact(arg, fact)
+        set_subs(arg, subs)
+        set_rules(arg, rules)
+        set_premises(arg, premises)
+        set_defeater(arg, defeater)
+        set_strict(arg, strict)
+        return arg
+
+    return make
+
+
 def _build(theory: Theory, limit: int) -> tuple[Argument, ...]:
     args: list[Argument] = []
+    append = args.append
+    make = _maker()
     support: dict[str, list[int]] = {}
     rules = theory.rules
     watching: dict[str, list[int]] = {}
@@ -113,8 +151,8 @@ def _build(theory: Theory, limit: int) -> tuple[Argument, ...]:
     if len(theory.facts) > limit:
         raise too_many(theory.facts[limit].literal)
     for fact in theory.facts:
-        args.append(Argument(f"A{len(args) + 1}", fact.literal, None, fact.id, (), _EMPTY,
-                             frozenset((fact.id,))))
+        append(make(f"A{len(args) + 1}", fact.literal, None, fact.id, (), _EMPTY, frozenset((fact.id,)),
+                    False, True))
     fresh_from = 0
     candidates = {i for i, rule in enumerate(rules) if not rule.antecedents}
     initial = set(candidates)
@@ -127,30 +165,47 @@ def _build(theory: Theory, limit: int) -> tuple[Argument, ...]:
         start = len(args)
         for position in sorted(candidates):
             rule = rules[position]
+            rule_id, head, own = rule.id, rule.consequent, frozenset((rule.id,))
+            defeater, strict = rule.kind is _DEFEATER, rule.kind is _STRICT
             if position in initial:
                 combos = [()]
+            elif len(rule.antecedents) == 1:  # the common case: one pool, no combinations to form
+                pool = support.get(rule.antecedents[0])
+                if not pool:
+                    continue
+                fresh = [args[i] for i in pool[bisect_left(pool, fresh_from):]]
+                fresh = [sub for sub in fresh if rule_id not in sub.rules]
+                if len(args) + len(fresh) > limit:
+                    raise too_many(head)
+                for sub in fresh:  # share the sub-argument's sets
+                    append(make(f"A{len(args) + 1}", head, rule_id, None, (sub.id,),
+                                own | sub.rules if sub.rules else own, sub.premises, defeater,
+                                strict and sub.strict))
+                continue
             else:
                 pools = [support.get(lit) for lit in rule.antecedents]
                 if not all(pools):
                     continue
-                combos = _combinations(pools, fresh_from, rule.id, args)
+                combos = _combinations(pools, fresh_from, rule_id, args)
             if len(args) + len(combos) > limit:
-                raise too_many(rule.consequent)
-            rule_id, head, own = rule.id, rule.consequent, frozenset((rule.id,))
-            defeater, strict = rule.kind is _DEFEATER, rule.kind is _STRICT
+                raise too_many(head)
             for combo in combos:
-                if len(combo) == 1:  # the common case: share the sub-argument's sets
+                if len(combo) == 1:  # share the sub-argument's sets
                     sub = args[combo[0]]
                     subs, used, premises = (sub.id,), own | sub.rules, sub.premises
                     all_strict = strict and sub.strict
+                elif len(combo) == 2:
+                    a, b = args[combo[0]], args[combo[1]]
+                    subs, used, premises = (a.id, b.id), own.union(a.rules, b.rules), a.premises | b.premises
+                    all_strict = strict and a.strict and b.strict
                 else:
                     parts = [args[i] for i in combo]
                     subs = tuple(p.id for p in parts)
                     used = own.union(*(p.rules for p in parts))
                     premises = frozenset().union(*(p.premises for p in parts))
                     all_strict = strict and all(p.strict for p in parts)
-                args.append(Argument(f"A{len(args) + 1}", head, rule_id, None, subs, used, premises,
-                                     defeater, all_strict))
+                append(make(f"A{len(args) + 1}", head, rule_id, None, subs, used, premises, defeater,
+                            all_strict))
         if len(args) == start:
             return tuple(args)
         fresh_from, candidates, initial = start, set(), set()
@@ -181,31 +236,34 @@ class ArgumentIndex:
     """
 
     __slots__ = ("arguments", "ids", "position", "conclusion", "top", "subs", "by_conclusion",
-                 "by_top", "containers", "users", "premise_users")
+                 "by_top", "containers", "_users", "_premise_users")
 
     def __init__(self, arguments: Sequence[Argument]):
-        self.arguments = tuple(arguments)
-        self.ids = tuple(a.id for a in self.arguments)
-        self.position = {ident: i for i, ident in enumerate(self.ids)}
-        self.conclusion = [a.conclusion for a in self.arguments]
-        self.top = [a.top_rule for a in self.arguments]
-        self.subs = [[self.position[s] for s in a.subs] for a in self.arguments]
+        self.arguments = args = tuple(arguments)
+        self.ids = ids = tuple([a.id for a in args])
+        self.position = position = dict(zip(ids, range(len(ids))))
+        self.conclusion = [a.conclusion for a in args]
+        self.top = top = [a.top_rule for a in args]
+        self.subs = subs = [[position[s] for s in a.subs] if a.subs else [] for a in args]
         by_conclusion: dict[str, list[int]] = {}
         by_top: dict[str, list[int]] = {}
-        users: dict[str, list[int]] = {}
-        premise_users: dict[str, list[int]] = {}
-        for i, a in enumerate(self.arguments):
-            by_conclusion.setdefault(a.conclusion, []).append(i)
-            by_top.setdefault(a.top_rule if a.top_rule is not None else a.fact, []).append(i)
-            for rule in a.rules:
-                users.setdefault(rule, []).append(i)
-            for fact in a.premises:
-                premise_users.setdefault(fact, []).append(i)
+        for i, (literal, rule) in enumerate(zip(self.conclusion, top)):
+            group = by_conclusion.get(literal)
+            if group is None:
+                by_conclusion[literal] = [i]
+            else:
+                group.append(i)
+            key = rule if rule is not None else args[i].fact
+            group = by_top.get(key)
+            if group is None:
+                by_top[key] = [i]
+            else:
+                group.append(i)
         self.by_conclusion, self.by_top = by_conclusion, by_top
-        self.users, self.premise_users = users, premise_users
-        supers: list = [None] * len(self.arguments)
-        subs = self.subs
-        for i in range(len(self.arguments) - 1, -1, -1):
+        self._users: dict[str, list[int]] | None = None
+        self._premise_users: dict[str, list[int]] | None = None
+        supers: list = [None] * len(args)
+        for i in range(len(args) - 1, -1, -1):
             mine = supers[i]
             if mine is None:
                 mine = supers[i] = [i]
@@ -218,6 +276,60 @@ class ArgumentIndex:
                 else:
                     supers[s].update(mine)
         self.containers: list[list[int]] = supers
+
+    @property
+    def users(self) -> Mapping[str, list[int]]:
+        """The arguments using each rule: those containing an argument with that top rule."""
+        if self._users is None:
+            self._users = _Containing(self, lambda a: a.top_rule)
+        return self._users
+
+    @property
+    def premise_users(self) -> Mapping[str, list[int]]:
+        """The arguments with each fact among their premises: those containing its fact argument."""
+        if self._premise_users is None:
+            self._premise_users = _Containing(self, lambda a: a.fact)
+        return self._premise_users
+
+
+class _Containing(Mapping):
+    """For each key (a rule or a fact), the ascending positions of the arguments that contain an
+    argument with that key (its top rule or fact), worked out per key on first look-up."""
+
+    def __init__(self, index: ArgumentIndex, key_of):
+        # the index's tables, not the index: no reference cycle, so it is freed as soon as unused
+        self._arguments, self._by_top, self._containers = index.arguments, index.by_top, index.containers
+        self._key_of, self._done = key_of, {}
+        self._keys: list[str] | None = None
+
+    def _seeds(self, key) -> list[int]:
+        args, key_of = self._arguments, self._key_of
+        return [i for i in self._by_top.get(key, ()) if key_of(args[i]) == key]
+
+    def __getitem__(self, key: str) -> list[int]:
+        found = self._done.get(key)
+        if found is None:
+            seeds = self._seeds(key)
+            if not seeds:
+                raise KeyError(key)
+            containers = self._containers
+            if len(seeds) == 1:
+                found = list(containers[seeds[0]])
+            else:
+                found = sorted(set().union(*(containers[i] for i in seeds)))
+            self._done[key] = found
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        if self._keys is None:
+            self._keys = list(dict.fromkeys(k for k in map(self._key_of, self._arguments) if k is not None))
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
 
 
 def super_arguments(arguments: Sequence[Argument]) -> dict[str, tuple[str, ...]]:

@@ -25,37 +25,25 @@ from typing import Sequence
 import numpy as np
 
 from .arguments import ArgumentIndex
-from .attack_table import SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE, AttackTable
+from .attack_table import SHAPE_FACT, SHAPE_RULE, AttackTable
 from .collector import gc_paused
+from .rebut_blocks import REBUTTABLE, RebutBlocks
 from .explicit import merge_explicit
 from .grounding import Theory
-from .labels import RuleKind
 from .literals import complement, excepted_rule
 from .results import Argument, PriorityOrder
 from .target_rules import TargetRules
 
 __all__ = ["derive_attacks"]
 
-_REBUTTABLE = (RuleKind.DEFEASIBLE, RuleKind.DEFEATER)
 _COLUMNS = ("attacker", "target", "on", "lic", "defeat", "kind", "shape", "explicit")
 
 
-def _beaten_by(beatable: list[tuple[int, set[str]]], subs: int) -> dict[str, list[int]] | None:
-    """Per rule, the attackers (ascending) whose licensing rule it beats; ``None`` when testing
-    each of the ``subs`` sub-arguments against every beatable attacker is cheaper."""
-    if sum(len(strong) for _, strong in beatable) >= subs * len(beatable):
-        return None
-    beaten: dict[str, list[int]] = {}
-    for j, strong in beatable:
-        for rule in strong:
-            beaten.setdefault(rule, []).append(j)
-    return beaten
-
-
-class _Builder:
+class _Builder(RebutBlocks):
     """Indexes, neutralization (Definition 4) and the growing attack columns."""
 
-    def __init__(self, theory: Theory, arguments: Sequence[Argument], order: PriorityOrder):
+    def __init__(self, theory: Theory, arguments: Sequence[Argument], order: PriorityOrder,
+                 target_rules: TargetRules | None = None):
         self.index = ArgumentIndex(arguments)
         self.theory = theory
         self.rule_ids = tuple(r.id for r in theory.rules)
@@ -63,16 +51,58 @@ class _Builder:
         self.fact_ids = tuple(f.id for f in theory.facts)
         self.fact_code = {f: i for i, f in enumerate(self.fact_ids)}
         self.kind = {r.id: r.kind for r in theory.rules}
-        self.target_rules = TargetRules(theory, arguments, order.closure)
+        self.target_rules = target_rules or TargetRules(theory, arguments, order.closure)
         self.concluders = self.target_rules.concluders
-        self.stronger_than = self.target_rules.stronger_than
-        self.defeats: dict[tuple[str, str], int] = {}
+        # Defeating pairs, each as the key strong * rules + weak, numbered as first met: every
+        # key in order in _keys (arrays); `numbers` maps the first `_synced` of them to their index.
+        self.numbers: dict[int, int] = {}
+        self._keys: list[np.ndarray] = []
+        self._count = self._synced = 0
+        self._rule_names = np.array(self.rule_ids, dtype=object)
+        self._weak_csr: tuple[np.ndarray, np.ndarray] | None = None
+        self._weak_pos: np.ndarray | None = None  # with P+'s own tuples (layered P+)
+        self._pair_tuples: list | None = None
+        self._tuples: list = []  # per chunk of _keys: the pairs' tuples, or None to build
         self.blocks: list[tuple] = []
 
     # -- Definition 4 ------------------------------------------------------
+    @property
+    def stronger_than(self) -> dict[str, set[str]]:
+        """For each rule, the rules stronger than it in ``P+`` (:class:`TargetRules`)."""
+        return self.target_rules.stronger_than
+
     def pair(self, strong: str, weak: str) -> int:
-        """Index of ``(strong, weak)`` in the table's defeating pairs."""
-        return self.defeats.setdefault((strong, weak), len(self.defeats))
+        """Index of ``(strong, weak)`` in the table's defeating pairs (numbered as first met)."""
+        if self._synced < self._count:  # pairs numbered in bulk: look-ups need them
+            keys = np.concatenate(self._keys)[self._synced:].tolist()
+            self.numbers.update(zip(keys, range(self._synced, self._count)))
+            self._synced = self._count
+        key = self.rule_code[strong] * len(self.rule_ids) + self.rule_code[weak]
+        number = self.numbers.get(key)
+        if number is None:
+            number = self.numbers[key] = self._count
+            self._keys.append(np.array([key], dtype=np.int64))
+            self._tuples.append(None)
+            self._count = self._synced = self._count + 1
+        return number
+
+    def _number_new(self, keys: np.ndarray, tuples: list | None = None) -> np.ndarray:
+        """Number ``keys``, pairs met for the first time, in order (they are in no look-up yet);
+        ``tuples`` are their ``(strong, weak)`` tuples when at hand."""
+        start = self._count
+        self._keys.append(keys.astype(np.int64))
+        self._tuples.append(tuples)
+        self._count += len(keys)
+        return np.arange(start, self._count, dtype=np.int64)
+
+    def defeats(self) -> tuple[tuple[str, str], ...]:
+        """The defeating pairs ``(stronger, weaker)``, by index (``P+``'s own tuples where known)."""
+        names, n = self._rule_names, max(len(self.rule_ids), 1)
+        out: list = []
+        for keys, tuples in zip(self._keys, self._tuples):
+            out.extend(tuples if tuples is not None else
+                       zip(names[keys // n].tolist(), names[keys % n].tolist()))
+        return tuple(out)
 
     def lic_codes(self, attackers: Sequence[int]) -> np.ndarray:
         """Licensing rule codes of ``attackers``: their top rules (-1 for facts)."""
@@ -86,14 +116,19 @@ class _Builder:
         top = self.index.top[sub]
         return [top] + [r for r in rules if r != top] if top in rules else rules
 
-    def first_stronger(self, rules, lic: str | None) -> int:
-        """The first of ``rules`` with ``rule >+ lic``, as a pair index, or -1 (Definition 4)."""
+    def first_rule(self, rules, lic: str | None) -> str | None:
+        """The first of ``rules`` with ``rule >+ lic``, or ``None`` (Definition 4)."""
         strong = self.stronger_than.get(lic) if lic is not None else None
         if strong:
             for rule in rules:
                 if rule in strong:
-                    return self.pair(rule, lic)
-        return -1
+                    return rule
+        return None
+
+    def first_stronger(self, rules, lic: str | None) -> int:
+        """The first of ``rules`` with ``rule >+ lic``, as a pair index, or -1 (Definition 4)."""
+        rule = self.first_rule(rules, lic)
+        return self.pair(rule, lic) if rule is not None else -1
 
     def depending_rules(self, target: int, fact: str) -> list[str]:
         """``targetRules`` of undermining ``fact`` in argument ``target`` (by position)."""
@@ -131,48 +166,10 @@ class _Builder:
             start = end
         return out
 
-    def rebuts(self) -> None:
-        """Rebuts, one block per complementary pair of conclusions.
-
-        ``targetRules`` depend only on the attacked conclusion, so one default
-        row of defeats serves the whole block; a sub-argument whose own top
-        rule beats an attacker overrides that entry (it is named first).
-        """
-        index = self.index
-        for literal, attackers in index.by_conclusion.items():
-            subs = [b for b in index.by_conclusion.get(complement(literal), ())
-                    if index.top[b] is not None and self.kind[index.top[b]] in _REBUTTABLE]
-            if not subs:
-                continue
-            lic_names = [index.top[a] for a in attackers]
-            rules = self.target_rules.of_conclusion(complement(literal))
-            default = [self.first_stronger(rules, lic) for lic in lic_names]
-            beatable = [(j, self.stronger_than[lic]) for j, lic in enumerate(lic_names)
-                        if lic is not None and lic in self.stronger_than]
-            beaten_by = _beaten_by(beatable, len(subs))
-            targets, on, fixes = [], [], []
-            for sub in subs:
-                top = index.top[sub]
-                if beaten_by is None:
-                    row_fixes = [(j, self.pair(top, lic_names[j])) for j, strong in beatable if top in strong]
-                else:
-                    row_fixes = [(j, self.pair(top, lic_names[j])) for j in beaten_by.get(top, ())]
-                for target in index.containers[sub]:
-                    if row_fixes:
-                        fixes.extend((len(targets), j, value) for j, value in row_fixes)
-                    targets.append(target)
-                    on.append(sub)
-            defeat = np.empty((len(targets), len(attackers)), dtype=np.int32)
-            defeat[:] = np.asarray(default, dtype=np.int32)
-            if fixes:
-                rows, cols, values = zip(*fixes)
-                defeat[list(rows), list(cols)] = values
-            self.block(attackers, self.lic_codes(attackers), targets, on, 0, SHAPE_ARGUMENT, defeat)
-
     def rebuttable(self, sub: int) -> bool:
         """Whether argument ``sub`` can be rebutted (a defeasible or defeater top rule)."""
         top = self.index.top[sub]
-        return top is not None and self.kind[top] in _REBUTTABLE
+        return top is not None and self.kind[top] in REBUTTABLE
 
     def undercuts(self) -> None:
         index = self.index
@@ -190,8 +187,10 @@ class _Builder:
         index = self.index
         for fact in self.theory.facts:
             attackers = index.by_conclusion.get(complement(fact.literal))
+            if not attackers:
+                continue
             targets = index.premise_users.get(fact.id)
-            if not attackers or not targets:
+            if not targets:
                 continue
             lic_names = [index.top[a] for a in attackers]
             defeat = np.full((len(targets), len(attackers)), -1, dtype=np.int32)
@@ -207,11 +206,11 @@ class _Builder:
         self.undercuts()
         self.undermines()
         columns = merge_explicit(self, self.columns())
-        defeats = tuple(sorted(self.defeats, key=self.defeats.get))
-        return AttackTable(self.index.ids, self.rule_ids, self.fact_ids, defeats, columns)
+        return AttackTable(self.index.ids, self.rule_ids, self.fact_ids, self.defeats(), columns)
 
 
-def derive_attacks(theory: Theory, arguments: Sequence[Argument], order: PriorityOrder) -> AttackTable:
+def derive_attacks(theory: Theory, arguments: Sequence[Argument], order: PriorityOrder, *,
+                   target_rules: TargetRules | None = None) -> AttackTable:
     """Derive, merge and neutralize the attacks of a theory (Definitions 2 and 4).
 
     ``targetRules`` (Definition 4, team reading): for a rebut on ``B'`` every
@@ -231,6 +230,8 @@ def derive_attacks(theory: Theory, arguments: Sequence[Argument], order: Priorit
         The arguments of ``theory`` (:func:`symbolic.arguments.build_arguments`).
     order : PriorityOrder
         ``P+`` (:func:`symbolic.priorities.priority_order`).
+    target_rules : TargetRules, optional
+        ``targetRules`` over ``theory``, ``arguments`` and ``order``, when already built.
 
     Returns
     -------
@@ -263,4 +264,4 @@ def derive_attacks(theory: Theory, arguments: Sequence[Argument], order: Priorit
     [('A3', 'A4', 'rebut', ('r2', 'r1')), ('A4', 'A3', 'rebut', None)]
     """
     with gc_paused():
-        return _Builder(theory, arguments, order).table()
+        return _Builder(theory, arguments, order, target_rules).table()

@@ -17,13 +17,15 @@ from typing import Iterable, Sequence
 
 from .arguments import build_arguments
 from .attacks import derive_attacks
+from .collector import gc_paused
 from .grounding import Theory, ground
 from .labelling import grounded_labelling
 from .labels import Status
 from .literals import complement, normalize_literal
 from .model import Analysis
-from .priorities import priority_order
+from .priorities import priority_parts
 from .results import Argument, Evaluation, Label, Labelling
+from .target_rules import TargetRules
 
 __all__ = ["evaluate", "evaluate_analysis", "four_valued", "support_against"]
 
@@ -122,6 +124,9 @@ def evaluate(theory: Theory, target: str) -> Evaluation:
     Returns
     -------
     Evaluation
+        ``evaluation.extra["target_rules"]`` is the :class:`~symbolic.target_rules.TargetRules`
+        the attacks were neutralized with (Definition 4), for readers that need ``targetRules``
+        again (the trace's defeat edges) without recomputing them.
 
     Raises
     ------
@@ -148,14 +153,21 @@ def evaluate(theory: Theory, target: str) -> Evaluation:
     ('both', True, True, 0)
     """
     p = normalize_literal(target)
-    arguments = build_arguments(theory)
-    order = priority_order(theory)
-    attacks = derive_attacks(theory, arguments, order)
-    labelling = grounded_labelling([a.id for a in arguments], attacks)
-    support, against = support_against(p, arguments, labelling)
+    with gc_paused():  # every step below allocates acyclic objects only (symbolic.collector)
+        arguments = build_arguments(theory)
+        order, layered = priority_parts(theory)
+        if layered is None:
+            target_rules = TargetRules(theory, arguments, order.closure)
+        else:  # P+ already grouped by weaker rule and as integer columns: not computed again
+            target_rules = TargetRules(theory, arguments, order.closure,
+                                       pair_codes=layered)
+        attacks = derive_attacks(theory, arguments, order, target_rules=target_rules)
+        labelling = grounded_labelling([a.id for a in arguments], attacks)
+        support, against = support_against(p, arguments, labelling)
     return Evaluation(
         target=p, status=_STATUS[support, against], support=support, against=against,
         theory=theory, arguments=arguments, attacks=attacks, priorities=order, labelling=labelling,
+        extra={"target_rules": target_rules},
     )
 
 

@@ -21,9 +21,10 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from .grounding import Theory
+from .priorities import stronger_map
 from .results import Argument, Evaluation
 
-__all__ = ["NeutralizingPairs", "TargetRules", "applicable_rules"]
+__all__ = ["NeutralizingPairs", "TargetRules", "applicable_rules", "target_rules_of"]
 
 
 def applicable_rules(theory: Theory, arguments: Sequence[Argument]) -> frozenset[str]:
@@ -63,14 +64,22 @@ class TargetRules:
     arguments : sequence of Argument
         The theory's arguments (Definition 1), sub-arguments first.
     closure : iterable of (str, str)
-        The pairs ``(stronger, weaker)`` of the strict order ``P+``.
+        The pairs ``(stronger, weaker)`` of the strict order ``P+`` (a collection: it is
+        read when :attr:`stronger_than` is first needed).
+    stronger_than : dict of str to set of str, optional
+        The same pairs grouped by weaker rule, when already computed
+        (:func:`symbolic.priorities.priority_parts`); ``closure`` is then not read.
+    pair_codes : symbolic.priorities.Layered, optional
+        The same pairs as integer columns ``(names, strong, weak, pairs)``, when already computed.
 
     Attributes
     ----------
     concluders : dict of str to list of str
         The applicable rules concluding each literal, in the theory's rule order.
     stronger_than : dict of str to set of str
-        For each rule, the rules stronger than it in ``P+``.
+        For each rule, the rules stronger than it in ``P+`` (built on first use).
+    pair_codes : symbolic.priorities.Layered or None
+        ``P+`` as integer columns, when given.
 
     Examples
     --------
@@ -86,19 +95,55 @@ class TargetRules:
     (['r1'], ['r1'], {'r1'})
     """
 
-    __slots__ = ("concluders", "stronger_than", "_arguments", "_by_id")
+    __slots__ = ("concluders", "pair_codes", "_stronger_than", "_arguments", "_by_id", "_sources",
+                 "_neutralizing")
 
-    def __init__(self, theory: Theory, arguments: Sequence[Argument], closure: Iterable[tuple[str, str]]):
+    def __init__(self, theory: Theory, arguments: Sequence[Argument], closure: Iterable[tuple[str, str]],
+                 stronger_than: dict[str, set[str]] | None = None, pair_codes=None):
         applicable = applicable_rules(theory, arguments)
         self.concluders: dict[str, list[str]] = {}
         for rule in theory.rules:
             if rule.id in applicable:
                 self.concluders.setdefault(rule.consequent, []).append(rule.id)
-        self.stronger_than: dict[str, set[str]] = {}
-        for strong, weak in closure:
-            self.stronger_than.setdefault(weak, set()).add(strong)
+        self._stronger_than = stronger_than
+        self.pair_codes = pair_codes
         self._arguments = arguments
+        self._sources = (theory, arguments, closure)
+        self._neutralizing = None  # NeutralizingPairs.of, for the evaluation these were built for
         self._by_id: dict[str, Argument] | None = None
+
+    @property
+    def stronger_than(self) -> dict[str, set[str]]:
+        """For each rule, the rules stronger than it in ``P+`` (built on first use)."""
+        if self._stronger_than is None:
+            if self.pair_codes is not None:
+                names, strong, weak = self.pair_codes[:3]
+                self._stronger_than = stronger_map(names, strong, weak)
+            else:
+                grouped: dict[str, set[str]] = {}
+                for strong, weak in self._sources[2]:
+                    grouped.setdefault(weak, set()).add(strong)
+                self._stronger_than = grouped
+        return self._stronger_than
+
+    @property
+    def arguments(self) -> Sequence[Argument]:
+        """The arguments these ``targetRules`` range over."""
+        return self._arguments
+
+    def computed_from(self, evaluation: Evaluation) -> bool:
+        """Whether these are the ``targetRules`` of ``evaluation``'s own theory, arguments and ``P+``."""
+        theory, arguments, closure = self._sources
+        return (theory is evaluation.theory and arguments is evaluation.arguments
+                and closure is evaluation.priorities.closure)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TargetRules):
+            return NotImplemented
+        return (self.concluders == other.concluders and self.stronger_than == other.stronger_than
+                and tuple(self._arguments) == tuple(other._arguments))
+
+    __hash__ = None  # type: ignore[assignment]
 
     def of_conclusion(self, literal: str) -> list[str]:
         """``targetRules`` of a rebut on a sub-argument concluding ``literal``."""
@@ -128,6 +173,25 @@ class TargetRules:
         return self.stronger_than.get(rule, set()) if rule is not None else set()
 
 
+def target_rules_of(evaluation: Evaluation) -> TargetRules:
+    """The :class:`TargetRules` of an evaluation: the engine's own when it carries them
+    (``evaluation.extra["target_rules"]``, set by :func:`symbolic.status.evaluate`), else
+    computed from its theory, arguments and ``P+``.
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+
+    Returns
+    -------
+    TargetRules
+    """
+    carried = evaluation.extra.get("target_rules")
+    if isinstance(carried, TargetRules) and carried.computed_from(evaluation):
+        return carried
+    return TargetRules(evaluation.theory, evaluation.arguments, evaluation.priorities.closure)
+
+
 class NeutralizingPairs:
     """The pairs of ``P+`` that neutralize an attack (Definition 4) of one evaluation.
 
@@ -138,10 +202,33 @@ class NeutralizingPairs:
     """
 
     def __init__(self, evaluation: Evaluation):
-        self.target_rules = TargetRules(evaluation.theory, evaluation.arguments, evaluation.priorities.closure)
+        self.target_rules = target_rules_of(evaluation)
         self.rules = {r.id for r in evaluation.theory.rules}
         self.facts = {f.id for f in evaluation.theory.facts}
         self.conclusion = {a.id: a.conclusion for a in evaluation.arguments}
+
+    @classmethod
+    def of(cls, evaluation: Evaluation) -> NeutralizingPairs:
+        """The neutralizing pairs of ``evaluation``, built once per evaluation.
+
+        Kept with the ``targetRules`` the evaluation carries (:func:`target_rules_of`), so
+        every caller after the first gets the same object; an evaluation that carries none
+        gets a new one each time.
+
+        Parameters
+        ----------
+        evaluation : Evaluation
+
+        Returns
+        -------
+        NeutralizingPairs
+        """
+        carried = evaluation.extra.get("target_rules")
+        if not (isinstance(carried, TargetRules) and carried.computed_from(evaluation)):
+            return cls(evaluation)
+        if carried._neutralizing is None:
+            carried._neutralizing = cls(evaluation)
+        return carried._neutralizing
 
     def pairs(self, on: str, target: str, lic: str, defeated_by) -> frozenset[tuple[str, str]]:
         """Every ``(t, lic)`` of ``P+`` with ``t`` in ``targetRules``, plus ``defeated_by``.
