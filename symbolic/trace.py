@@ -85,7 +85,7 @@ def neutralizers(evaluation: Evaluation, attack: Attack) -> frozenset[tuple[str,
     """
     if attack.active or attack.lic is None:
         return frozenset()
-    return NeutralizingPairs(evaluation).pairs(attack.on, attack.target, attack.lic, attack.defeated_by)
+    return NeutralizingPairs.of(evaluation).pairs(attack.on, attack.target, attack.lic, attack.defeated_by)
 
 
 class Skeleton:

@@ -340,7 +340,7 @@ def _defeat_sets(evaluation, namer, table, order, group, active):
         new_class, first = new_class[class_start], rows[by_class[class_start]]
         per_row = np.empty(len(rows), dtype=np.int64)
         per_row[by_class] = np.repeat(np.arange(len(class_start)), np.diff(np.append(class_start, len(rows))))
-    rules = NeutralizingPairs(evaluation)
+    rules = NeutralizingPairs.of(evaluation)
     names = (table.argument_ids, table.rule_ids, table.fact_ids)
     pair_sets: dict[frozenset, int] = {}
     class_set = np.empty(len(first), dtype=np.int64)
