@@ -203,9 +203,12 @@ def _expanded(builder, rows):
     r_flat = [(t, on, shape) for group in reached for t, on, shape, _ in group]
     r_rules = [rules for group in reached for *_, rules in group]
     r_cols = np.array(r_flat, dtype=np.int32).reshape(len(r_flat), 3).T.copy()
-    per_edge = a_size[source_code] * r_size[reach_code]
-    total = int(per_edge.sum())
-    if total == n and bool((per_edge == 1).all()):  # an abstract framework: one attack per edge
+    if len(a_size) and len(r_size) and a_size.min() == a_size.max() == 1 and r_size.min() == r_size.max() == 1:
+        # An abstract framework: each source is one argument and each target reaches one.
+        total, attacker, reach_row = n, a_flat[source_code], reach_code
+        kind_code, lic = kind_of, lic_code
+    elif (total := int((per_edge := a_size[source_code] * r_size[reach_code]).sum())) == n \
+            and bool((per_edge == 1).all()):  # one attack per edge
         attacker, reach_row = a_flat[a_off[source_code]], r_off[reach_code]
         kind_code, lic = kind_of, lic_code
     else:
@@ -257,7 +260,9 @@ def _group_ids(parts: list[dict[str, np.ndarray]]) -> tuple[list[np.ndarray], in
     sizes = [len(p["attacker"]) for p in parts]
     ids, bound = np.zeros(sum(sizes), dtype=np.int64), 1
     for name in _KEY:
-        column = np.concatenate([p[name] for p in parts]).astype(np.int64, copy=False)
+        pieces = [p[name] for p in parts if len(p[name])]
+        column = (np.concatenate(pieces) if len(pieces) > 1 else pieces[0] if pieces
+                  else np.zeros(0, dtype=np.int64)).astype(np.int64, copy=False)
         low, high = int(column.min(initial=0)), int(column.max(initial=0))
         if low == high:
             continue
@@ -336,5 +341,5 @@ def merge_explicit(builder, columns: dict[str, np.ndarray]) -> dict[str, np.ndar
                 for name in ("attacker", "target", "on", "lic", "defeat", "kind", "shape")}
     appended["explicit"] = np.ones(len(appended["attacker"]), dtype=bool)
     if not len(columns["attacker"]):
-        return {name: appended[name].astype(columns[name].dtype) for name in COLUMNS}
+        return {name: appended[name].astype(columns[name].dtype, copy=False) for name in COLUMNS}
     return {name: np.concatenate([columns[name], appended[name].astype(columns[name].dtype)]) for name in COLUMNS}
