@@ -137,13 +137,23 @@ def validate_rows(items, model, min_rows: int | None = None) -> Rows | None:
     names = list(model.model_fields)
     required = [name for name in names if model.model_fields[name].is_required()]
     try:  # anything but a dict fails here (a mapping of another type is validated row by row)
-        given = {name: list(map(itemgetter(name), items)) for name in required}
+        given = {name: tuple(map(itemgetter(name), items)) for name in required}
         counts = {name: n for name in required}
-        counts.update((name, sum(map(dict.__contains__, items, repeat(name)))) for name in names
-                      if name not in counts)
+        total = sum(map(len, items))
+        for name in names:
+            if name in counts:
+                continue
+            if total == sum(counts.values()):  # every key is accounted for: no row has this one
+                counts[name] = 0
+                continue
+            try:  # an optional key that every row gives: its values at once
+                given[name] = tuple(map(itemgetter(name), items))
+                counts[name] = n
+            except KeyError:
+                counts[name] = sum(map(dict.__contains__, items, repeat(name)))
     except (KeyError, TypeError):  # a missing key, or not a dict
         return None
-    if sum(map(len, items)) != sum(counts.values()):
+    if total != sum(counts.values()):
         return None  # an unknown key
     columns = {}
     for name in names:
@@ -151,7 +161,7 @@ def validate_rows(items, model, min_rows: int | None = None) -> Rows | None:
             columns[name] = (model.model_fields[name].get_default(call_default_factory=True),)
             continue
         if name not in given:
-            given[name] = list(map(itemgetter(name), items)) if counts[name] == n else \
+            given[name] = tuple(map(itemgetter(name), items)) if counts[name] == n else \
                 [d[name] for d in items if name in d]
         valid = _validated(model, name, given.pop(name))
         if valid is None:

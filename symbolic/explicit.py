@@ -261,9 +261,10 @@ def _group_ids(parts: list[dict[str, np.ndarray]]) -> tuple[list[np.ndarray], in
     ids, bound = np.zeros(sum(sizes), dtype=np.int64), 1
     for name in _KEY:
         pieces = [p[name] for p in parts if len(p[name])]
-        column = (np.concatenate(pieces) if len(pieces) > 1 else pieces[0] if pieces
-                  else np.zeros(0, dtype=np.int64)).astype(np.int64, copy=False)
-        low, high = int(column.min(initial=0)), int(column.max(initial=0))
+        if not pieces:
+            continue
+        column = np.concatenate(pieces) if len(pieces) > 1 else pieces[0]
+        low, high = int(column.min()), int(column.max())
         if low == high:
             continue
         width = high - low + 1
