@@ -159,11 +159,11 @@ def _reach(builder, target: str, kind: AttackKind) -> list[tuple[int, int, int, 
             for t in index.containers[sub]]
 
 
-def _used(codes: np.ndarray, size: int) -> set | None:
-    """The codes in ``[0, size)`` that occur in ``codes``, or ``None`` when all of them do."""
+def _present(codes: np.ndarray, size: int) -> np.ndarray:
+    """Whether each code in ``[0, size)`` occurs in ``codes``, as a bool array."""
     seen = np.zeros(size, dtype=bool)
     seen[codes] = True
-    return None if seen.all() else set(np.flatnonzero(seen).tolist())
+    return seen
 
 
 def _csr(lists) -> tuple[np.ndarray, np.ndarray]:
@@ -194,24 +194,25 @@ def _expanded(builder, rows):
         pairs = np.flatnonzero(present)
         reach_code = (np.cumsum(present, dtype=np.int32) - 1)[pair_key]
     by_code = {v: k for k, v in _KIND_CODE.items()}
-    used = _used(reach_code, len(pairs))  # with targets coded as ids, some pairs are not used
-    reached = [_reach(builder, distinct_targets[p // 3], by_code[p % 3]) if used is None or i in used else []
-               for i, p in enumerate(pairs.tolist())]
+    pair_used = _present(reach_code, len(pairs))  # with targets coded as ids, some pairs are not used
+    reached = [_reach(builder, distinct_targets[p // 3], by_code[p % 3]) if used else []
+               for p, used in zip(pairs.tolist(), pair_used.tolist())]
     a_off, a_size = _csr(attackers)
     r_off, r_size = _csr(reached)
     a_flat = np.fromiter((a for group in attackers for a in group), dtype=np.int32, count=int(a_size.sum()))
     r_flat = [(t, on, shape) for group in reached for t, on, shape, _ in group]
     r_rules = [rules for group in reached for *_, rules in group]
     r_cols = np.array(r_flat, dtype=np.int32).reshape(len(r_flat), 3).T.copy()
-    if len(a_size) and len(r_size) and a_size.min() == a_size.max() == 1 and r_size.min() == r_size.max() == 1:
-        # An abstract framework: each source is one argument and each target reaches one.
-        total, attacker, reach_row = n, a_flat[source_code], reach_code
-        kind_code, lic = kind_of, lic_code
-    elif (total := int((per_edge := a_size[source_code] * r_size[reach_code]).sum())) == n \
-            and bool((per_edge == 1).all()):  # one attack per edge
-        attacker, reach_row = a_flat[a_off[source_code]], r_off[reach_code]
+    if n and (a_size[_present(source_code, len(distinct_sources))] == 1).all() and (r_size[pair_used] == 1).all():
+        # An abstract framework: each source is one argument and each target reaches one
+        # (checked on the distinct values), so each row is one attack.
+        total = n
+        attacker = a_flat[np.minimum(a_off, len(a_flat) - 1)][source_code]
+        reach_row = np.minimum(r_off, len(r_flat) - 1)[reach_code]
         kind_code, lic = kind_of, lic_code
     else:
+        per_edge = a_size[source_code] * r_size[reach_code]
+        total = int(per_edge.sum())
         edge = np.repeat(np.arange(n), per_edge)
         within = np.arange(total) - np.repeat(np.cumsum(per_edge) - per_edge, per_edge)
         width = r_size[reach_code][edge]
