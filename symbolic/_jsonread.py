@@ -254,7 +254,7 @@ def _document(handle: BinaryIO, file: str, max_file_bytes: int,
     data = handle.read(max_file_bytes + 1)
     if len(data) > max_file_bytes:
         raise ScenarioError(f"file is over the limit of {max_file_bytes} bytes", file=file)
-    if data.isascii() and data.strip():  # valid UTF-8 with no BOM: jiter reads the bytes themselves
+    if data.isascii() and data and not data.isspace():  # valid UTF-8, no BOM: jiter reads the bytes
         start = data.count(b"\n", 0, len(data) - len(data.lstrip(b" \t\r\n"))) + 1
         result = fast_validated(None, validate, start, data)
         if result is not SLOW:  # one object

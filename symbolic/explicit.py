@@ -83,15 +83,15 @@ def _kind_codes(kinds, n: int) -> np.ndarray:
     call per row), after a check at C speed whether they are all one kind.
     """
     if not isinstance(kinds, (tuple, list)):
-        return np.full(n, _KIND_CODE[kinds], dtype=np.int32)
+        return np.full(n, _KIND_CODE[kinds], dtype=np.int8)
     if n and kinds.count(kinds[0]) == n:
-        return np.full(n, _KIND_CODE[kinds[0]], dtype=np.int32)
+        return np.full(n, _KIND_CODE[kinds[0]], dtype=np.int8)
     ids = np.fromiter(map(id, kinds), dtype=np.int64, count=n)
-    codes = np.full(n, -1, dtype=np.int32)
+    codes = np.full(n, -1, dtype=np.int8)
     for kind, code in _KIND_CODE.items():
         codes[ids == id(kind)] = code
     if (codes < 0).any():  # not the members themselves (e.g. strings): look each one up
-        return np.fromiter(map(_KIND_CODE.__getitem__, kinds), dtype=np.int32, count=n)
+        return np.fromiter(map(_KIND_CODE.__getitem__, kinds), dtype=np.int8, count=n)
     return codes
 
 
@@ -189,7 +189,7 @@ def _expanded(builder, rows):
         reach_code = target_code
     else:
         present = np.zeros(3 * len(distinct_targets), dtype=bool)
-        pair_key = target_code * 3 + kind_of
+        pair_key = target_code * 3 + kind_of.astype(np.int32)
         present[pair_key] = True
         pairs = np.flatnonzero(present)
         reach_code = (np.cumsum(present, dtype=np.int32) - 1)[pair_key]
@@ -205,11 +205,13 @@ def _expanded(builder, rows):
     r_cols = np.array(r_flat, dtype=np.int32).reshape(len(r_flat), 3).T.copy()
     if n and (a_size[_present(source_code, len(distinct_sources))] == 1).all() and (r_size[pair_used] == 1).all():
         # An abstract framework: each source is one argument and each target reaches one
-        # (checked on the distinct values), so each row is one attack.
-        total = n
+        # (checked on the distinct values), so each row is one attack, read from per-id tables.
+        total, kind_code, lic = n, kind_of, lic_code
         attacker = a_flat[np.minimum(a_off, len(a_flat) - 1)][source_code]
-        reach_row = np.minimum(r_off, len(r_flat) - 1)[reach_code]
-        kind_code, lic = kind_of, lic_code
+        first = np.minimum(r_off, len(r_flat) - 1)
+        target, on = r_cols[0][first][reach_code], r_cols[1][first][reach_code]
+        shape = r_cols[2][first].astype(np.int8)[reach_code]
+        reach_row = None  # computed below if a licensing rule can be beaten
     else:
         per_edge = a_size[source_code] * r_size[reach_code]
         total = int(per_edge.sum())
@@ -220,10 +222,13 @@ def _expanded(builder, rows):
         reach_row = r_off[reach_code[edge]] + within % np.maximum(width, 1)
         kind_code = kind_of[edge]
         lic = lic_code[edge]
+        target, on, shape = r_cols[0][reach_row], r_cols[1][reach_row], r_cols[2].astype(np.int8)[reach_row]
     defeat = np.full(total, -1, dtype=np.int32)
     beatable = [rule_code[r] for r in builder.stronger_than if r in rule_code]
     if beatable and total:
         records = np.flatnonzero(_member(lic, np.array(beatable, dtype=np.int64)))
+        if len(records) and reach_row is None:
+            reach_row = r_off[reach_code]
         if len(records):
             memo: dict[tuple[int, int], int] = {}
             for i in records.tolist():
@@ -235,8 +240,8 @@ def _expanded(builder, rows):
                         rules = builder.depending_rules(int(r_cols[0, row]), builder.fact_ids[int(r_cols[1, row])])
                     memo[key] = builder.first_stronger(rules, name)
                 defeat[i] = memo[key]
-    return {"attacker": attacker, "target": r_cols[0][reach_row], "on": r_cols[1][reach_row],
-            "shape": r_cols[2][reach_row], "kind": kind_code, "lic": lic, "defeat": defeat}
+    return {"attacker": attacker, "target": target, "on": on, "shape": shape, "kind": kind_code, "lic": lic,
+            "defeat": defeat}
 
 
 def _member(values: np.ndarray, pool: np.ndarray) -> np.ndarray:
