@@ -285,6 +285,11 @@ def _group_ids(parts: list[dict[str, np.ndarray]]) -> tuple[list[np.ndarray], in
     return np.split(ids, np.cumsum(sizes)[:-1]), bound
 
 
+def _repeats(ordered: np.ndarray) -> bool:
+    """Whether a sorted array holds a value twice."""
+    return len(ordered) > 1 and bool((ordered[1:] == ordered[:-1]).any())
+
+
 def _first_rows(key: np.ndarray, bound: int) -> np.ndarray | None:
     """The rows holding the first occurrence of each value of ``key`` (in ``[0, bound)``), in row order.
 
@@ -292,8 +297,7 @@ def _first_rows(key: np.ndarray, bound: int) -> np.ndarray | None:
     Otherwise one sort of ``key * n + row`` puts each value's first row first.
     """
     n = len(key)
-    ordered = np.sort(key)
-    if n < 2 or not (ordered[1:] == ordered[:-1]).any():
+    if not _repeats(np.sort(key)):
         return None
     if bound > ((1 << 62) // n):
         _, first = np.unique(key, return_index=True)
@@ -335,7 +339,14 @@ def merge_explicit(builder, columns: dict[str, np.ndarray]) -> dict[str, np.ndar
         return columns
     extra = _expanded(builder, rows)
     (new_key, old_key), bound = _group_ids([extra, columns])
-    first = _first_rows(new_key, bound)
+    if len(old_key):
+        first = _first_rows(new_key, bound)
+    else:  # no derived attack: the key is only needed if a value repeats, so sort it in place
+        new_key.sort()
+        first = None
+        if _repeats(new_key):
+            (new_key,), bound = _group_ids([extra])
+            first = _first_rows(new_key, bound)
     unique_key = new_key if first is None else new_key[first]
     keep = first
     named = _member(old_key, unique_key) if len(old_key) else np.zeros(0, dtype=bool)
