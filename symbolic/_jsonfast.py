@@ -26,7 +26,7 @@ SLOW = object()
 _JITER_INT_DIGITS = 4300
 
 
-def fast_parse(text: str, data: bytes | None = None):
+def fast_parse(text: str | None, data: bytes | None = None):
     """jiter's value of ``text``, or ``SLOW`` where only :func:`symbolic._jsonread.parse_json` may decide.
 
     jiter refuses whatever the strict parser refuses (malformed text,
@@ -36,11 +36,15 @@ def fast_parse(text: str, data: bytes | None = None):
     scenario schema: its only numeric fields are integers), and
     re-parse with :func:`symbolic._jsonread.parse_json` when that fails.  (jiter refuses a
     lone surrogate escape such as ``"\\ud800"`` too.)  ``data``, when given,
-    is ``text`` as UTF-8 (the bytes it was decoded from).
+    is ``text`` as UTF-8 (the bytes it was decoded from); ``text`` may be
+    ``None`` when ``data`` is ASCII (its own text, with no BOM).
     """
     if sys.get_int_max_str_digits() != _JITER_INT_DIGITS:
         return SLOW
-    if text.startswith("\ufeff"):
+    if text is None:  # ASCII bytes (so no BOM)
+        if not data.isascii():
+            return SLOW
+    elif text.startswith("\ufeff"):
         text, data = text[1:], None
     if data is None:
         try:
@@ -54,7 +58,7 @@ def fast_parse(text: str, data: bytes | None = None):
         return SLOW
 
 
-def fast_validated(text: str, validate: Callable | None, line: int, data: bytes | None = None):
+def fast_validated(text: str | None, validate: Callable | None, line: int, data: bytes | None = None):
     """``validate(value, line)`` of jiter's value, or ``SLOW`` (no validator, jiter refused, or invalid).
 
     The garbage collector stays paused until the decoded value is freed: a

@@ -254,10 +254,16 @@ def _document(handle: BinaryIO, file: str, max_file_bytes: int,
     data = handle.read(max_file_bytes + 1)
     if len(data) > max_file_bytes:
         raise ScenarioError(f"file is over the limit of {max_file_bytes} bytes", file=file)
+    if data.isascii() and data and not data.isspace():  # valid UTF-8, no BOM: jiter reads the bytes
+        start = data.count(b"\n", 0, len(data) - len(data.lstrip(b" \t\r\n"))) + 1
+        result = fast_validated(None, validate, start, data)
+        if result is not SLOW:  # one object
+            yield start, result
+            return
     text = _decode(data, file=file, line=None).removeprefix("\ufeff")
     start = text.count("\n", 0, len(text) - len(text.lstrip())) + 1
     result = fast_validated(text, validate, start, data.removeprefix(b"\xef\xbb\xbf")) \
-        if text and not text.isspace() else SLOW
+        if text and not text.isspace() and not data.isascii() else SLOW
     if result is not SLOW:  # one object (an array is re-walked by the exact parser for its lines)
         yield start, result
         return

@@ -16,6 +16,8 @@ edges costs about as much as a derived one.
 
 from __future__ import annotations
 
+from itertools import chain
+
 import numpy as np
 
 from .attack_list import AttackList
@@ -27,31 +29,110 @@ __all__ = ["merge_explicit"]
 
 _KIND_CODE = {AttackKind.REBUT: 0, AttackKind.UNDERCUT: 1, AttackKind.UNDERMINE: 2}
 COLUMNS = ("attacker", "target", "on", "lic", "defeat", "kind", "shape", "explicit")
+#: The ``lic`` code of a row that names no licensing rule (its source rule licenses it).
+_DEFAULT_LIC = -2
 
 
-def _rows(theory):
-    """``(sources, targets, kinds, lics)`` of every explicit edge, edges before table rows.
+def _parts(theory) -> list[tuple]:
+    """``(sources, targets, kinds, lics)`` of each block of explicit edges: the list, then the table.
 
-    ``lics`` is ``None`` when no edge names its licensing rule.
+    ``kinds`` is one :class:`~symbolic.labels.AttackKind` for every row or one
+    per row; ``lics`` is ``None`` when no row of the block names a licensing rule.
     """
+    parts = []
     edges = theory.attacks
     if isinstance(edges, AttackList):  # a long list, kept as columns
-        sources, targets, kinds, lics = list(edges.source), list(edges.target), list(edges.kind), list(edges.lics())
-        given = edges.lic is not None
-    else:
-        sources = [e.source for e in edges]
-        targets = [e.target for e in edges]
-        kinds = [e.kind for e in edges]
-        lics = [e.lic for e in edges]
-        given = any(x is not None for x in lics)
+        parts.append((edges.source, edges.target, edges.kind, edges.lic))
+    elif edges:
+        lics = tuple(e.lic for e in edges)
+        parts.append((tuple(e.source for e in edges), tuple(e.target for e in edges),
+                      tuple(e.kind for e in edges), lics if any(x is not None for x in lics) else None))
     table = theory.attack_table
     if table is not None and len(table):
-        sources += table.source
-        targets += table.target
-        kinds += table.kinds()
-        lics += table.lics()
-        given = given or table.lic is not None
-    return sources, targets, kinds, lics if given else None
+        parts.append((table.source, table.target, table.kind, table.lic))
+    return parts
+
+
+def _codes(columns, known: dict | None = None) -> tuple[np.ndarray, list]:
+    """The integer code of each value of ``columns`` laid end to end, and the values the codes stand for.
+
+    With ``known`` (value -> code, dense from 0) every value is looked up in it,
+    one pass at C speed; if one is missing, or without ``known``, the distinct
+    values are collected first (first-seen order) and coded by position.  No
+    Python object is made per row.
+    """
+    n = sum(map(len, columns))
+
+    def values():
+        return columns[0] if len(columns) == 1 else chain.from_iterable(columns)
+
+    if known:
+        try:
+            return np.fromiter(map(known.__getitem__, values()), dtype=np.int32, count=n), list(known)
+        except KeyError:
+            pass
+    distinct = list(dict.fromkeys(values()))
+    position = dict(zip(distinct, range(len(distinct))))
+    return np.fromiter(map(position.__getitem__, values()), dtype=np.int32, count=n), distinct
+
+
+def _kind_codes(kinds, n: int) -> np.ndarray:
+    """The code of each row's kind: ``kinds`` is one kind for every row or one per row.
+
+    Per-row kinds are matched by identity (an enum member's hash is a Python
+    call per row), after a check at C speed whether they are all one kind.
+    """
+    if not isinstance(kinds, (tuple, list)):
+        return np.full(n, _KIND_CODE[kinds], dtype=np.int8)
+    if n and kinds.count(kinds[0]) == n:
+        return np.full(n, _KIND_CODE[kinds[0]], dtype=np.int8)
+    ids = np.fromiter(map(id, kinds), dtype=np.int64, count=n)
+    codes = np.full(n, -1, dtype=np.int8)
+    for kind, code in _KIND_CODE.items():
+        codes[ids == id(kind)] = code
+    if (codes < 0).any():  # not the members themselves (e.g. strings): look each one up
+        return np.fromiter(map(_KIND_CODE.__getitem__, kinds), dtype=np.int8, count=n)
+    return codes
+
+
+def _lic_codes(lics, n: int, rule_code: dict) -> np.ndarray:
+    """The code of each row's licensing rule, :data:`_DEFAULT_LIC` for none (``lics`` ``None``: none at all).
+
+    Raises
+    ------
+    KeyError
+        If a row names a licensing rule that is not a rule of the theory.
+    """
+    if lics is None:
+        return np.full(n, _DEFAULT_LIC, dtype=np.int32)
+    lookup = {None: _DEFAULT_LIC, **rule_code}
+    return np.fromiter(map(lookup.__getitem__, lics), dtype=np.int32, count=n)
+
+
+def _rows(theory, rule_code: dict, ids):
+    """Integer columns of every explicit edge, list rows before table rows.
+
+    ``ids`` are the theory's fact and rule ids: sources and targets are coded
+    by their position there when every one is an id (otherwise by first use).
+
+    Returns
+    -------
+    tuple
+        ``(source codes, distinct sources, target codes, distinct targets,
+        kind codes, lic codes or None)``; ``None`` when no row names a
+        licensing rule.
+    """
+    parts = _parts(theory)
+    if not parts:
+        return None
+    ids = dict(zip(ids, range(len(ids))))
+    source_code, sources = _codes([p[0] for p in parts], ids)
+    target_code, targets = _codes([p[1] for p in parts], ids)
+    kind_code = np.concatenate([_kind_codes(p[2], len(p[0])) for p in parts])
+    given = None
+    if any(p[3] is not None for p in parts):
+        given = np.concatenate([_lic_codes(p[3], len(p[0]), rule_code) for p in parts])
+    return source_code, sources, target_code, targets, kind_code, given
 
 
 def _reach(builder, target: str, kind: AttackKind) -> list[tuple[int, int, int, object]]:
@@ -78,22 +159,11 @@ def _reach(builder, target: str, kind: AttackKind) -> list[tuple[int, int, int, 
             for t in index.containers[sub]]
 
 
-def _codes(values) -> tuple[np.ndarray, list]:
-    """Integer code of each value (first-seen order) and the distinct values."""
-    distinct = list(dict.fromkeys(values))
-    position = {v: i for i, v in enumerate(distinct)}
-    return np.fromiter(map(position.__getitem__, values), dtype=np.int64, count=len(values)), distinct
-
-
-def _kind_codes(kinds) -> np.ndarray:
-    """The code of each kind, matched by identity (an enum member's hash is a Python call per row)."""
-    ids = np.fromiter(map(id, kinds), dtype=np.int64, count=len(kinds))
-    codes = np.full(len(kinds), -1, dtype=np.int64)
-    for kind, code in _KIND_CODE.items():
-        codes[ids == id(kind)] = code
-    if (codes < 0).any():  # not the members themselves (e.g. strings): look each one up
-        return np.fromiter(map(_KIND_CODE.__getitem__, kinds), dtype=np.int64, count=len(kinds))
-    return codes
+def _present(codes: np.ndarray, size: int) -> np.ndarray:
+    """Whether each code in ``[0, size)`` occurs in ``codes``, as a bool array."""
+    seen = np.zeros(size, dtype=bool)
+    seen[codes] = True
+    return seen
 
 
 def _csr(lists) -> tuple[np.ndarray, np.ndarray]:
@@ -102,45 +172,63 @@ def _csr(lists) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64), sizes
 
 
-def _expanded(builder, sources, targets, kinds, lics):
+def _expanded(builder, rows):
     """Every attack the explicit edges stand for, in edge order, then attacker, then target."""
+    source_code, distinct_sources, target_code, distinct_targets, kind_of, given = rows
     index = builder.index
-    source_code, distinct_sources = _codes(sources)
+    n = len(source_code)
     attackers = [index.by_top.get(s, ()) for s in distinct_sources]
     rule_code = builder.rule_code
-    lic_code = np.array([rule_code.get(s, -1) for s in distinct_sources], dtype=np.int64)[source_code]
-    if lics is not None:  # a given lic overrides the source rule
-        given = np.fromiter((-2 if x is None else rule_code[x] for x in lics), dtype=np.int64, count=len(lics))
-        lic_code = np.where(given == -2, lic_code, given)
-    target_code, distinct_targets = _codes(targets)
-    kind_of = _kind_codes(kinds)
-    pairs, reach_code = np.unique(target_code * 3 + kind_of, return_inverse=True)
-    reach_code = reach_code.reshape(-1)
+    lic_code = np.array([rule_code.get(s, -1) for s in distinct_sources], dtype=np.int32)[source_code]
+    if given is not None:  # a given lic overrides the source rule
+        lic_code = np.where(given == _DEFAULT_LIC, lic_code, given)
+    # Each distinct (target, kind) pair is reached once; pairs are numbered densely in sorted order.
+    kinds = np.flatnonzero(np.bincount(kind_of, minlength=3))
+    if len(kinds) == 1:  # one kind: the pairs are the targets
+        pairs = np.arange(len(distinct_targets)) * 3 + int(kinds[0])
+        reach_code = target_code
+    else:
+        present = np.zeros(3 * len(distinct_targets), dtype=bool)
+        pair_key = target_code * 3 + kind_of.astype(np.int32)
+        present[pair_key] = True
+        pairs = np.flatnonzero(present)
+        reach_code = (np.cumsum(present, dtype=np.int32) - 1)[pair_key]
     by_code = {v: k for k, v in _KIND_CODE.items()}
-    reached = [_reach(builder, distinct_targets[p // 3], by_code[p % 3]) for p in pairs.tolist()]
+    pair_used = _present(reach_code, len(pairs))  # with targets coded as ids, some pairs are not used
+    reached = [_reach(builder, distinct_targets[p // 3], by_code[p % 3]) if used else []
+               for p, used in zip(pairs.tolist(), pair_used.tolist())]
     a_off, a_size = _csr(attackers)
     r_off, r_size = _csr(reached)
-    a_flat = np.fromiter((a for group in attackers for a in group), dtype=np.int64, count=int(a_size.sum()))
+    a_flat = np.fromiter((a for group in attackers for a in group), dtype=np.int32, count=int(a_size.sum()))
     r_flat = [(t, on, shape) for group in reached for t, on, shape, _ in group]
     r_rules = [rules for group in reached for *_, rules in group]
-    r_cols = np.array(r_flat, dtype=np.int64).reshape(len(r_flat), 3)
-    per_edge = a_size[source_code] * r_size[reach_code]
-    total = int(per_edge.sum())
-    if total == len(sources) and bool((per_edge == 1).all()):  # an abstract framework: one attack per edge
-        attacker, reach_row = a_flat[a_off[source_code]], r_off[reach_code]
-        kind_code, lic = kind_of, lic_code
+    r_cols = np.array(r_flat, dtype=np.int32).reshape(len(r_flat), 3).T.copy()
+    if n and (a_size[_present(source_code, len(distinct_sources))] == 1).all() and (r_size[pair_used] == 1).all():
+        # An abstract framework: each source is one argument and each target reaches one
+        # (checked on the distinct values), so each row is one attack, read from per-id tables.
+        total, kind_code, lic = n, kind_of, lic_code
+        attacker = a_flat[np.minimum(a_off, len(a_flat) - 1)][source_code]
+        first = np.minimum(r_off, len(r_flat) - 1)
+        target, on = r_cols[0][first][reach_code], r_cols[1][first][reach_code]
+        shape = r_cols[2][first].astype(np.int8)[reach_code]
+        reach_row = None  # computed below if a licensing rule can be beaten
     else:
-        edge = np.repeat(np.arange(len(sources)), per_edge)
+        per_edge = a_size[source_code] * r_size[reach_code]
+        total = int(per_edge.sum())
+        edge = np.repeat(np.arange(n), per_edge)
         within = np.arange(total) - np.repeat(np.cumsum(per_edge) - per_edge, per_edge)
         width = r_size[reach_code][edge]
         attacker = a_flat[a_off[source_code[edge]] + within // np.maximum(width, 1)]
         reach_row = r_off[reach_code[edge]] + within % np.maximum(width, 1)
         kind_code = kind_of[edge]
         lic = lic_code[edge]
-    defeat = np.full(total, -1, dtype=np.int64)
+        target, on, shape = r_cols[0][reach_row], r_cols[1][reach_row], r_cols[2].astype(np.int8)[reach_row]
+    defeat = np.full(total, -1, dtype=np.int32)
     beatable = [rule_code[r] for r in builder.stronger_than if r in rule_code]
     if beatable and total:
         records = np.flatnonzero(_member(lic, np.array(beatable, dtype=np.int64)))
+        if len(records) and reach_row is None:
+            reach_row = r_off[reach_code]
         if len(records):
             memo: dict[tuple[int, int], int] = {}
             for i in records.tolist():
@@ -149,11 +237,11 @@ def _expanded(builder, sources, targets, kinds, lics):
                 if key not in memo:
                     rules = r_rules[row]
                     if rules is None:
-                        rules = builder.depending_rules(int(r_cols[row, 0]), builder.fact_ids[int(r_cols[row, 1])])
+                        rules = builder.depending_rules(int(r_cols[0, row]), builder.fact_ids[int(r_cols[1, row])])
                     memo[key] = builder.first_stronger(rules, name)
                 defeat[i] = memo[key]
-    return {"attacker": attacker, "target": r_cols[reach_row, 0], "on": r_cols[reach_row, 1],
-            "shape": r_cols[reach_row, 2], "kind": kind_code, "lic": lic, "defeat": defeat}
+    return {"attacker": attacker, "target": target, "on": on, "shape": shape, "kind": kind_code, "lic": lic,
+            "defeat": defeat}
 
 
 def _member(values: np.ndarray, pool: np.ndarray) -> np.ndarray:
@@ -168,22 +256,58 @@ def _member(values: np.ndarray, pool: np.ndarray) -> np.ndarray:
 _KEY = ("attacker", "target", "kind", "shape", "on", "lic")
 
 
-def _group_ids(parts: list[dict[str, np.ndarray]]) -> list[np.ndarray]:
-    """One integer per distinct ``(attacker, target, kind, on, shape, lic)`` across ``parts``.
+def _group_ids(parts: list[dict[str, np.ndarray]]) -> tuple[list[np.ndarray], int]:
+    """One integer per distinct ``(attacker, target, kind, on, shape, lic)`` across ``parts``, and their bound.
 
-    The columns are combined one at a time (mixed radix); the partial key is
-    re-numbered densely whenever the next column could overflow 63 bits.
+    The columns are combined one at a time (mixed radix, each shifted to start
+    at 0; a column with one value throughout is left out); the partial key is
+    re-numbered densely whenever the next column could overflow 62 bits.
     """
     sizes = [len(p["attacker"]) for p in parts]
     ids, bound = np.zeros(sum(sizes), dtype=np.int64), 1
     for name in _KEY:
-        column = np.concatenate([p[name].astype(np.int64) for p in parts]) + 1
-        width = int(column.max(initial=0)) + 1
+        pieces = [p[name] for p in parts if len(p[name])]
+        if not pieces:
+            continue
+        column = np.concatenate(pieces) if len(pieces) > 1 else pieces[0]
+        low, high = int(column.min()), int(column.max())
+        if low == high:
+            continue
+        width = high - low + 1
         if bound * width >= 1 << 62:  # renumber before the combined key could overflow
             ids = np.unique(ids, return_inverse=True)[1].reshape(-1)
             bound = int(ids.max(initial=0)) + 1
-        ids, bound = ids * width + column, bound * width
-    return np.split(ids, np.cumsum(sizes)[:-1])
+        ids *= width
+        ids += column
+        if low:
+            ids -= low
+        bound *= width
+    return np.split(ids, np.cumsum(sizes)[:-1]), bound
+
+
+def _repeats(ordered: np.ndarray) -> bool:
+    """Whether a sorted array holds a value twice."""
+    return len(ordered) > 1 and bool((ordered[1:] == ordered[:-1]).any())
+
+
+def _first_rows(key: np.ndarray, bound: int) -> np.ndarray | None:
+    """The rows holding the first occurrence of each value of ``key`` (in ``[0, bound)``), in row order.
+
+    ``None`` when every value occurs once (the common case, found by one sort).
+    Otherwise one sort of ``key * n + row`` puts each value's first row first.
+    """
+    n = len(key)
+    if not _repeats(np.sort(key)):
+        return None
+    if bound > ((1 << 62) // n):
+        _, first = np.unique(key, return_index=True)
+        first.sort()
+        return first
+    ordered = np.sort(key * n + np.arange(n))
+    value = ordered // n
+    start = np.ones(n, dtype=bool)
+    start[1:] = value[1:] != value[:-1]
+    return np.sort(ordered[start] % n)
 
 
 def merge_explicit(builder, columns: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -210,18 +334,30 @@ def merge_explicit(builder, columns: dict[str, np.ndarray]) -> dict[str, np.ndar
     KeyError
         If an edge's licensing rule is not a rule of the theory.
     """
-    sources, targets, kinds, lics = _rows(builder.theory)
-    if not sources:
+    rows = _rows(builder.theory, builder.rule_code, builder.fact_ids + builder.rule_ids)
+    if rows is None:
         return columns
-    extra = _expanded(builder, sources, targets, kinds, lics)
-    new_key, old_key = _group_ids([extra, columns])
-    _, first = np.unique(new_key, return_index=True)
-    first.sort()  # the first occurrence of each attack, in edge order
-    unique_key = new_key[first]
-    named = _member(old_key, unique_key)
+    extra = _expanded(builder, rows)
+    (new_key, old_key), bound = _group_ids([extra, columns])
+    if len(old_key):
+        first = _first_rows(new_key, bound)
+    else:  # no derived attack: the key is only needed if a value repeats, so sort it in place
+        new_key.sort()
+        first = None
+        if _repeats(new_key):
+            (new_key,), bound = _group_ids([extra])
+            first = _first_rows(new_key, bound)
+    unique_key = new_key if first is None else new_key[first]
+    keep = first
+    named = _member(old_key, unique_key) if len(old_key) else np.zeros(0, dtype=bool)
     columns = dict(columns)
     columns["explicit"] = columns["explicit"] | named
-    keep = first[~_member(unique_key, old_key[named])] if named.any() else first
-    appended = {name: extra[name][keep] for name in ("attacker", "target", "on", "lic", "defeat", "kind", "shape")}
-    appended["explicit"] = np.ones(len(keep), dtype=bool)
+    if named.any():
+        fresh = ~_member(unique_key, old_key[named])
+        keep = np.flatnonzero(fresh) if first is None else first[fresh]
+    appended = {name: extra[name] if keep is None else extra[name][keep]
+                for name in ("attacker", "target", "on", "lic", "defeat", "kind", "shape")}
+    appended["explicit"] = np.ones(len(appended["attacker"]), dtype=bool)
+    if not len(columns["attacker"]):
+        return {name: appended[name].astype(columns[name].dtype, copy=False) for name in COLUMNS}
     return {name: np.concatenate([columns[name], appended[name].astype(columns[name].dtype)]) for name in COLUMNS}

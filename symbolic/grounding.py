@@ -157,6 +157,13 @@ def ground(evidence_ids: Iterable[str], analysis: Analysis) -> Theory:
     return Theory(evidence, facts, rules, attacks, priorities, tuple(dropped), table)
 
 
+def _problems(checks, sources, lics, targets) -> list[dict]:
+    """The problem (or ``None``) of each distinct source, licensing rule and target; ``lics`` ``None``: none given."""
+    return [{value: checks[0](value) for value in set(sources)},
+            {None: None} if lics is None else {value: checks[1](value) for value in set(lics)},
+            {value: checks[2](value) for value in set(targets)}]
+
+
 def _ground_table(table: AttackColumns | None, evidence, checks, dropped) -> AttackColumns | None:
     """The grounded rows of an attack table; each distinct source, lic and target is checked once."""
     if table is None or not len(table):
@@ -165,10 +172,10 @@ def _ground_table(table: AttackColumns | None, evidence, checks, dropped) -> Att
     if reason:
         dropped.append(Dropped("attack", f"attack_table ({len(table)} rows)", reason))
         return None
-    columns = (table.source, table.lics(), table.target)
-    found = [{value: check(value) for value in set(column)} for check, column in zip(checks, columns)]
+    found = _problems(checks, table.source, table.lic, table.target)
     if not any(problem for per_value in found for problem in per_value.values()):
         return table
+    columns = (table.source, table.lics(), table.target)
     keep = []
     for source, lic, target, kind in zip(*columns, table.kinds()):
         problem = found[0][source] or found[1][lic] or found[2][target]
@@ -184,10 +191,10 @@ def _ground_list(edges: AttackList, evidence, checks, dropped) -> AttackList:
     Each distinct citation, source, licensing rule and target is checked once.
     """
     cited = {ev: _missing(ev, evidence) for ev in set(edges.evidence)}
-    columns = (edges.source, edges.lics(), edges.target)
-    found = [{value: check(value) for value in set(column)} for check, column in zip(checks, columns)]
+    found = _problems(checks, edges.source, edges.lic, edges.target)
     if not any(cited.values()) and not any(problem for per_value in found for problem in per_value.values()):
         return edges
+    columns = (edges.source, edges.lics(), edges.target)
     keep = []
     for source, lic, target, kind, ev in zip(*columns, edges.kind, edges.evidences()):
         problem = cited[ev] or found[0][source] or found[1][lic] or found[2][target]

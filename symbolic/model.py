@@ -187,7 +187,7 @@ class AttackColumns(BaseModel):
                         raise ValueError(f"an id must not start or end with spaces, got {value!r}")
                 except ValueError as exc:
                     raise ValueError(f"attack_table.{name}.{column.index(value)}: {exc}") from None
-        if "" in set(self.target):
+        if "" in self.target:
             raise ValueError(f"attack_table.target.{self.target.index('')}: a target must be a non-empty string")
         return self
 

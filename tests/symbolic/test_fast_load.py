@@ -145,3 +145,35 @@ def test_a_duplicate_key_is_still_refused_by_name():
     text = json.dumps(VALID).replace('"query":', '"target": "X", "query":', 1)
     with pytest.raises(ScenarioError, match="duplicate key 'target' in an object"):
         load_scenario_text(text, file="s.jsonl", line=1)
+
+
+@FUZZ
+@given(st.lists(st.tuples(st.sampled_from(PATHS), REPLACEMENTS), max_size=2), st.sampled_from(PIECES + [""]),
+       st.sampled_from(["", "\n", "\n\n  ", " \t\r\n", "\x0c", "\ufeff", "\ufeff\n"]), st.booleans())
+def test_json_documents_load_as_with_the_strict_parser(tmp_path, monkeypatch, edits, piece, lead, ascii_only):
+    """A ``.json`` document (ASCII ones go to jiter undecoded) loads, or fails, as through the exact parser."""
+    import symbolic._jsonread as jsonread
+
+    record = copy.deepcopy(VALID)
+    for path, replacement in edits:
+        holder = record
+        try:
+            for key in path[:-1]:
+                holder = holder[key]
+            holder[path[-1]] = replacement
+        except (KeyError, IndexError, TypeError):
+            continue
+    text = lead + json.dumps(record, ensure_ascii=ascii_only, indent=1).replace("Infinity", "1e400")
+    if piece:
+        text = text.replace('"E-01"', f'"E-01{piece}"', 1) if len(piece) < 5 else text.replace("0", piece, 1)
+    path = tmp_path / "doc.json"
+    path.write_bytes(text.encode("utf-8", "surrogatepass"))
+
+    def loaded():
+        return [s.model_dump() for s in load_suite(path)]
+
+    fast = outcome(loaded)
+    with monkeypatch.context() as patch:
+        patch.setattr(jsonread, "fast_validated", lambda *args, **kwargs: SLOW)
+        exact = outcome(loaded)
+    assert fast == exact
