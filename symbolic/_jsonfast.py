@@ -15,7 +15,9 @@ from typing import Callable
 
 import jiter
 
+from ._jsonrows import split_rows
 from .collector import gc_paused
+from .columns import MIN_ROWS
 from .errors import ScenarioError
 
 __all__ = ["SLOW", "fast_parse", "fast_validated"]
@@ -24,6 +26,10 @@ __all__ = ["SLOW", "fast_parse", "fast_validated"]
 SLOW = object()
 #: The integer-length limit jiter applies (Python's default ``sys.get_int_max_str_digits()``).
 _JITER_INT_DIGITS = 4300
+#: Documents at least this large are looked at for a long array read as columns (``rows_at``).
+SPLIT_MIN_BYTES = 1 << 20
+#: Stands for the array read as columns while jiter parses the rest of the document.
+_MARKER = b"-7306594133377720691"
 
 
 def fast_parse(text: str | None, data: bytes | None = None):
@@ -58,8 +64,48 @@ def fast_parse(text: str | None, data: bytes | None = None):
         return SLOW
 
 
-def fast_validated(text: str | None, validate: Callable | None, line: int, data: bytes | None = None):
+def _split_parse(data: bytes | None, rows_at: tuple[str, ...] | None):
+    """jiter's value of ``data`` with the array at ``rows_at`` as :class:`~symbolic.columns.RawRows`, or ``SLOW``.
+
+    :func:`symbolic._jsonrows.split_rows` reads the array's bytes as
+    columns; jiter parses the rest of the document with a number that occurs
+    nowhere else in its place, and the value is only used where that number
+    is the value at ``rows_at`` (so the array bytes were that value: the
+    document is the one jiter parsed with an array in place of a number).
+    """
+    if (rows_at is None or data is None or len(data) < SPLIT_MIN_BYTES or data.startswith(b"\xef\xbb\xbf")
+            or sys.get_int_max_str_digits() != _JITER_INT_DIGITS):
+        return SLOW
+    found = split_rows(data, rows_at[-1].encode("utf-8"), MIN_ROWS)
+    if found is None:
+        return SLOW
+    start, end, rows = found
+    head, tail = data[:start], data[end:]
+    if _MARKER in head or _MARKER in tail:
+        return SLOW
+    try:
+        value = jiter.from_json(head + _MARKER + tail, allow_inf_nan=False, catch_duplicate_keys=True,
+                                cache_mode="all")
+    except ValueError:
+        return SLOW
+    parent = value
+    for key in rows_at[:-1]:
+        parent = parent.get(key) if type(parent) is dict else None
+    if type(parent) is not dict or type(parent.get(rows_at[-1])) is not int or parent[rows_at[-1]] != int(_MARKER):
+        return SLOW
+    parent[rows_at[-1]] = rows
+    return value
+
+
+def fast_validated(text: str | None, validate: Callable | None, line: int, data: bytes | None = None,
+                   rows_at: tuple[str, ...] | None = None):
     """``validate(value, line)`` of jiter's value, or ``SLOW`` (no validator, jiter refused, or invalid).
+
+    With ``rows_at`` (a path of keys, such as ``("gold", "attacks")``), a
+    document of at least :data:`SPLIT_MIN_BYTES` bytes whose value there is
+    a long array of flat objects of one layout gets that array as
+    :class:`~symbolic.columns.RawRows` (:func:`symbolic._jsonrows.split_rows`),
+    which ``validate`` must accept as the list of dicts it stands for.
 
     The garbage collector stays paused until the decoded value is freed: a
     collection in between would traverse every one of its containers.
@@ -67,7 +113,9 @@ def fast_validated(text: str | None, validate: Callable | None, line: int, data:
     if validate is None:
         return SLOW
     with gc_paused():
-        value = fast_parse(text, data)
+        value = _split_parse(data, rows_at)
+        if value is SLOW:
+            value = fast_parse(text, data)
         if value is SLOW or isinstance(value, list):
             return SLOW
         try:

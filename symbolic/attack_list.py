@@ -36,7 +36,9 @@ def attack_list(items, edge_type) -> "AttackList | None":
     Parameters
     ----------
     items : object
-        The ``attacks`` value as decoded from JSON.
+        The ``attacks`` value as decoded from JSON, or its rows as
+        :class:`symbolic.columns.RawRows` (read from the bytes without a dict per
+        entry, :mod:`symbolic._jsonrows`).
     edge_type : type
         The pydantic model of one entry (:class:`~symbolic.model.AttackEdge`).
 
@@ -48,7 +50,10 @@ def attack_list(items, edge_type) -> "AttackList | None":
         entry's keys and valid values (validate entry by entry then, for the
         exact errors).
     """
-    rows = columns.validate_rows(items, edge_type)
+    if isinstance(items, columns.RawRows):
+        rows = columns.validate_raw(items, edge_type) if items.n >= columns.MIN_ROWS else None
+    else:
+        rows = columns.validate_rows(items, edge_type)
     if rows is None:
         return None
     lic = rows.columns["lic"]

@@ -165,7 +165,7 @@ def _records(path, max_line_bytes, max_file_bytes, keep_going) -> Iterator[tuple
     first_line: dict[str, int] = {}
     count = 0
     records = scan_json_records(path, max_line_bytes=max_line_bytes, max_file_bytes=max_file_bytes,
-                                keep_going=keep_going,
+                                keep_going=keep_going, rows_at=("gold", "attacks"),
                                 validate=lambda value, line: validate_scenario(value, file=file, line=line))
     for line, scenario in records:
         count += 1

@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, WrapValidator, field_serializer, model_serializer, model_validator
 
 from .attack_list import AttackList, attack_list
-from .columns import build_models, validate_rows
+from .columns import RawRows, build_models, validate_rows
 from .fields import BasisField, EvidenceId, LiteralStr, ObjectId, StatusField, object_id
 from .labels import AttackKind, RuleKind
 from .literals import excepted_rule
@@ -140,6 +140,8 @@ def _attack_entries(value, handler):
     if isinstance(value, AttackList):
         return value
     edges = attack_list(value, AttackEdge)
+    if edges is None and isinstance(value, RawRows):  # validated entry by entry, as the list it stands for
+        return handler(value.items())
     return handler(value) if edges is None else edges
 
 
