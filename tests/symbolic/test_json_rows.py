@@ -113,34 +113,34 @@ def _mutations(rng: random.Random, text: str) -> tuple[str, bool]:
     row = json.loads(text[at:end])
     choice = rng.randrange(14)
     if choice == 0:
-        new = json.dumps({**row, "note": "x"}, separators=(",", ":"))  # an extra key
+        new = json.dumps({**row, "note": "x"}, separators=(",", ":"), ensure_ascii=False)  # an extra key
     elif choice == 1:
-        new = json.dumps({k: v for k, v in row.items() if k != "kind"}, separators=(",", ":"))  # a missing key
+        new = json.dumps({k: v for k, v in row.items() if k != "kind"}, separators=(",", ":"), ensure_ascii=False)  # a missing key
     elif choice == 2:
-        new = json.dumps({**row, "kind": 1}, separators=(",", ":"))  # a number for a string
+        new = json.dumps({**row, "kind": 1}, separators=(",", ":"), ensure_ascii=False)  # a number for a string
     elif choice == 3:
-        new = json.dumps({**row, "source": 7}, separators=(",", ":"))
+        new = json.dumps({**row, "source": 7}, separators=(",", ":"), ensure_ascii=False)
     elif choice == 4:
-        new = json.dumps({**row, "evidence": "E-01"}, separators=(",", ":"))  # a string for a list
+        new = json.dumps({**row, "evidence": "E-01"}, separators=(",", ":"), ensure_ascii=False)  # a string for a list
     elif choice == 5:
         new = text[at:end - 1] + ',"kind":"rebut"}'  # a duplicate key
     elif choice == 6:
-        new = json.dumps({**row, "target": "a\"0"}, separators=(",", ":"))  # an escape
+        new = json.dumps({**row, "target": "a\"0"}, separators=(",", ":"), ensure_ascii=False)  # an escape
     elif choice == 7:
         new = json.dumps({**row, "target": "\u00e4\u0001"}, separators=(",", ":"), ensure_ascii=False)
     elif choice == 8:
         new = text[at:end].replace('"a', '"a\t', 1)  # a raw control character in a string
     elif choice == 9:
-        new = json.dumps({**row, "kind": "sideways"}, separators=(",", ":"))  # an invalid value
+        new = json.dumps({**row, "kind": "sideways"}, separators=(",", ":"), ensure_ascii=False)  # an invalid value
     elif choice == 10:
         new = json.dumps({"target": row["target"], "source": row["source"], "kind": row["kind"],
-                          "evidence": row["evidence"]}, separators=(",", ":"))  # another key order
+                          "evidence": row["evidence"]}, separators=(",", ":"), ensure_ascii=False)  # another key order
     elif choice == 11:
         new = text[at:end].replace(":", " :\n ", 1)  # other whitespace
     elif choice == 12:
-        new = json.dumps({**row, "source": " a1"}, separators=(",", ":"))  # an id with a space
+        new = json.dumps({**row, "source": " a1"}, separators=(",", ":"), ensure_ascii=False)  # an id with a space
     else:
-        new = json.dumps({**row, "evidence": ["E_01"]}, separators=(",", ":"))  # normalized evidence
+        new = json.dumps({**row, "evidence": ["E_01"]}, separators=(",", ":"), ensure_ascii=False)  # normalized evidence
     return text[:at] + new + text[end:], choice in (9, 12, 13)
 
 
