@@ -182,8 +182,11 @@ def _columns(data: bytes, start: int, min_rows: int):
     ok[-1] = False
     nexts = quotes[quotes_per_row::quotes_per_row][:rows - 1]
     ok[:-1] = nexts - last[:-1] - 1 == len(join)
-    for j, byte in enumerate(join):
-        ok &= whole[np.minimum(last + 1 + j, len(data) - 1)] == byte
+    if join:
+        reach = int(np.searchsorted(last, len(data) - len(join) - 1, side="right"))  # rows whose join fits
+        windows = np.lib.stride_tricks.sliding_window_view(whole, len(join))
+        ok[:reach] &= (windows[last[:reach] + 1] == np.frombuffer(join, dtype=np.uint8)).all(axis=1)
+        ok[reach:] = False
     n = int(np.argmin(ok)) + 1  # the first row not followed by another
     if n < min_rows:
         return None
@@ -284,14 +287,12 @@ def _strings(whole: np.ndarray, opens: np.ndarray, closes: np.ndarray) -> tuple 
     if narrowest == width and _same(whole, opens, first):  # one value for every row: decode it once
         return (jiter.from_json(first, cache_mode="all"),) * len(opens)
     padded = np.empty((len(opens), width + 1), dtype=np.uint8)
-    top = len(whole) - width
     windows = np.lib.stride_tricks.sliding_window_view(whole, width)
-    padded[:, :width] = windows[np.minimum(opens, top)]
-    shift = opens - np.minimum(opens, top)  # rows read from an earlier start near the end of the data
-    if shift.any():
-        for row in np.flatnonzero(shift).tolist():
-            o, size = int(opens[row]), int(sizes[row])
-            padded[row, :size] = whole[o:o + size]
+    fits = int(np.searchsorted(opens, len(whole) - width, side="right"))  # opens increase row by row
+    padded[:fits, :width] = windows[opens[:fits]]
+    for row in range(fits, len(opens)):  # a window would pass the end of the data
+        o, size = int(opens[row]), int(sizes[row])
+        padded[row, :size] = whole[o:o + size]
     np.putmask(padded, np.arange(width + 1) >= sizes[:, None], _SPACE)
     padded[np.arange(len(opens)), sizes] = _COMMA
     text = padded.tobytes()
