@@ -218,7 +218,8 @@ def _columns(data: bytes, start: int, min_rows: int):
         if not _same(whole, begin, piece):
             return None
         expected_ctrl += _ctrl(piece) * len(begin)
-    if np.count_nonzero(whole[start:end] < 32) != expected_ctrl:
+    if sum(np.count_nonzero(whole[at:min(at + _CHUNK, end)] < 32) for at in range(start, end, _CHUNK)) \
+            != expected_ctrl:
         return None  # a control character in a value string
     values = []
     for k in range(width):
@@ -269,12 +270,21 @@ def _ctrl(piece: bytes) -> int:
 _MAX_WIDTH = 256
 
 
+#: Rows handled at a time (temporaries stay small, so their memory is reused).
+_BLOCK = 1 << 16
+
+
 def _same(whole: np.ndarray, starts: np.ndarray, piece: bytes) -> bool:
     """Whether ``piece`` is at each of ``starts`` in ``whole``."""
-    if int(starts.max()) + len(piece) > len(whole):
-        return False
+    if not len(starts) or int(starts.max()) + len(piece) > len(whole):
+        return not len(starts)
     windows = np.lib.stride_tricks.sliding_window_view(whole, len(piece))
-    return windows[starts].tobytes() == piece * len(starts)
+    full = piece * _BLOCK
+    for at in range(0, len(starts), _BLOCK):
+        block = starts[at:at + _BLOCK]
+        if windows[block].tobytes() != (full if len(block) == _BLOCK else piece * len(block)):
+            return False
+    return True
 
 
 def _strings(whole: np.ndarray, opens: np.ndarray, closes: np.ndarray) -> tuple | None:
@@ -286,15 +296,19 @@ def _strings(whole: np.ndarray, opens: np.ndarray, closes: np.ndarray) -> tuple 
     first = whole[int(opens[0]):int(opens[0]) + width].tobytes()
     if narrowest == width and _same(whole, opens, first):  # one value for every row: decode it once
         return (jiter.from_json(first, cache_mode="all"),) * len(opens)
-    padded = np.empty((len(opens), width + 1), dtype=np.uint8)
     windows = np.lib.stride_tricks.sliding_window_view(whole, width)
     fits = int(np.searchsorted(opens, len(whole) - width, side="right"))  # opens increase row by row
-    padded[:fits, :width] = windows[opens[:fits]]
-    for row in range(fits, len(opens)):  # a window would pass the end of the data
-        o, size = int(opens[row]), int(sizes[row])
-        padded[row, :size] = whole[o:o + size]
-    np.putmask(padded, np.arange(width + 1) >= sizes[:, None], _SPACE)
-    padded[np.arange(len(opens)), sizes] = _COMMA
-    text = padded.tobytes()
-    values = jiter.from_json(b"[" + text[:text.rindex(b",")] + b"]", cache_mode="all")
+    columns, values = np.arange(width + 1), []
+    for at in range(0, len(opens), _BLOCK):
+        starts, size = opens[at:at + _BLOCK], sizes[at:at + _BLOCK]
+        padded = np.empty((len(starts), width + 1), dtype=np.uint8)
+        inside = max(0, min(len(starts), fits - at))
+        padded[:inside, :width] = windows[starts[:inside]]
+        for row in range(inside, len(starts)):  # a window would pass the end of the data
+            o, length = int(starts[row]), int(size[row])
+            padded[row, :length] = whole[o:o + length]
+        np.putmask(padded, columns >= size[:, None], _SPACE)
+        padded[np.arange(len(starts)), size] = _COMMA
+        padded[-1, size[-1]] = _SPACE
+        values.extend(jiter.from_json(b"[" + padded.tobytes() + b"]", cache_mode="all"))
     return tuple(values) if len(values) == len(opens) else None
