@@ -297,7 +297,8 @@ def _strings(whole: np.ndarray, opens: np.ndarray, closes: np.ndarray) -> tuple 
     if narrowest == width and _same(whole, opens, first):  # one value for every row: decode it once
         return (jiter.from_json(first, cache_mode="all"),) * len(opens)
     windows = np.lib.stride_tricks.sliding_window_view(whole, width)
-    fits = int(np.searchsorted(opens, len(whole) - width, side="right"))  # opens increase row by row
+    fits = len(opens) if int(opens[-1]) <= len(whole) - width else \
+        int(np.searchsorted(opens, len(whole) - width, side="right"))  # opens increase row by row
     columns, values = np.arange(width + 1), []
     for at in range(0, len(opens), _BLOCK):
         starts, size = opens[at:at + _BLOCK], sizes[at:at + _BLOCK]
