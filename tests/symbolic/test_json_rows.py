@@ -193,3 +193,20 @@ def test_jsonl_records_and_a_bom(tmp_path, monkeypatch):
 def test_raw_rows_rebuild_the_list():
     rows = RawRows(3, {"source": ("a", "b", "c"), "kind": ("rebut",), "evidence": (["E-01"],)})
     assert rows.items() == [{"source": s, "kind": "rebut", "evidence": ["E-01"]} for s in "abc"]
+
+
+@pytest.mark.parametrize("text", ['{"attacks":[{"s":"a"},{"s":"bbbbbbbbbbbb"},{"s":"c"}]}',
+                                  '{"attacks": [{"s": "a", "t": null}, {"s": "", "t": null}]}',
+                                  '{"attacks":[{"s":["x","y"]},{"s":["\u00e4","z"]},{"s":["x","y"]}]}'])
+def test_split_rows_reads_the_array_as_the_exact_parser_does(text):
+    data = text.encode("utf-8")
+    start, end, rows = split_rows(data, b"attacks")
+    assert rows.items() == json.loads(data[start:end]) == json.loads(text)["attacks"]
+
+
+@pytest.mark.parametrize("text", ['{"attacks":[{"s":"a"},{"s":"b\\u0041"}]}', '{"attacks":[{"s":"a"},{"s":1}]}',
+                                  '{"attacks":[{"s":"a"},{"s":"b","t":"c"}]}', '{"attacks":[{"s":"a"}]}',
+                                  '{"attacks":[{"s":"a"},{"s":"b\tc"}]}', '{"attacks":[{"s":"a"}, {"s":"b"},{"s":"c"}]}',
+                                  '{"attacks":[{"s":"a","s":"b"},{"s":"a","s":"b"}]}', '{"attacks":[]}'])
+def test_split_rows_declines_anything_else(text):
+    assert split_rows(text.encode("utf-8"), b"attacks") is None
