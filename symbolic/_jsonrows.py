@@ -218,6 +218,10 @@ def _columns(data: bytes, start: int, min_rows: int):
         if not _same(whole, begin, piece):
             return None
         expected_ctrl += _ctrl(piece) * len(begin)
+    # The last row, from its last value to its last quote, as the first row.
+    row_last = int(quotes[0, -1])
+    if data[int(closes[-1][-1]):int(quotes[-1, -1]) + 1] != data[int(closes[-1][0]):row_last + 1]:
+        return None
     if sum(np.count_nonzero(whole[at:min(at + _CHUNK, end)] < 32) for at in range(start, end, _CHUNK)) \
             != expected_ctrl:
         return None  # a control character in a value string

@@ -207,6 +207,8 @@ def test_split_rows_reads_the_array_as_the_exact_parser_does(text):
 @pytest.mark.parametrize("text", ['{"attacks":[{"s":"a"},{"s":"b\\u0041"}]}', '{"attacks":[{"s":"a"},{"s":1}]}',
                                   '{"attacks":[{"s":"a"},{"s":"b","t":"c"}]}', '{"attacks":[{"s":"a"}]}',
                                   '{"attacks":[{"s":"a"},{"s":"b\tc"}]}', '{"attacks":[{"s":"a"}, {"s":"b"},{"s":"c"}]}',
-                                  '{"attacks":[{"s":"a","s":"b"},{"s":"a","s":"b"}]}', '{"attacks":[]}'])
+                                  '{"attacks":[{"s":"a","s":"b"},{"s":"a","s":"b"}]}', '{"attacks":[]}',
+                                  '{"attacks":[{"s":"a","t":null},{"s":"b","u":null}]}',
+                                  '{"attacks":[{"s":"a","t":[]},{"s":"b","tt":[]}]}'])
 def test_split_rows_declines_anything_else(text):
     assert split_rows(text.encode("utf-8"), b"attacks") is None
