@@ -186,10 +186,16 @@ def target_rules_of(evaluation: Evaluation) -> TargetRules:
     -------
     TargetRules
     """
-    carried = evaluation.extra.get("target_rules")
-    if isinstance(carried, TargetRules) and carried.computed_from(evaluation):
+    carried = _carried(evaluation)
+    if carried is not None:
         return carried
     return TargetRules(evaluation.theory, evaluation.arguments, evaluation.priorities.closure)
+
+
+def _carried(evaluation: Evaluation) -> TargetRules | None:
+    """The engine's own :class:`TargetRules` of ``evaluation``, if it carries them for its theory."""
+    carried = evaluation.extra.get("target_rules")
+    return carried if isinstance(carried, TargetRules) and carried.computed_from(evaluation) else None
 
 
 class NeutralizingPairs:
@@ -223,8 +229,8 @@ class NeutralizingPairs:
         -------
         NeutralizingPairs
         """
-        carried = evaluation.extra.get("target_rules")
-        if not (isinstance(carried, TargetRules) and carried.computed_from(evaluation)):
+        carried = _carried(evaluation)
+        if carried is None:
             return cls(evaluation)
         if carried._neutralizing is None:
             carried._neutralizing = cls(evaluation)
