@@ -46,8 +46,7 @@ from symbolic.model import Analysis, EdgeType, Trace, TraceEdge
 from symbolic.naming import edge_id
 from symbolic.results import Evaluation
 from symbolic.tnf import tnf
-from symbolic.trace import build_trace
-from symbolic.trace_graph import graph_to_trace
+from symbolic.trace_edges import trace_edge_map
 
 from .records import AlignmentRecord
 from .subtheory import Universe
@@ -116,7 +115,7 @@ def evaluation_edges(evaluation: Evaluation, query: str | None = None) -> dict[s
     -------
     dict of str to TraceEdge
     """
-    return edge_map(graph_to_trace(build_trace(evaluation, query=query)))
+    return trace_edge_map(evaluation, query=query)
 
 
 @dataclass(frozen=True, slots=True)

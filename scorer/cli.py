@@ -113,17 +113,22 @@ def run_score(suite: Path, outputs: Sequence[Path], report: Path, *, seed: int =
             where = first_file[rec.run_key + (rec.case_id,)]
             raise ScoringError(f"{where}: output for case {rec.case_id!r}, which is not in the suite {suite}")
     records = fill_missing(scenarios, records)
+    import gc
+
+    gc.freeze()  # the suite and outputs live until the end: keep the collector's full passes off them
 
     from .budget import DEFAULT_CASE_BUDGET
+    from .gold_views import GoldViews
 
     budget = DEFAULT_CASE_BUDGET if budget is None else budget
+    views = GoldViews()  # the audit's rescoring reuses the gold sides
 
     def rescore(outs):
-        return score_suite(scenarios, outs, ncr=ncr, budget=budget)
+        return score_suite(scenarios, outs, ncr=ncr, budget=budget, gold_views=views)
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PriorityCycleWarning)
-        results = score_suite(scenarios, records, ncr=ncr, budget=budget)
+        results = score_suite(scenarios, records, ncr=ncr, budget=budget, gold_views=views)
         summary = summarize(results, outputs=records, scenarios=scenarios, seed=seed, alpha=alpha,
                             n_resamples=n_resamples)
         rows = component_audit(scenarios, records, results, rescore) if audit else None

@@ -22,6 +22,7 @@ from .metrics import aggregate as _aggregate
 from .metrics.context import GoldView, white_box
 from .ncr import DEFAULT_MAX_CANDIDATES, DEFAULT_MAX_SIZE
 from .budget import DEFAULT_CASE_BUDGET, BudgetExceeded
+from .gold_views import GoldViews
 from .records import CaseResult, MetricAggregate, MetricRecord
 
 __all__ = ["aggregate", "score_case", "score_suite"]
@@ -104,7 +105,8 @@ def score_case(scenario: Scenario, output: OutputRecord, *, expects_trace: bool 
 def score_suite(scenarios: Iterable[Scenario], outputs: Iterable[OutputRecord], *, ncr: bool = True,
                 ncr_max_size: int = DEFAULT_MAX_SIZE,
                 ncr_max_candidates: int = DEFAULT_MAX_CANDIDATES,
-                budget: int | None = DEFAULT_CASE_BUDGET) -> list[CaseResult]:
+                budget: int | None = DEFAULT_CASE_BUDGET,
+                gold_views: GoldViews | None = None) -> list[CaseResult]:
     """Score every output against its scenario and complete BRA per run.
 
     A run (configuration, model, variant, repeat) *emits traces* when any of
@@ -122,6 +124,9 @@ def score_suite(scenarios: Iterable[Scenario], outputs: Iterable[OutputRecord], 
     budget : int, optional
         Engine work units per case side (:mod:`scorer.budget`); a case that
         needs more is recorded *not scored (budget)*, never given a score.
+    gold_views : GoldViews, optional
+        Where the gold sides of an earlier scoring of the same suite are kept
+        (:mod:`scorer.gold_views`); the results are the same with or without.
 
     Returns
     -------
@@ -164,9 +169,10 @@ def score_suite(scenarios: Iterable[Scenario], outputs: Iterable[OutputRecord], 
     results: list[CaseResult] = []
     for case_id in sorted(by_case):
         # One gold side per case, dropped once its outputs are scored (bounded memory).
+        side = gold_view if gold_views is None else gold_views.view
         try:
-            gold = gold_view(by_id[case_id], ncr=ncr, ncr_max_size=ncr_max_size,
-                             ncr_max_candidates=ncr_max_candidates, budget=budget)
+            gold = side(by_id[case_id], ncr=ncr, ncr_max_size=ncr_max_size,
+                        ncr_max_candidates=ncr_max_candidates, budget=budget)
         except BudgetExceeded as exc:
             results.extend(_not_scored(by_id[case_id], o, str(exc)) for o in by_case[case_id])
             continue

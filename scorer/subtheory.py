@@ -23,6 +23,7 @@ re-implements it.
 
 from __future__ import annotations
 
+import copy
 import warnings
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
@@ -292,6 +293,24 @@ class Universe:
     def _spend(self, evaluation: Evaluation) -> None:
         if self.budget is not None:
             self.budget.spend(len(evaluation.arguments) + len(evaluation.attacks))
+
+    def snapshot(self) -> Universe:
+        """A copy that goes on from this universe's state on its own.
+
+        The copy starts with this one's memo, evaluation count and spent budget;
+        what either computes afterwards (and spends) the other does not see, so
+        scoring against a snapshot gives what scoring against this universe
+        would have given at the moment the snapshot was taken.
+
+        Returns
+        -------
+        Universe
+        """
+        twin = copy.copy(self)
+        twin._memo = dict(self._memo)
+        if self.budget is not None:
+            twin.budget = replace(self.budget)
+        return twin
 
     def describe(self, handle: str) -> str:
         """Human-readable description of a handle (``priority r3>r2``)."""

@@ -130,6 +130,7 @@ def _score_log(log, suites, report_root, *, seed):
     from scorer.contract import OutputRecord
     from scorer.operations import operations, operations_markdown
     from scorer.report import write_report
+    from scorer.gold_views import GoldViews
     from scorer.score import score_suite
     from scorer.summary import summarize
 
@@ -141,11 +142,12 @@ def _score_log(log, suites, report_root, *, seed):
     for suite in sorted(grouped):
         scenarios = suites[suite]
         cells, all_outputs, all_results = [], [], []
+        views = GoldViews()  # every cell and the audit's rescoring share the suite's gold sides
         for cell in sorted(grouped[suite]):
             records = grouped[suite][cell]
             answered = [r for r in records if r["outcome"] not in NOT_SCORED]
             outputs = tuple(OutputRecord.model_validate(r["output"]) for r in answered)
-            results = tuple(score_suite(scenarios, outputs)) if outputs else ()
+            results = tuple(score_suite(scenarios, outputs, gold_views=views)) if outputs else ()
             outcomes = {o: sum(1 for r in records if r["outcome"] == o)
                         for o in ("scored", "parse_failure", *NOT_SCORED)}
             hashes = sorted({r.get("prompt_hash", "") for r in records} - {""})
@@ -159,8 +161,8 @@ def _score_log(log, suites, report_root, *, seed):
         if all_results:
             summary = summarize(all_results, outputs=all_outputs, scenarios=scenarios, seed=seed)
 
-            def rescore(outs, scenarios=scenarios):
-                return score_suite(scenarios, outs)
+            def rescore(outs, scenarios=scenarios, views=views):
+                return score_suite(scenarios, outs, gold_views=views)
 
             audit = component_audit(scenarios, all_outputs, all_results, rescore)
             files = list(write_report(directory, summary=summary, scenarios=scenarios, outputs=all_outputs,

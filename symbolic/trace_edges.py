@@ -1,0 +1,86 @@
+"""The TNF edges of an evaluation's trace by canonical id, without a trace graph
+(paper Section 4.3 and Algorithm 4, docs/semantics.md section 12).
+
+:func:`trace_edge_map` gives what ``{edge_id(e): e for e in
+graph_to_trace(build_trace(evaluation)).edges}`` gives -- the same
+:class:`~symbolic.model.TraceEdge` values in the same order (sorted by edge
+id) -- straight from :func:`symbolic.trace.trace_parts`: no networkx graph is
+built and the edge objects are made column by column
+(:func:`symbolic.columns.build_models`), so a scorer that compares traces
+edge by edge pays for the edges, not for a graph around them.
+"""
+
+from __future__ import annotations
+
+from .attack_table import KINDS
+from .collector import gc_paused
+from .columns import Rows, build_models
+from .labels import AttackKind
+from .model import EdgeType, TraceEdge
+from .naming import EDGE_ARROW
+from .results import Evaluation
+from .trace import trace_parts
+
+__all__ = ["trace_edge_map"]
+
+_FIELDS = tuple(TraceEdge.model_fields)
+_ACTIVE, _DEFEATED = "active", "defeated"
+
+
+def trace_edge_map(evaluation: Evaluation, *, query: str | None = None) -> dict[str, TraceEdge]:
+    """The trace's edges by canonical edge id (:func:`symbolic.naming.edge_id`), sorted by id.
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+        From :func:`symbolic.status.evaluate` or :func:`symbolic.tnf.normal_form`.
+    query : str, optional
+        The query node's label (it does not change any edge).
+
+    Returns
+    -------
+    dict of str to TraceEdge
+        Equal, key for key and in order, to the edges of
+        :func:`symbolic.trace_graph.graph_to_trace` of :func:`symbolic.trace.build_trace`.
+
+    Examples
+    --------
+    >>> from symbolic.model import Analysis, Fact, Rule
+    >>> from symbolic.status import evaluate_analysis
+    >>> a = Analysis(facts=[Fact(id="f1", literal="Delay(x)", evidence=["E-01"])],
+    ...              rules=[Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)",
+    ...                          evidence=["E-02"])])
+    >>> edges = trace_edge_map(evaluate_analysis(["E-01", "E-02"], a, "Penalty(x)"))
+    >>> next(iter(edges))
+    'derivation:arg:Delay(x)@...'
+    """
+    with gc_paused():  # many small acyclic objects (symbolic.collector)
+        return _edge_map(*trace_parts(evaluation, query=query))
+
+
+def _edge_map(skeleton, attacks) -> dict[str, TraceEdge]:
+    rows: list[tuple] = []  # (id, source, target, type, kind, lic, state, attack)
+    add = rows.append
+    for source, target, key, data in skeleton.edges:
+        kind = data.get("kind")
+        add((key, source, target, EdgeType(data["type"]), AttackKind(kind) if kind is not None else None,
+             data.get("lic"), data.get("state"), data.get("attack")))
+    nodes, rules, sets = attacks.node_ids, attacks.rule_nodes, attacks.sets
+    kinds = [(AttackKind(k), f"attack:{AttackKind(k).value}:") for k in KINDS]
+    attack_type, defeat_type = EdgeType.ATTACK, EdgeType.DEFEAT
+    columns = zip(attacks.source.tolist(), attacks.target.tolist(), attacks.kind.tolist(), attacks.lic.tolist(),
+                  attacks.active.tolist(), attacks.defeat_set.tolist())
+    for source, target, kind, lic, active, chosen in columns:
+        source_id, target_id, (attack_kind, head) = nodes[source], nodes[target], kinds[kind]
+        key = f"{head}{source_id}{EDGE_ARROW}{target_id}"
+        add((key, source_id, target_id, attack_type, attack_kind, rules[lic] if lic >= 0 else None,
+             _ACTIVE if active else _DEFEATED, None))
+        if chosen >= 0:
+            for priority in sets[chosen]:
+                add((f"defeat:{priority}{EDGE_ARROW}{key}", priority, target_id, defeat_type, None, None, None, key))
+    rows.sort()
+    if not rows:
+        return {}
+    ids, *values = zip(*rows)
+    made = build_models(TraceEdge, Rows(len(rows), dict(zip(_FIELDS, values)), (frozenset(_FIELDS),)))
+    return dict(zip(ids, made))
