@@ -24,7 +24,11 @@ for the CLI the peak RSS of the ``paratrace`` process and its output size:
 - ``cli_score``: ``paratrace score`` of the input's gold objects as a clean
   white-box output (:func:`scorer.defects.gold_output`) with ``--budget``
   ``SCORE_BUDGET``; it includes the scorer's own searches (admissible gold
-  classes, NCR, the audit), each of which evaluates sub-theories with the engine.
+  classes, NCR, the audit), each of which evaluates sub-theories with the engine;
+  ``score_engine`` runs the same scoring in process (:func:`scorer.cli.run_score`)
+  and times the engine calls inside it, so ``score_cpu_over_its_engine_calls``
+  says what the scoring costs beyond the engine work it needs (modules imported
+  before timing).
 
 Ratios ``<path>_over_engine`` compare each path with the core on the same
 input (``<path>_cpu_over_engine``: the same on CPU time, ``cpu_ms``, which
@@ -68,7 +72,8 @@ FULL = {
     "dense-12.8k": ("dense", {"k": 40, "groups": 4},
                     ("cli_json", "cli_text", "cli_dot", "cli_validate", "cli_score", "tnf")),
     "dense-141k": ("dense", {"k": 133, "groups": 4}, ("cli_json", "cli_text", "tnf")),
-    "dense-peer": ("dense", {"k": 271, "groups": 8}, ("cli_json", "cli_json_edges", "cli_text", "cli_dot", "tnf")),
+    "dense-peer": ("dense", {"k": 271, "groups": 8},
+                   ("cli_json", "cli_json_edges", "cli_text", "cli_dot", "cli_validate", "tnf")),
     "text-90k": ("dense", {"k": 106, "groups": 4}, ("cli_text",)),
     "tnf-1e5": ("dense", {"k": 112, "groups": 4}, ("tnf", "cli_json")),
     "mixed": ("mixed", {"k": 100, "groups": 12}, ("cli_json", "cli_text", "tnf")),
@@ -76,7 +81,8 @@ FULL = {
     "mixed-peer": ("mixed", {"k": 180, "groups": 12}, ("cli_json", "cli_text", "tnf")),
     "altderiv-peer": ("altderiv", {"m": 40, "q": 40, "groups": 8}, ("cli_json", "tnf")),
     "af-list-peer": ("explicit", {"args": 8600, "attacks": 1_176_000}, ("cli_json",)),
-    "af-columnar-peer": ("explicit", {"args": 8600, "attacks": 1_176_000, "columnar": True}, ("cli_json",)),
+    "af-columnar-peer": ("explicit", {"args": 8600, "attacks": 1_176_000, "columnar": True},
+                         ("cli_json", "cli_validate")),
     "af-columnar-acyclic": ("explicit", {"args": 8600, "attacks": 1_176_000, "columnar": True, "acyclic": True},
                             ("cli_json",)),
 }
@@ -142,6 +148,42 @@ def _command(cli: str, path: Path, status: str) -> list[str]:
         return ["score", "--suite", str(suite), "--outputs", str(_gold_outputs(suite)),
                 "--report", str(path.with_name(path.stem + ".report")), "--budget", str(SCORE_BUDGET)]
     return ["status", str(path), "-f", fmt] + (["--attacks", "edges"] if cli.endswith("_edges") else [])
+
+
+def _score_engine(path: Path, status: str) -> dict:
+    """``paratrace score``'s work in process: its engine calls (count, CPU) against its whole CPU time."""
+    import scorer.report  # noqa: F401 - imported before timing: the statistics' import is start-up, not work
+    import scorer.subtheory
+    import symbolic.status
+    from scorer.cli import run_score
+
+    spent = {"calls": 0, "cpu": 0.0}
+    originals = {module: module.evaluate for module in (scorer.subtheory, symbolic.status)}
+
+    def timed(fn):
+        def call(*args, **kwargs):
+            start = time.process_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent["cpu"] += time.process_time() - start
+                spent["calls"] += 1
+        return call
+
+    args = _command("cli_score", path, status)
+    suite, outputs, report = Path(args[2]), Path(args[4]), Path(args[6])
+    for module, fn in originals.items():
+        module.evaluate = timed(fn)
+    try:
+        start = time.process_time()
+        run_score(suite, [outputs], report.with_name(report.name + "-inprocess"), budget=SCORE_BUDGET)
+        total = time.process_time() - start
+    finally:
+        for module, fn in originals.items():
+            module.evaluate = fn
+    return {"engine_calls": spent["calls"], "engine_cpu_ms": round(spent["cpu"] * 1e3, 1),
+            "score_cpu_ms": round(total * 1e3, 1),
+            "score_cpu_over_its_engine_calls": round(total / max(spent["cpu"], 1e-9), 2)}
 
 
 def _paratrace() -> list[str]:
@@ -259,6 +301,8 @@ def main(argv: list[str] | None = None) -> int:
                 if cli == "tnf":
                     continue
                 row[cli] = _cli(_command(cli, path, row["status"]), repeat if row["attacks"] < 200_000 else 1)
+                if cli == "cli_score":
+                    row["score_engine"] = _score_engine(path, row["status"])
             row.update(_ratios(row, rows["tiny"]["cli_text"]["median_ms"], rows["tiny"]["cli_text"]["cpu_ms"]))
             rows[name] = row
             if name in PEER_GRAPHS:

@@ -110,6 +110,9 @@ class Universe:
         self.keys = content_keys(self.analysis_of(self.handles))
         self._memo: dict[frozenset[str], Evaluation] = {}
         self._everything: Evaluation | None = None
+        # Each group of the theory's objects with their handles, computed once for every subtheory.
+        self._handled = tuple(tuple((handle_of(o), o) for o in group) for group in
+                              (theory.facts, theory.rules, theory.attacks, theory.priorities))
 
     # -- grounded reachability -------------------------------------------------
     def _reachable(self) -> frozenset[str]:
@@ -207,15 +210,12 @@ class Universe:
 
     def subtheory(self, keep: Iterable[str]) -> Theory:
         """The grounded theory restricted to the effective part of ``keep``."""
-        eff = self.effective(keep)
-        t = self.theory
-        return Theory(
-            t.evidence,
-            facts=tuple(f for f in t.facts if handle_of(f) in eff),
-            rules=tuple(r for r in t.rules if handle_of(r) in eff),
-            attacks=tuple(a for a in t.attacks if handle_of(a) in eff),
-            priorities=tuple(p for p in t.priorities if handle_of(p) in eff),
-        )
+        return self._restricted(self.effective(keep))
+
+    def _restricted(self, eff: frozenset[str]) -> Theory:
+        """The grounded theory restricted to ``eff``, an effective set (:meth:`effective`)."""
+        facts, rules, attacks, priorities = (tuple(o for h, o in group if h in eff) for group in self._handled)
+        return Theory(self.theory.evidence, facts=facts, rules=rules, attacks=attacks, priorities=priorities)
 
     def analysis_of(self, keep: Iterable[str]) -> Analysis:
         """The objects of ``keep`` (cascade applied, relevance not) as an :class:`Analysis`."""
@@ -251,7 +251,7 @@ class Universe:
         if hit is None:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", PriorityCycleWarning)
-                sub = self.subtheory(eff)
+                sub = self._restricted(eff)
                 if self.budget is not None:
                     self.budget.check(sub)
                 self.evaluations += 1
