@@ -15,6 +15,7 @@ with numpy over integer rule codes; any other base takes the general path
 from __future__ import annotations
 
 import warnings
+from itertools import chain
 from typing import Iterable, NamedTuple, Sequence
 
 import numpy as np
@@ -33,12 +34,10 @@ _MAX_DEPTH = 16  # layers peeled with numpy before the general path takes over
 
 def _codes(strongs: Sequence[str], weaks: Sequence[str]) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Integer codes of both columns, names numbered in first-seen order (``strongs`` first)."""
-    code = dict.fromkeys(strongs)
-    code.update(dict.fromkeys(weaks))
-    names = list(code)
+    names = list(dict.fromkeys(chain(strongs, weaks)))
     code = dict(zip(names, range(len(names))))
-    return (np.array(list(map(code.__getitem__, strongs)), dtype=np.int64),
-            np.array(list(map(code.__getitem__, weaks)), dtype=np.int64), names)
+    return (np.fromiter(map(code.__getitem__, strongs), dtype=np.int64, count=len(strongs)),
+            np.fromiter(map(code.__getitem__, weaks), dtype=np.int64, count=len(weaks)), names)
 
 
 def _layered(strong: np.ndarray, weak: np.ndarray, n: int) -> bool:
