@@ -64,46 +64,87 @@ def fast_parse(text: str | None, data: bytes | None = None):
         return SLOW
 
 
-def _split_parse(data: bytes | None, rows_at: tuple[str, ...] | None):
-    """jiter's value of ``data`` with the array at ``rows_at`` as :class:`~symbolic.columns.RawRows`, or ``SLOW``.
+def _paths(rows_at) -> tuple[tuple[str, ...], ...]:
+    """``rows_at`` as a tuple of key paths (one path, a tuple of str, stands for itself alone)."""
+    if not rows_at:
+        return ()
+    return (tuple(rows_at),) if isinstance(rows_at[0], str) else tuple(tuple(path) for path in rows_at)
 
-    :func:`symbolic._jsonrows.split_rows` reads the array's bytes as
+
+def _split_parse(data: bytes | None, rows_at):
+    """jiter's value of ``data`` with each array at a path of ``rows_at`` read as
+    :class:`~symbolic.columns.RawRows` where it can be, or ``SLOW``.
+
+    :func:`symbolic._jsonrows.split_rows` reads an array's bytes as
     columns; jiter parses the rest of the document with a number that occurs
-    nowhere else in its place, and the value is only used where that number
-    is the value at ``rows_at`` (so the array bytes were that value: the
-    document is the one jiter parsed with an array in place of a number).
+    nowhere else in the place of each such array (a number per array), and
+    the value is only used where each number is the value at its path (so
+    the array bytes were that value: the document is the one jiter parsed
+    with arrays in place of numbers).  ``SLOW`` when no array was read as
+    columns.
     """
-    if (rows_at is None or data is None or len(data) < SPLIT_MIN_BYTES or data.startswith(b"\xef\xbb\xbf")
+    paths = _paths(rows_at)
+    if (not paths or data is None or len(data) < SPLIT_MIN_BYTES or data.startswith(b"\xef\xbb\xbf")
             or sys.get_int_max_str_digits() != _JITER_INT_DIGITS):
         return SLOW
-    found = split_rows(data, rows_at[-1].encode("utf-8"), MIN_ROWS)
-    if found is None:
+    found = []  # (start, end, rows, path, marker)
+    for k, path in enumerate(paths):
+        split = split_rows(data, path[-1].encode("utf-8"), MIN_ROWS)
+        if split is not None:
+            found.append((*split, path, str(int(_MARKER) + k).encode("ascii")))
+    found.sort(key=lambda item: item[0])
+    if any(a[1] > b[0] for a, b in zip(found, found[1:])):
         return SLOW
-    start, end, rows = found
-    head, tail = data[:start], data[end:]
-    if _MARKER in head or _MARKER in tail:
+    while found:  # an array that is not the value at its path (a key elsewhere) is parsed as usual
+        value = _parse_marked(data, found)
+        if value is SLOW:
+            return SLOW
+        wrong = [item for item in found if _at(value, item[3]) != int(item[4])]
+        if not wrong:
+            for _, _, rows, path, _ in found:
+                _parent(value, path)[path[-1]] = rows
+            return value
+        found = [item for item in found if item not in wrong]
+    return SLOW
+
+
+def _parse_marked(data: bytes, found: list):
+    """jiter's value of ``data`` with each array of ``found`` replaced by its marker number, or ``SLOW``."""
+    pieces, at = [], 0
+    for start, end, _, _, marker in found:
+        pieces += [data[at:start], marker]
+        at = end
+    pieces.append(data[at:])
+    if any(marker in piece for *_, marker in found for piece in pieces[::2]):
         return SLOW
     try:
-        value = jiter.from_json(head + _MARKER + tail, allow_inf_nan=False, catch_duplicate_keys=True,
-                                cache_mode="all")
+        return jiter.from_json(b"".join(pieces), allow_inf_nan=False, catch_duplicate_keys=True, cache_mode="all")
     except ValueError:
         return SLOW
-    parent = value
-    for key in rows_at[:-1]:
-        parent = parent.get(key) if type(parent) is dict else None
-    if type(parent) is not dict or type(parent.get(rows_at[-1])) is not int or parent[rows_at[-1]] != int(_MARKER):
-        return SLOW
-    parent[rows_at[-1]] = rows
-    return value
+
+
+def _parent(value, path: tuple[str, ...]):
+    """The object holding the last key of ``path`` in ``value`` (``None`` when there is none)."""
+    for key in path[:-1]:
+        value = value.get(key) if type(value) is dict else None
+    return value if type(value) is dict else None
+
+
+def _at(value, path: tuple[str, ...]):
+    """The integer at ``path`` in ``value``, else ``None``."""
+    parent = _parent(value, path)
+    found = None if parent is None else parent.get(path[-1])
+    return found if type(found) is int else None
 
 
 def fast_validated(text: str | None, validate: Callable | None, line: int, data: bytes | None = None,
-                   rows_at: tuple[str, ...] | None = None):
+                   rows_at: tuple | None = None):
     """``validate(value, line)`` of jiter's value, or ``SLOW`` (no validator, jiter refused, or invalid).
 
-    With ``rows_at`` (a path of keys, such as ``("gold", "attacks")``), a
-    document of at least :data:`SPLIT_MIN_BYTES` bytes whose value there is
-    a long array of flat objects of one layout gets that array as
+    With ``rows_at`` (a path of keys, such as ``("gold", "attacks")``, or a
+    tuple of such paths), a document of at least :data:`SPLIT_MIN_BYTES`
+    bytes whose value at a path is a long array of flat objects of one
+    layout gets that array as
     :class:`~symbolic.columns.RawRows` (:func:`symbolic._jsonrows.split_rows`),
     which ``validate`` must accept as the list of dicts it stands for.
 

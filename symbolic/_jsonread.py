@@ -250,7 +250,7 @@ def _validated(value, validate: Callable | None, line: int):
 
 
 def _document(handle: BinaryIO, file: str, max_file_bytes: int, validate: Callable | None = None,
-              rows_at: tuple[str, ...] | None = None) -> Iterator[tuple[int, object]]:
+              rows_at: tuple | None = None) -> Iterator[tuple[int, object]]:
     data = handle.read(max_file_bytes + 1)
     if len(data) > max_file_bytes:
         raise ScenarioError(f"file is over the limit of {max_file_bytes} bytes", file=file)
@@ -285,7 +285,7 @@ def _document(handle: BinaryIO, file: str, max_file_bytes: int, validate: Callab
 def scan_json_records(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
                       max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
                       keep_going: bool = False, validate: Callable | None = None,
-                      rows_at: tuple[str, ...] | None = None) -> Iterator[tuple[int, object]]:
+                      rows_at: tuple | None = None) -> Iterator[tuple[int, object]]:
     """Yield ``(line, value)`` for each JSON record of a JSONL file or ``.json`` document.
 
     Parameters
@@ -308,9 +308,10 @@ def scan_json_records(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
         first and by the exact parser only where jiter refuses them or the
         validation fails, with the same results and errors (see
         :func:`parse_validated`).
-    rows_at : tuple of str, optional
+    rows_at : tuple of str, or tuple of tuple of str, optional
         The path of keys of a long array of flat objects in each record
-        (``("gold", "attacks")``): in a large record it may be passed to
+        (``("gold", "attacks")``), or several such paths: in a large record
+        each may be passed to
         ``validate`` as :class:`~symbolic.columns.RawRows` instead of a list
         of dicts (see :func:`symbolic._jsonfast.fast_validated`).
 

@@ -153,7 +153,7 @@ def _validated(model, name: str, values: list) -> tuple | None:
         return None
     if len(distinct) == 1:
         return valid
-    if distinct == valid and all(type(a) is type(b) for a, b in zip(distinct, valid)):
+    if distinct == valid and list(map(type, distinct)) == list(map(type, valid)):
         return tuple(values)  # nothing to normalize (an enum member equals its value: the types tell)
     mapping = dict(zip(distinct, valid))
     return tuple(map(mapping.__getitem__, values))

@@ -30,6 +30,8 @@ def object_id(value):
     >>> object_id(" r1 ")
     'r1'
     """
+    if type(value) is str and value.isidentifier():  # the common case: no whitespace, at C speed
+        return value
     parts = value.split() if isinstance(value, str) else ()
     if len(parts) != 1:
         raise ValueError(f"an id must be a non-empty string without spaces, got {value!r}")

@@ -16,6 +16,7 @@ from typing import Iterable, Literal
 from .attack_list import AttackList
 from .literals import normalize_literal
 from .model import Analysis, AttackColumns, AttackEdge, Fact, Priority, Rule
+from .priority_list import PriorityList
 
 __all__ = ["Dropped", "Theory", "ground"]
 
@@ -33,7 +34,11 @@ class Dropped:
 
 @dataclass(frozen=True, slots=True)
 class Theory:
-    """The grounded objects of one analysis over one evidence package."""
+    """The grounded objects of one analysis over one evidence package.
+
+    ``priorities`` (as ``attacks``) may be a columnar sequence of the objects
+    (:class:`~symbolic.priority_list.PriorityList`) rather than a tuple.
+    """
 
     evidence: frozenset[str]
     facts: tuple[Fact, ...] = ()
@@ -120,14 +125,17 @@ def ground(evidence_ids: Iterable[str], analysis: Analysis) -> Theory:
             return f"refers to {name}, which was dropped as ungrounded"
         return f"refers to unknown {name}"
 
-    kept = []
-    for p in analysis.priorities:
-        reason = missing(p.evidence) or ref(p.stronger, rule_ids) or ref(p.weaker, rule_ids)
-        if reason:
-            dropped.append(Dropped("priority", p.id, reason))
-        else:
-            kept.append(p)
-    priorities = tuple(kept)
+    if isinstance(analysis.priorities, PriorityList):
+        priorities = _ground_priorities(analysis.priorities, missing, lambda name: ref(name, rule_ids), dropped)
+    else:
+        kept = []
+        for p in analysis.priorities:
+            reason = missing(p.evidence) or ref(p.stronger, rule_ids) or ref(p.weaker, rule_ids)
+            if reason:
+                dropped.append(Dropped("priority", p.id, reason))
+            else:
+                kept.append(p)
+        priorities = tuple(kept)
 
     def target_problem(target: str) -> str | None:
         if target in known:
@@ -155,6 +163,25 @@ def ground(evidence_ids: Iterable[str], analysis: Analysis) -> Theory:
         )
     table = _ground_table(analysis.attack_table, evidence, checks, dropped)
     return Theory(evidence, facts, rules, attacks, priorities, tuple(dropped), table)
+
+
+def _ground_priorities(priorities: PriorityList, missing, ref, dropped) -> PriorityList:
+    """The grounded rows of a columnar priority list, as :func:`ground` keeps and reports them one by one.
+
+    Each distinct citation, stronger and weaker rule is checked once.
+    """
+    cited = {ev: missing(ev) for ev in set(priorities.distinct("evidence"))}
+    strong = {name: ref(name) for name in set(priorities.distinct("stronger"))}
+    weak = {name: ref(name) for name in set(priorities.distinct("weaker"))}
+    if not any(cited.values()) and not any(strong.values()) and not any(weak.values()):
+        return priorities
+    keep = []
+    for stronger, weaker, ev in zip(priorities.stronger, priorities.weaker, priorities.evidences()):
+        problem = cited[ev] or strong[stronger] or weak[weaker]
+        if problem is not None:
+            dropped.append(Dropped("priority", f"{stronger}>{weaker}", problem))
+        keep.append(problem is None)
+    return priorities.select(keep)
 
 
 def _problems(checks, sources, lics, targets) -> list[dict]:

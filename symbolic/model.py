@@ -14,10 +14,12 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, WrapValidator, field_serializer, model_serializer, model_validator
 
 from .attack_list import AttackList, attack_list
+from .case_metadata import DEFECT_CLASSES, DefectClass, Domain, Metadata
 from .columns import RawRows, build_models, validate_rows
 from .fields import BasisField, EvidenceId, LiteralStr, ObjectId, StatusField, object_id
 from .labels import AttackKind, RuleKind
 from .literals import excepted_rule
+from .priority_list import PriorityList, priority_entries
 
 __all__ = [
     "Analysis",
@@ -281,7 +283,7 @@ class Analysis(BaseModel):
     facts: Annotated[tuple[Fact, ...], _by_columns(Fact)] = ()
     rules: Annotated[tuple[Rule, ...], _by_columns(Rule)] = ()
     attacks: AttackEdges = ()
-    priorities: Annotated[tuple[Priority, ...], _by_columns(Priority)] = ()
+    priorities: Annotated[tuple[Priority, ...], WrapValidator(priority_entries(Priority))] = ()
     attack_table: AttackColumns | None = Field(
         default=None, description="More explicit attacks, as columns (for large abstract frameworks).")
 
@@ -289,6 +291,11 @@ class Analysis(BaseModel):
     def _attack_edges(self, value, handler):
         """Dump an :class:`~symbolic.attack_list.AttackList` as the tuple of edges it stands for."""
         return handler(value.edges() if isinstance(value, AttackList) else value)
+
+    @field_serializer("priorities", mode="wrap")
+    def _priority_rows(self, value, handler):
+        """Dump a :class:`~symbolic.priority_list.PriorityList` as the tuple of priorities it stands for."""
+        return handler(value.objects() if isinstance(value, PriorityList) else value)
 
     @model_serializer(mode="wrap")
     def _without_empty_table(self, handler):
@@ -316,60 +323,6 @@ class Gold(Analysis):
 
     status: StatusField
     trace: Trace | None = None
-
-
-class Domain(str, Enum):
-    """The paper's five source categories."""
-
-    CONTRACTS = "contracts"
-    BANKING_GUARANTEES = "banking_guarantees"
-    COMPLIANCE = "compliance"
-    INTERNAL_POLICIES = "internal_policies"
-    REGULATORY = "regulatory"
-
-
-class DefectClass(str, Enum):
-    """Defect classes of the controlled suite (paper Table 6)."""
-
-    MISSING_EVIDENCE = "missing_evidence"
-    INCOMPLETE_COVERAGE = "incomplete_coverage"
-    EXTRACTION_ERROR = "extraction_error"
-    PRIORITY_INVERSION = "priority_inversion"
-    ATTACK_DELETION = "attack_deletion"
-    INVALID_PROOF_NODE = "invalid_proof_node"
-    NONE = "none"
-
-
-#: The six defect classes of the controlled suite, in the paper's order (Table 6).
-DEFECT_CLASSES = (
-    DefectClass.MISSING_EVIDENCE,
-    DefectClass.INCOMPLETE_COVERAGE,
-    DefectClass.EXTRACTION_ERROR,
-    DefectClass.PRIORITY_INVERSION,
-    DefectClass.ATTACK_DELETION,
-    DefectClass.INVALID_PROOF_NODE,
-)
-
-
-class Metadata(BaseModel):
-    """Case metadata; never shown to an assistant."""
-
-    model_config = _FROZEN
-    domain: Domain | None = None
-    contradiction: bool = False
-    priority: bool = False
-    pair: str | None = Field(default=None, description="Update-pair id shared by base and update.")
-    role: Literal["base", "update"] | None = None
-    split: str | None = None
-    defect_class: DefectClass | None = None
-    defect_location: str | None = None
-    tags: tuple[str, ...] = ()
-
-    @model_validator(mode="after")
-    def _pair_role(self):
-        if (self.pair is None) != (self.role is None):
-            raise ValueError("metadata.pair and metadata.role must be given together")
-        return self
 
 
 class Scenario(BaseModel):

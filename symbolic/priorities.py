@@ -15,6 +15,7 @@ with numpy over integer rule codes; any other base takes the general path
 from __future__ import annotations
 
 import warnings
+from itertools import chain
 from typing import Iterable, NamedTuple, Sequence
 
 import numpy as np
@@ -22,6 +23,7 @@ import numpy as np
 from .digraph import adjacency, cyclic_components, descendants, strongly_connected_components
 from .errors import PriorityCycleWarning
 from .grounding import Theory
+from .priority_list import PriorityList
 from .results import PriorityOrder
 
 __all__ = ["Layered", "priority_order", "priority_order_from_pairs", "priority_parts", "stronger_map"]
@@ -32,12 +34,10 @@ _MAX_DEPTH = 16  # layers peeled with numpy before the general path takes over
 
 def _codes(strongs: Sequence[str], weaks: Sequence[str]) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Integer codes of both columns, names numbered in first-seen order (``strongs`` first)."""
-    code = dict.fromkeys(strongs)
-    code.update(dict.fromkeys(weaks))
-    names = list(code)
+    names = list(dict.fromkeys(chain(strongs, weaks)))
     code = dict(zip(names, range(len(names))))
-    return (np.array(list(map(code.__getitem__, strongs)), dtype=np.int64),
-            np.array(list(map(code.__getitem__, weaks)), dtype=np.int64), names)
+    return (np.fromiter(map(code.__getitem__, strongs), dtype=np.int64, count=len(strongs)),
+            np.fromiter(map(code.__getitem__, weaks), dtype=np.int64, count=len(weaks)), names)
 
 
 def _layered(strong: np.ndarray, weak: np.ndarray, n: int) -> bool:
@@ -163,6 +163,14 @@ def _order(strongs: Sequence[str], weaks: Sequence[str], stacklevel: int):
     return PriorityOrder(base=base, cycles=tuple(cycles), unresolved=unresolved, closure=closure), None
 
 
+def _columns(priorities) -> tuple[Sequence[str], Sequence[str]]:
+    """The stronger and the weaker rule of each priority (a :class:`~symbolic.priority_list.PriorityList`'s
+    columns as they are, without an object per priority)."""
+    if isinstance(priorities, PriorityList):
+        return priorities.stronger, priorities.weaker
+    return [p.stronger for p in priorities], [p.weaker for p in priorities]
+
+
 def priority_order_from_pairs(pairs: Iterable[tuple[str, str]]) -> PriorityOrder:
     """Compute ``P+`` from ``(stronger, weaker)`` pairs (Definition 3).
 
@@ -228,7 +236,7 @@ def priority_order(theory: Theory) -> PriorityOrder:
     >>> sorted(priority_order(t).closure)
     [('r2', 'r1'), ('r3', 'r1'), ('r3', 'r2')]
     """
-    return _order([p.stronger for p in theory.priorities], [p.weaker for p in theory.priorities], 3)[0]
+    return _order(*_columns(theory.priorities), 3)[0]
 
 
 def priority_parts(theory: Theory) -> tuple[PriorityOrder, Layered | None]:
@@ -258,4 +266,4 @@ def priority_parts(theory: Theory) -> tuple[PriorityOrder, Layered | None]:
     >>> sorted(order.closure), layered
     ([('r2', 'r1')], None)
     """
-    return _order([p.stronger for p in theory.priorities], [p.weaker for p in theory.priorities], 3)
+    return _order(*_columns(theory.priorities), 3)

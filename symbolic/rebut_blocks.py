@@ -110,7 +110,7 @@ class RebutBlocks:
         if not keep.any():
             return {}, None, None, None, None
         cand, col, r, entry = cand[keep], col[keep], r[keep], entry[keep]
-        order = np.lexsort((col, r))
+        order = np.argsort(r * len(lics) + col)  # by top rule, then column (each pair (r, col) once)
         cand, col, r, entry = cand[order], col[order], r[order], entry[order]
         n_rules = len(self.rule_ids)
         keys = cand * n_rules + lics[col]
@@ -128,7 +128,7 @@ class RebutBlocks:
         tuples = None
         if self._weak_pos is not None:  # P+'s own tuples for the new pairs
             at = self._weak_pos[entry[first_at[need][fresh]]].tolist()
-            tuples = [self._pair_tuples[i] for i in at]
+            tuples = list(map(self._pair_tuples.__getitem__, at))
         numbers[fresh] = self._number_new(uniq[need][fresh], tuples)
         by_key = np.empty(len(uniq), dtype=np.int64)
         by_key[need] = numbers

@@ -1,0 +1,191 @@
+"""A long ``priorities`` list kept as columns (:mod:`symbolic.priority_list`) against per-entry validation.
+
+On seeded random lists (spelling variants of ids, evidence and bases, notes given or not, ungrounded and
+unknown rules, repeated pairs, cycles) the columnar list must behave as the tuple of objects that
+per-entry validation gives: the same objects, dumps, grounding (kept objects and dropped reasons, in
+order), priority order and engine result.  The column read from the bytes of a document
+(:mod:`symbolic._jsonfast`, both ``gold.attacks`` and ``gold.priorities``) must give the same scenario as
+the plain load.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+import random
+import warnings
+
+import pytest
+
+import symbolic._jsonfast as jsonfast
+from symbolic.columns import MIN_ROWS, RawRows
+from symbolic.errors import ScenarioError
+from symbolic.grounding import ground
+from symbolic.io import load_suite
+from symbolic.model import Analysis, Gold, Priority
+from symbolic.priorities import priority_order, priority_parts
+from symbolic.priority_list import PriorityList, priority_list
+from symbolic.status import evaluate
+
+RULES = [f"r{i}" for i in range(40)]
+
+
+def rules(evidence=("E-01",)) -> list[dict]:
+    return [{"id": r, "antecedents": [], "consequent": f"{'¬' if i % 2 else ''}P", "evidence": list(evidence)}
+            for i, r in enumerate(RULES)]
+
+
+def entries(rng: random.Random, n: int, *, layered=False, bad=0.0, note=False) -> list[dict]:
+    """``n`` priority entries over :data:`RULES`; a share ``bad`` cite or name what does not ground."""
+    out = []
+    for _ in range(n):
+        if layered:  # stronger rules r0..r9 over weaker r10..r39: a layered, transitive order
+            stronger, weaker = rng.choice(RULES[:10]), rng.choice(RULES[10:])
+        else:
+            stronger, weaker = rng.sample(RULES, 2)
+        row = {"stronger": stronger, "weaker": weaker, "basis": rng.choice(["hierarchy", "Hierarchy", "lex_specialis"])}
+        if rng.random() < bad:
+            choice = rng.randrange(3)
+            if choice == 0:
+                row["weaker"] = "unknown9"
+            elif choice == 1:
+                row["evidence"] = ["E-77"]
+            else:
+                row["stronger"] = "rx"
+        row.setdefault("evidence", [rng.choice(["E-01", "E_01", "E-02"])])
+        if note and rng.random() < 0.5:
+            row["note"] = rng.choice(["as stated", None])
+        out.append(row)
+    return out
+
+
+def analysis_pair(items) -> tuple[Analysis, Analysis]:
+    """The analysis validated as usual (columns for a long list) and entry by entry (a tuple of objects)."""
+    fast = Analysis.model_validate({"rules": rules() + [{"id": "rx", "consequent": "Q", "evidence": ["E-99"]}],
+                                    "priorities": items})
+    plain = fast.model_copy(update={"priorities": tuple(Priority.model_validate(item) for item in items)})
+    return fast, plain
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_long_list_behaves_as_the_tuple_of_its_objects(seed):
+    rng = random.Random(seed)
+    items = entries(rng, MIN_ROWS + rng.randrange(300), bad=0.1 * (seed % 3), note=seed % 2 == 1)
+    fast, plain = analysis_pair(items)
+    assert isinstance(fast.priorities, PriorityList) and isinstance(plain.priorities, tuple)
+    assert len(fast.priorities) == len(plain.priorities)
+    assert fast.priorities == plain.priorities and plain.priorities == fast.priorities
+    assert fast == plain and hash(fast.priorities) == hash(plain.priorities)
+    assert [p.model_fields_set for p in fast.priorities] == [p.model_fields_set for p in plain.priorities]
+    assert fast.model_dump_json() == plain.model_dump_json()
+    assert fast.model_dump() == plain.model_dump()
+    assert fast.priorities[5] is fast.priorities[5] and fast.priorities[-3:] == plain.priorities[-3:]
+    assert fast.priorities + () == plain.priorities and () + fast.priorities == plain.priorities
+    assert pickle.loads(pickle.dumps(fast)) == plain
+    assert copy.deepcopy(fast.priorities) is fast.priorities
+    assert Analysis(priorities=fast.priorities).priorities is fast.priorities
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_grounding_and_order_match_the_entry_by_entry_path(seed):
+    rng = random.Random(100 + seed)
+    items = entries(rng, MIN_ROWS + rng.randrange(500), layered=seed % 2 == 0, bad=0.05 * (seed % 3))
+    fast, plain = analysis_pair(items)
+    evidence = ["E-01", "E-02"]
+    a, b = ground(evidence, fast), ground(evidence, plain)
+    assert a.dropped == b.dropped
+    assert tuple(a.priorities) == tuple(b.priorities)
+    assert isinstance(a.priorities, PriorityList)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        order_a, layered_a = priority_parts(a)
+        order_b, layered_b = priority_parts(b)
+        assert priority_order(a) == priority_order(b)
+    assert order_a == order_b
+    assert (layered_a is None) == (layered_b is None)
+    if layered_a is not None:
+        assert layered_a.names == layered_b.names and layered_a.pairs == layered_b.pairs
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev_a, ev_b = evaluate(a, "P"), evaluate(b, "P")
+    assert ev_a.status == ev_b.status and ev_a.labelling == ev_b.labelling and ev_a.attacks == ev_b.attacks
+
+
+def test_grounded_list_without_problems_is_the_same_object():
+    items = entries(random.Random(7), MIN_ROWS, layered=True)
+    fast, _ = analysis_pair(items)
+    assert ground(["E-01", "E-02"], fast).priorities is fast.priorities
+
+
+def test_short_lists_and_bad_entries_take_the_entry_by_entry_path():
+    items = entries(random.Random(8), MIN_ROWS - 1)
+    assert priority_list(items, Priority) is None
+    assert isinstance(analysis_pair(items)[0].priorities, tuple)
+    items = entries(random.Random(9), MIN_ROWS)
+    for change in ({"basis": "no-such-basis"}, {"extra": 1}, {"stronger": "two words"}):
+        changed = items[:100] + [{**items[100], **change}] + items[101:]
+        assert priority_list(changed, Priority) is None
+        with pytest.raises(ValueError) as caught:
+            Analysis.model_validate({"priorities": changed})
+        assert "priorities.100" in str(caught.value)
+
+
+def test_raw_rows_are_validated_as_the_list_they_stand_for():
+    items = entries(random.Random(10), MIN_ROWS)
+    names = list(items[0])
+    raw = RawRows(len(items), {name: tuple(item[name] for item in items) for name in names})
+    assert raw.items() == items
+    assert priority_list(raw, Priority) == tuple(Priority.model_validate(item) for item in items)
+    assert Gold.model_validate({"status": "accepted", "priorities": raw}).priorities == \
+        tuple(Priority.model_validate(item) for item in items)
+
+
+def document(rng: random.Random, n_attacks: int, n_priorities: int, candidate_first: bool) -> dict:
+    gold = {"status": "undecidable", "rules": rules(),
+            "facts": [{"id": f"f{i}", "literal": f"A{i}", "evidence": ["E-01"]} for i in range(4)],
+            "attacks": [{"source": rng.choice(RULES), "target": rng.choice(RULES), "kind": "rebut",
+                         "evidence": ["E-01"]} for _ in range(n_attacks)],
+            "priorities": entries(rng, n_priorities, layered=True)}
+    case = {"id": "c1", "query": "Is P the case?", "target": "P",
+            "evidence": [{"id": "E-01", "text": "A clause.", "source": "test"},
+                         {"id": "E-02", "text": "Another.", "source": "test"}]}
+    if candidate_first:  # a key of the same name before the gold one: that array is not the one read
+        case["candidate"] = {"priorities": entries(rng, n_priorities, layered=True)}
+    case["gold"] = gold
+    return case
+
+
+@pytest.mark.parametrize("shape", [(MIN_ROWS, MIN_ROWS, False), (0, MIN_ROWS + 5, False), (MIN_ROWS, 3, False),
+                                   (0, MIN_ROWS, True), (MIN_ROWS + 1, MIN_ROWS, True), (0, 0, False)])
+def test_both_arrays_read_as_columns_give_the_plain_scenario(tmp_path, monkeypatch, shape):
+    n_attacks, n_priorities, candidate_first = shape
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(document(random.Random(sum(shape)), n_attacks, n_priorities, candidate_first),
+                               ensure_ascii=False), encoding="utf-8")
+    outcomes = []
+    for threshold in (0, 1 << 62):
+        monkeypatch.setattr(jsonfast, "SPLIT_MIN_BYTES", threshold)
+        try:
+            found = load_suite(path)
+        except ScenarioError as exc:  # pragma: no cover - the documents are valid
+            outcomes.append(str(exc))
+            continue
+        outcomes.append([(s, s.model_dump_json()) for s in found])
+    assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("candidate_first", [False, True])
+def test_the_arrays_at_their_paths_are_the_ones_read_as_columns(monkeypatch, candidate_first):
+    from symbolic.io import _ROWS_AT
+
+    case = document(random.Random(3), MIN_ROWS, MIN_ROWS, candidate_first)
+    data = json.dumps(case).encode("utf-8")
+    monkeypatch.setattr(jsonfast, "SPLIT_MIN_BYTES", 0)
+    value = jsonfast._split_parse(data, _ROWS_AT)
+    assert isinstance(value["gold"]["attacks"], RawRows)
+    assert isinstance(value["gold"]["priorities"], RawRows) is not candidate_first
+    assert value["gold"]["priorities"] == case["gold"]["priorities"] or \
+        value["gold"]["priorities"].items() == case["gold"]["priorities"]
+    assert value["gold"]["attacks"].items() == case["gold"]["attacks"]
+    assert jsonfast._split_parse(json.dumps({"gold": {"attacks": []}}).encode() * 1, _ROWS_AT) is jsonfast.SLOW
