@@ -15,7 +15,7 @@ from typing import Callable
 
 import jiter
 
-from ._jsonrows import split_rows
+from ._jsonrows import splices
 from .collector import gc_paused
 from .columns import MIN_ROWS
 from .errors import ScenarioError
@@ -65,35 +65,39 @@ def fast_parse(text: str | None, data: bytes | None = None):
 
 
 def _split_parse(data: bytes | None, rows_at: tuple[str, ...] | None):
-    """jiter's value of ``data`` with the array at ``rows_at`` as :class:`~symbolic.columns.RawRows`, or ``SLOW``.
+    """jiter's value of ``data`` with the long arrays of attacks read from the bytes, or ``SLOW``.
 
-    :func:`symbolic._jsonrows.split_rows` reads the array's bytes as
-    columns; jiter parses the rest of the document with a number that occurs
-    nowhere else in its place, and the value is only used where that number
-    is the value at ``rows_at`` (so the array bytes were that value: the
-    document is the one jiter parsed with an array in place of a number).
+    :func:`symbolic._jsonrows.splices` reads the array at ``rows_at`` as
+    :class:`~symbolic.columns.RawRows` (and the columns of an ``attack_table``
+    next to it as tuples of str); jiter parses the rest of the document with
+    a number that occurs nowhere else in place of each array, and the value
+    is only used where each number is the value at its array's path (so the
+    array bytes were that value: the document is the one jiter parsed with
+    arrays in place of numbers).
     """
     if (rows_at is None or data is None or len(data) < SPLIT_MIN_BYTES or data.startswith(b"\xef\xbb\xbf")
             or sys.get_int_max_str_digits() != _JITER_INT_DIGITS):
         return SLOW
-    found = split_rows(data, rows_at[-1].encode("utf-8"), MIN_ROWS)
-    if found is None:
+    found = splices(data, rows_at, MIN_ROWS)
+    if not found:
         return SLOW
-    start, end, rows = found
-    head, tail = data[:start], data[end:]
-    if _MARKER in head or _MARKER in tail:
+    markers = [str(int(_MARKER) + k).encode() for k in range(len(found))]
+    bounds = [0, *(at for start, end, _, _ in found for at in (start, end)), len(data)]
+    parts = [data[bounds[k]:bounds[k + 1]] for k in range(0, len(bounds), 2)]
+    if any(marker in part for marker in markers for part in parts):
         return SLOW
     try:
-        value = jiter.from_json(head + _MARKER + tail, allow_inf_nan=False, catch_duplicate_keys=True,
-                                cache_mode="all")
+        value = jiter.from_json(b"".join(part + marker for part, marker in zip(parts, markers)) + parts[-1],
+                                allow_inf_nan=False, catch_duplicate_keys=True, cache_mode="all")
     except ValueError:
         return SLOW
-    parent = value
-    for key in rows_at[:-1]:
-        parent = parent.get(key) if type(parent) is dict else None
-    if type(parent) is not dict or type(parent.get(rows_at[-1])) is not int or parent[rows_at[-1]] != int(_MARKER):
-        return SLOW
-    parent[rows_at[-1]] = rows
+    for (_, _, path, rows), marker in zip(found, markers):
+        parent = value
+        for key in path[:-1]:
+            parent = parent.get(key) if type(parent) is dict else None
+        if type(parent) is not dict or type(parent.get(path[-1])) is not int or parent[path[-1]] != int(marker):
+            return SLOW
+        parent[path[-1]] = rows
     return value
 
 

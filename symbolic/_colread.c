@@ -1,0 +1,558 @@
+/* Columns of explicit attacks read and coded without a Python object per row
+ * (docs/performance.md "Explicit attacks").  Called by symbolic._jsonrows and symbolic.explicit,
+ * which check the arguments' meaning and fall back to the exact parser whenever these decline.
+ *
+ *   scan_rows(data, pos, pieces, sep) -> None | (end, n, [(codes, distinct), ...])
+ *       Reads a JSON array of flat objects whose first row starts at data[pos] (its "{").  The row
+ *       is pieces[0] value pieces[1] value ... pieces[k]: every row must repeat those bytes exactly,
+ *       rows are separated by exactly sep, and after the last row come JSON whitespace and "]".
+ *       A value is the contents of a string: any bytes but a quote, a backslash and a control
+ *       character (below 0x20), valid UTF-8.  end is the position after the "]".  For each of the k
+ *       values: codes (bytes, n native int32, the first-seen number of each row's string) and the
+ *       distinct strings (str) in first-seen order.  None (decline) on anything else.
+ *   scan_strings(data, pos) -> None | (end, values, codes, distinct)
+ *       Reads a JSON array of such strings (JSON whitespace anywhere between tokens) whose "[" is
+ *       at data[pos]; values is the tuple of the row strings (shared objects of distinct).
+ *   take(values, codes) -> tuple
+ *       (values[c] for c in codes), values a list, codes a buffer of native int32; IndexError
+ *       for a code outside the list.
+ *   codes(columns, known) -> (codes, distinct)
+ *       The code of each value of the sequences in columns laid end to end, as
+ *       symbolic.explicit._codes defines it: with known (a non-empty dict value -> int) every
+ *       value's known[value] (distinct: None), or if a value is missing, or known is None or empty,
+ *       the position of the value among the distinct values in first-seen order (distinct: their
+ *       list).  Each object is looked up once (a table keyed by its address), so a column that
+ *       repeats a few string objects costs a pointer hash per row.
+ *
+ * Byte scanning runs with the GIL released (on the immutable bytes' buffer only); allocation
+ * failures raise MemoryError.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- distinct byte strings of one column, numbered in first-seen order ---- */
+
+typedef struct {
+    Py_ssize_t *start; /* offset of each distinct string in the data */
+    Py_ssize_t *size;
+    uint64_t *hash;
+    int32_t *slot;     /* open addressing table of distinct indices, -1 empty */
+    int32_t *codes;    /* one per row */
+    Py_ssize_t count, cap, mask, rows, rows_cap;
+    int32_t last;      /* the previous row's code (rows often repeat it) */
+} intern_t;
+
+static uint64_t hash_bytes(const unsigned char *p, Py_ssize_t n) {
+    uint64_t h = 1469598103934665603ULL;
+    for (Py_ssize_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211ULL;
+    return h ^ (h >> 29);
+}
+
+static int intern_init(intern_t *t) {
+    memset(t, 0, sizeof(*t));
+    t->cap = 64;
+    t->mask = 127;
+    t->rows_cap = 1024;
+    t->last = -1;
+    t->start = malloc(t->cap * sizeof(Py_ssize_t));
+    t->size = malloc(t->cap * sizeof(Py_ssize_t));
+    t->hash = malloc(t->cap * sizeof(uint64_t));
+    t->slot = malloc((t->mask + 1) * sizeof(int32_t));
+    t->codes = malloc(t->rows_cap * sizeof(int32_t));
+    if (!t->start || !t->size || !t->hash || !t->slot || !t->codes)
+        return -1;
+    memset(t->slot, 0xff, (t->mask + 1) * sizeof(int32_t));
+    return 0;
+}
+
+static void intern_free(intern_t *t) {
+    free(t->start); free(t->size); free(t->hash); free(t->slot); free(t->codes);
+    memset(t, 0, sizeof(*t));
+}
+
+static int intern_grow(intern_t *t) {
+    Py_ssize_t cap = t->cap * 2, mask = t->mask * 2 + 1;
+    Py_ssize_t *start = realloc(t->start, cap * sizeof(Py_ssize_t));
+    if (!start) return -1;
+    t->start = start;
+    Py_ssize_t *size = realloc(t->size, cap * sizeof(Py_ssize_t));
+    if (!size) return -1;
+    t->size = size;
+    uint64_t *hash = realloc(t->hash, cap * sizeof(uint64_t));
+    if (!hash) return -1;
+    t->hash = hash;
+    int32_t *slot = malloc((mask + 1) * sizeof(int32_t));
+    if (!slot) return -1;
+    memset(slot, 0xff, (mask + 1) * sizeof(int32_t));
+    for (Py_ssize_t d = 0; d < t->count; d++) {
+        Py_ssize_t s = (Py_ssize_t)(t->hash[d] & (uint64_t)mask);
+        while (slot[s] >= 0) s = (s + 1) & mask;
+        slot[s] = (int32_t)d;
+    }
+    free(t->slot);
+    t->slot = slot;
+    t->cap = cap;
+    t->mask = mask;
+    return 0;
+}
+
+/* Appends the code of data[at:at + n] to t->codes; -1 on a failed allocation or too many rows. */
+static int intern_add(intern_t *t, const unsigned char *data, Py_ssize_t at, Py_ssize_t n) {
+    int32_t code = t->last;
+    if (code < 0 || t->size[code] != n || memcmp(data + t->start[code], data + at, n) != 0) {
+        uint64_t h = hash_bytes(data + at, n);
+        Py_ssize_t s = (Py_ssize_t)(h & (uint64_t)t->mask);
+        for (;;) {
+            int32_t d = t->slot[s];
+            if (d < 0) {
+                if (t->count >= INT32_MAX) return -1;
+                if (t->count == t->cap) {
+                    if (intern_grow(t) < 0) return -1;
+                    s = (Py_ssize_t)(h & (uint64_t)t->mask);
+                    while (t->slot[s] >= 0) s = (s + 1) & t->mask;
+                }
+                d = (int32_t)t->count++;
+                t->start[d] = at; t->size[d] = n; t->hash[d] = h;
+                t->slot[s] = d;
+                code = d;
+                break;
+            }
+            if (t->hash[d] == h && t->size[d] == n && memcmp(data + t->start[d], data + at, n) == 0) {
+                code = d;
+                break;
+            }
+            s = (s + 1) & t->mask;
+        }
+        t->last = code;
+    }
+    if (t->rows == t->rows_cap) {
+        if (t->rows_cap > PY_SSIZE_T_MAX / 2 / (Py_ssize_t)sizeof(int32_t)) return -1;
+        int32_t *codes = realloc(t->codes, 2 * t->rows_cap * sizeof(int32_t));
+        if (!codes) return -1;
+        t->codes = codes;
+        t->rows_cap *= 2;
+    }
+    t->codes[t->rows++] = code;
+    return 0;
+}
+
+/* The end of the string contents starting at data[i] (the position of the closing quote), or -1
+ * if a backslash or a control character comes first or the data ends. */
+static Py_ssize_t contents_end(const unsigned char *data, Py_ssize_t i, Py_ssize_t len) {
+    while (i < len) {
+        unsigned char c = data[i];
+        if (c == '"') return i;
+        if (c == '\\' || c < 0x20) return -1;
+        i++;
+    }
+    return -1;
+}
+
+static int is_ws(unsigned char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static Py_ssize_t skip_ws(const unsigned char *data, Py_ssize_t i, Py_ssize_t len) {
+    while (i < len && is_ws(data[i])) i++;
+    return i;
+}
+
+/* (codes bytes, distinct list) of a column; NULL with an exception set, or NULL with none set
+ * when a distinct string is not valid UTF-8 (decline). */
+static PyObject *column_result(intern_t *t, const char *data) {
+    PyObject *codes = PyBytes_FromStringAndSize((const char *)t->codes, t->rows * (Py_ssize_t)sizeof(int32_t));
+    PyObject *distinct = PyList_New(t->count);
+    if (!codes || !distinct) goto fail;
+    for (Py_ssize_t d = 0; d < t->count; d++) {
+        PyObject *s = PyUnicode_DecodeUTF8(data + t->start[d], t->size[d], "strict");
+        if (!s) {
+            if (PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) PyErr_Clear();
+            goto fail;
+        }
+        PyList_SET_ITEM(distinct, d, s);
+    }
+    PyObject *out = PyTuple_Pack(2, codes, distinct);
+    Py_DECREF(codes); Py_DECREF(distinct);
+    return out;
+fail:
+    Py_XDECREF(codes); Py_XDECREF(distinct);
+    return NULL;
+}
+
+/* ---- scan_rows ---- */
+
+enum { DECLINE = -2, NOMEM = -1 };
+
+static Py_ssize_t rows_kernel(const unsigned char *data, Py_ssize_t len, Py_ssize_t pos,
+                              const unsigned char **piece, const Py_ssize_t *piece_len, Py_ssize_t k,
+                              const unsigned char *sep, Py_ssize_t sep_len, intern_t *cols,
+                              Py_ssize_t *rows) {
+    Py_ssize_t i = pos, n = 0;
+    for (;;) {
+        for (Py_ssize_t j = 0; j <= k; j++) {
+            if (len - i < piece_len[j] || memcmp(data + i, piece[j], piece_len[j]) != 0) return DECLINE;
+            i += piece_len[j];
+            if (j == k) break;
+            Py_ssize_t end = contents_end(data, i, len);
+            if (end < 0) return DECLINE;
+            if (intern_add(&cols[j], data, i, end - i) < 0) return NOMEM;
+            i = end;
+        }
+        n++;
+        if (len - i >= sep_len && memcmp(data + i, sep, sep_len) == 0) {
+            i += sep_len;
+            continue;
+        }
+        i = skip_ws(data, i, len);
+        if (i >= len || data[i] != ']') return DECLINE;
+        *rows = n;
+        return i + 1;
+    }
+}
+
+static PyObject *scan_rows(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    Py_ssize_t pos;
+    PyObject *pieces;
+    const char *sep;
+    Py_ssize_t sep_len;
+    if (!PyArg_ParseTuple(args, "y*nO!y#", &view, &pos, &PyTuple_Type, &pieces, &sep, &sep_len))
+        return NULL;
+    PyObject *out = NULL, *list = NULL;
+    Py_ssize_t k = PyTuple_GET_SIZE(pieces) - 1, rows = 0, end = DECLINE;
+    const unsigned char **piece = NULL;
+    Py_ssize_t *piece_len = NULL;
+    intern_t *cols = NULL;
+    if (k < 1 || pos < 0 || pos > view.len || sep_len < 1) {
+        PyErr_SetString(PyExc_ValueError, "scan_rows: pos out of range, fewer than 2 pieces or empty sep");
+        goto done;
+    }
+    piece = calloc(k + 1, sizeof(*piece));
+    piece_len = calloc(k + 1, sizeof(*piece_len));
+    cols = calloc(k, sizeof(*cols));
+    if (!piece || !piece_len || !cols) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t j = 0; j <= k; j++) {
+        PyObject *p = PyTuple_GET_ITEM(pieces, j);
+        if (!PyBytes_Check(p)) {
+            PyErr_SetString(PyExc_TypeError, "scan_rows: pieces must be bytes");
+            goto done;
+        }
+        piece[j] = (const unsigned char *)PyBytes_AS_STRING(p);
+        piece_len[j] = PyBytes_GET_SIZE(p);
+    }
+    for (Py_ssize_t j = 0; j < k; j++)
+        if (intern_init(&cols[j]) < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    Py_BEGIN_ALLOW_THREADS
+    end = rows_kernel(view.buf, view.len, pos, piece, piece_len, k, (const unsigned char *)sep, sep_len, cols,
+                      &rows);
+    Py_END_ALLOW_THREADS
+    if (end == NOMEM) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (end == DECLINE) {
+        out = Py_NewRef(Py_None);
+        goto done;
+    }
+    if (!(list = PyList_New(k))) goto done;
+    for (Py_ssize_t j = 0; j < k; j++) {
+        PyObject *column = column_result(&cols[j], view.buf);
+        if (!column) {
+            if (!PyErr_Occurred()) out = Py_NewRef(Py_None);
+            goto done;
+        }
+        PyList_SET_ITEM(list, j, column);
+    }
+    out = Py_BuildValue("nnO", end, rows, list);
+done:
+    Py_XDECREF(list);
+    if (cols)
+        for (Py_ssize_t j = 0; j < k; j++) intern_free(&cols[j]);
+    free(cols); free(piece); free(piece_len);
+    PyBuffer_Release(&view);
+    return out;
+}
+
+/* ---- scan_strings ---- */
+
+static Py_ssize_t strings_kernel(const unsigned char *data, Py_ssize_t len, Py_ssize_t i, intern_t *t) {
+    if (i >= len || data[i] != '[') return DECLINE;
+    i = skip_ws(data, i + 1, len);
+    if (i < len && data[i] == ']') return i + 1;
+    for (;;) {
+        if (i >= len || data[i] != '"') return DECLINE;
+        Py_ssize_t end = contents_end(data, i + 1, len);
+        if (end < 0) return DECLINE;
+        if (intern_add(t, data, i + 1, end - i - 1) < 0) return NOMEM;
+        i = skip_ws(data, end + 1, len);
+        if (i >= len) return DECLINE;
+        if (data[i] == ']') return i + 1;
+        if (data[i] != ',') return DECLINE;
+        i = skip_ws(data, i + 1, len);
+    }
+}
+
+static PyObject *take_codes(PyObject *values, const int32_t *codes, Py_ssize_t n) {
+    Py_ssize_t size = PyList_GET_SIZE(values);
+    PyObject *out = PyTuple_New(n);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int32_t c = codes[i];
+        if (c < 0 || c >= size) {
+            Py_DECREF(out);
+            PyErr_SetString(PyExc_IndexError, "take: a code is outside the values");
+            return NULL;
+        }
+        PyObject *v = PyList_GET_ITEM(values, c);
+        PyTuple_SET_ITEM(out, i, Py_NewRef(v));
+    }
+    return out;
+}
+
+static PyObject *scan_strings(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    Py_ssize_t pos, end;
+    if (!PyArg_ParseTuple(args, "y*n", &view, &pos))
+        return NULL;
+    PyObject *out = NULL, *column = NULL, *values = NULL;
+    intern_t t;
+    if (intern_init(&t) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (pos < 0 || pos > view.len) {
+        PyErr_SetString(PyExc_ValueError, "scan_strings: pos out of range");
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    end = strings_kernel(view.buf, view.len, pos, &t);
+    Py_END_ALLOW_THREADS
+    if (end == NOMEM) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (end == DECLINE) {
+        out = Py_NewRef(Py_None);
+        goto done;
+    }
+    if (!(column = column_result(&t, view.buf))) {
+        if (!PyErr_Occurred()) out = Py_NewRef(Py_None);
+        goto done;
+    }
+    if (!(values = take_codes(PyTuple_GET_ITEM(column, 1), t.codes, t.rows))) goto done;
+    out = Py_BuildValue("nOOO", end, values, PyTuple_GET_ITEM(column, 0), PyTuple_GET_ITEM(column, 1));
+done:
+    Py_XDECREF(column); Py_XDECREF(values);
+    intern_free(&t);
+    PyBuffer_Release(&view);
+    return out;
+}
+
+static PyObject *take(PyObject *self, PyObject *args) {
+    PyObject *values;
+    Py_buffer codes;
+    if (!PyArg_ParseTuple(args, "O!y*", &PyList_Type, &values, &codes))
+        return NULL;
+    PyObject *out = NULL;
+    if (codes.len % (Py_ssize_t)sizeof(int32_t))
+        PyErr_SetString(PyExc_ValueError, "take: codes must be int32");
+    else
+        out = take_codes(values, codes.buf, codes.len / (Py_ssize_t)sizeof(int32_t));
+    PyBuffer_Release(&codes);
+    return out;
+}
+
+/* ---- codes ---- */
+
+typedef struct {
+    PyObject **key; /* object addresses, NULL empty (borrowed: the columns keep them alive) */
+    int32_t *code;
+    Py_ssize_t mask, used;
+} ptrmap_t;
+
+static int ptrmap_init(ptrmap_t *m, Py_ssize_t hint) {
+    Py_ssize_t size = 64;
+    while (size < 2 * hint && size < ((Py_ssize_t)1 << 40)) size *= 2;
+    m->mask = size - 1;
+    m->used = 0;
+    m->key = calloc(size, sizeof(PyObject *));
+    m->code = malloc(size * sizeof(int32_t));
+    return m->key && m->code ? 0 : -1;
+}
+
+static void ptrmap_free(ptrmap_t *m) {
+    free(m->key); free(m->code);
+    m->key = NULL; m->code = NULL;
+}
+
+static Py_ssize_t ptr_slot(const ptrmap_t *m, PyObject *key) {
+    uint64_t h = (uint64_t)(uintptr_t)key * 0x9E3779B97F4A7C15ULL;
+    Py_ssize_t s = (Py_ssize_t)((h >> 20) & (uint64_t)m->mask);
+    while (m->key[s] && m->key[s] != key) s = (s + 1) & m->mask;
+    return s;
+}
+
+static int ptrmap_put(ptrmap_t *m, PyObject *key, int32_t code) {
+    if (2 * (m->used + 1) > m->mask + 1) {
+        ptrmap_t bigger;
+        if (ptrmap_init(&bigger, m->mask + 1) < 0) {
+            ptrmap_free(&bigger);
+            return -1;
+        }
+        for (Py_ssize_t s = 0; s <= m->mask; s++)
+            if (m->key[s]) {
+                Py_ssize_t t = ptr_slot(&bigger, m->key[s]);
+                bigger.key[t] = m->key[s];
+                bigger.code[t] = m->code[s];
+            }
+        bigger.used = m->used;
+        ptrmap_free(m);
+        *m = bigger;
+    }
+    Py_ssize_t s = ptr_slot(m, key);
+    m->key[s] = key;
+    m->code[s] = code;
+    m->used++;
+    return 0;
+}
+
+/* Codes every value of the fast sequences in seqs into out: 0 done, 1 a value is not in known
+ * (only with known), -1 an error (set). */
+static int code_values(PyObject **seqs, Py_ssize_t count, PyObject *known, PyObject *position,
+                       int32_t *out) {
+    ptrmap_t m;
+    Py_ssize_t at = 0;
+    int status = -1;
+    if (ptrmap_init(&m, 1024) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t c = 0; c < count; c++) {
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(seqs[c]);
+        PyObject **items = PySequence_Fast_ITEMS(seqs[c]);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *v = items[i];
+            Py_ssize_t s = ptr_slot(&m, v);
+            if (m.key[s]) {
+                out[at++] = m.code[s];
+                continue;
+            }
+            long code;
+            if (known) {
+                PyObject *found = PyDict_GetItemWithError(known, v);
+                if (!found) {
+                    status = PyErr_Occurred() ? -1 : 1;
+                    goto done;
+                }
+                code = PyLong_AsLong(found);
+                if (code == -1 && PyErr_Occurred()) goto done;
+                if (code < INT32_MIN || code > INT32_MAX) {
+                    PyErr_SetString(PyExc_OverflowError, "codes: a known code does not fit in int32");
+                    goto done;
+                }
+            } else {
+                PyObject *next = PyLong_FromSsize_t(PyDict_GET_SIZE(position));
+                if (!next) goto done;
+                PyObject *found = PyDict_SetDefault(position, v, next);
+                Py_DECREF(next);
+                if (!found) goto done;
+                code = PyLong_AsLong(found);
+                if (code > INT32_MAX) {
+                    PyErr_SetString(PyExc_OverflowError, "codes: more than 2**31 distinct values");
+                    goto done;
+                }
+            }
+            if (ptrmap_put(&m, v, (int32_t)code) < 0) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            out[at++] = (int32_t)code;
+        }
+    }
+    status = 0;
+done:
+    ptrmap_free(&m);
+    return status;
+}
+
+static PyObject *codes(PyObject *self, PyObject *args) {
+    PyObject *columns, *known;
+    if (!PyArg_ParseTuple(args, "OO", &columns, &known))
+        return NULL;
+    if (known != Py_None && !PyDict_CheckExact(known)) {
+        PyErr_SetString(PyExc_TypeError, "codes: known must be a dict or None");
+        return NULL;
+    }
+    PyObject *outer = PySequence_Fast(columns, "codes: columns must be a sequence");
+    if (!outer) return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(outer), total = 0, done_seqs = 0;
+    PyObject **seqs = calloc(count ? count : 1, sizeof(PyObject *));
+    PyObject *out = NULL, *position = NULL, *buffer = NULL;
+    if (!seqs) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (; done_seqs < count; done_seqs++) {
+        seqs[done_seqs] = PySequence_Fast(PySequence_Fast_GET_ITEM(outer, done_seqs),
+                                          "codes: each column must be a sequence");
+        if (!seqs[done_seqs]) goto done;
+        total += PySequence_Fast_GET_SIZE(seqs[done_seqs]);
+    }
+    if (total > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(int32_t)) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (!(buffer = PyBytes_FromStringAndSize(NULL, total * (Py_ssize_t)sizeof(int32_t)))) goto done;
+    int32_t *into = (int32_t *)PyBytes_AS_STRING(buffer);
+    int status = 1;
+    if (known != Py_None && PyDict_GET_SIZE(known))
+        status = code_values(seqs, count, known, NULL, into);
+    if (status < 0) goto done;
+    if (status == 0) {
+        out = PyTuple_Pack(2, buffer, Py_None);
+        goto done;
+    }
+    if (!(position = PyDict_New())) goto done;
+    if (code_values(seqs, count, NULL, position, into) < 0) goto done;
+    PyObject *distinct = PyDict_Keys(position);
+    if (!distinct) goto done;
+    out = PyTuple_Pack(2, buffer, distinct);
+    Py_DECREF(distinct);
+done:
+    if (seqs)
+        for (Py_ssize_t c = 0; c < done_seqs; c++) Py_XDECREF(seqs[c]);
+    free(seqs);
+    Py_XDECREF(buffer); Py_XDECREF(position);
+    Py_DECREF(outer);
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"scan_rows", scan_rows, METH_VARARGS,
+     "scan_rows(data, pos, pieces, sep) -> None | (end, n, [(codes, distinct), ...]): an array of flat rows."},
+    {"scan_strings", scan_strings, METH_VARARGS,
+     "scan_strings(data, pos) -> None | (end, values, codes, distinct): an array of plain strings."},
+    {"take", take, METH_VARARGS, "take(values, codes) -> tuple: values[c] for each int32 code c."},
+    {"codes", codes, METH_VARARGS,
+     "codes(columns, known) -> (codes, distinct): int32 codes of the values of columns laid end to end."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_colread",
+    "Columns of explicit attacks read from JSON bytes and coded in C (docs/performance.md).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__colread(void) {
+    return PyModule_Create(&module);
+}
