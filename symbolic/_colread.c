@@ -36,20 +36,48 @@
 /* ---- distinct byte strings of one column, numbered in first-seen order ---- */
 
 typedef struct {
-    Py_ssize_t *start; /* offset of each distinct string in the data */
+    unsigned char *arena; /* the distinct strings' bytes end to end (compact: the lookups stay in cache) */
+    Py_ssize_t arena_len, arena_cap;
+    Py_ssize_t *start; /* offset of each distinct string in the arena */
     Py_ssize_t *size;
     uint64_t *hash;
-    int32_t *slot;     /* open addressing table of distinct indices, -1 empty */
+    uint64_t *slot;    /* open addressing table: the hash's high half, then the distinct index; EMPTY */
     int32_t *codes;    /* one per row */
     Py_ssize_t count, cap, mask, rows, rows_cap;
     int32_t last;      /* the previous row's code (rows often repeat it) */
 } intern_t;
 
+/* Whether a[:n] == b[:n]: word compares (the pieces and values compared are a few bytes long, where a
+ * call to memcmp costs more than the comparison). */
+static inline int same_bytes(const unsigned char *a, const unsigned char *b, Py_ssize_t n) {
+    while (n >= 8) {
+        uint64_t x, y;
+        memcpy(&x, a, 8); memcpy(&y, b, 8);
+        if (x != y) return 0;
+        a += 8; b += 8; n -= 8;
+    }
+    while (n--)
+        if (*a++ != *b++) return 0;
+    return 1;
+}
+
+#define EMPTY UINT64_MAX
+
+/* A table entry: the high half of the hash (most mismatches fail there, in the entry's cache line) and the
+ * distinct index (below 2**31, so an entry is never EMPTY). */
+static inline uint64_t entry(uint64_t hash, Py_ssize_t d) {
+    return (hash & 0xffffffff00000000ULL) | (uint32_t)d;
+}
+
 static uint64_t hash_bytes(const unsigned char *p, Py_ssize_t n) {
     uint64_t h = 1469598103934665603ULL;
     for (Py_ssize_t i = 0; i < n; i++)
         h = (h ^ p[i]) * 1099511628211ULL;
-    return h ^ (h >> 29);
+    h ^= h >> 33; /* FNV's low bits mix poorly: a 64-bit finalizer before the table takes them */
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 33);
 }
 
 static int intern_init(intern_t *t) {
@@ -57,20 +85,22 @@ static int intern_init(intern_t *t) {
     t->cap = 64;
     t->mask = 127;
     t->rows_cap = 1024;
+    t->arena_cap = 1024;
     t->last = -1;
+    t->arena = malloc(t->arena_cap);
     t->start = malloc(t->cap * sizeof(Py_ssize_t));
     t->size = malloc(t->cap * sizeof(Py_ssize_t));
     t->hash = malloc(t->cap * sizeof(uint64_t));
-    t->slot = malloc((t->mask + 1) * sizeof(int32_t));
+    t->slot = malloc((t->mask + 1) * sizeof(uint64_t));
     t->codes = malloc(t->rows_cap * sizeof(int32_t));
-    if (!t->start || !t->size || !t->hash || !t->slot || !t->codes)
+    if (!t->arena || !t->start || !t->size || !t->hash || !t->slot || !t->codes)
         return -1;
-    memset(t->slot, 0xff, (t->mask + 1) * sizeof(int32_t));
+    memset(t->slot, 0xff, (t->mask + 1) * sizeof(uint64_t));
     return 0;
 }
 
 static void intern_free(intern_t *t) {
-    free(t->start); free(t->size); free(t->hash); free(t->slot); free(t->codes);
+    free(t->arena); free(t->start); free(t->size); free(t->hash); free(t->slot); free(t->codes);
     memset(t, 0, sizeof(*t));
 }
 
@@ -85,13 +115,13 @@ static int intern_grow(intern_t *t) {
     uint64_t *hash = realloc(t->hash, cap * sizeof(uint64_t));
     if (!hash) return -1;
     t->hash = hash;
-    int32_t *slot = malloc((mask + 1) * sizeof(int32_t));
+    uint64_t *slot = malloc((mask + 1) * sizeof(uint64_t));
     if (!slot) return -1;
-    memset(slot, 0xff, (mask + 1) * sizeof(int32_t));
+    memset(slot, 0xff, (mask + 1) * sizeof(uint64_t));
     for (Py_ssize_t d = 0; d < t->count; d++) {
         Py_ssize_t s = (Py_ssize_t)(t->hash[d] & (uint64_t)mask);
-        while (slot[s] >= 0) s = (s + 1) & mask;
-        slot[s] = (int32_t)d;
+        while (slot[s] != EMPTY) s = (s + 1) & mask;
+        slot[s] = entry(t->hash[d], d);
     }
     free(t->slot);
     t->slot = slot;
@@ -103,25 +133,40 @@ static int intern_grow(intern_t *t) {
 /* Appends the code of data[at:at + n] to t->codes; -1 on a failed allocation or too many rows. */
 static int intern_add(intern_t *t, const unsigned char *data, Py_ssize_t at, Py_ssize_t n) {
     int32_t code = t->last;
-    if (code < 0 || t->size[code] != n || memcmp(data + t->start[code], data + at, n) != 0) {
+    if (code < 0 || t->size[code] != n || !same_bytes(t->arena + t->start[code], data + at, n)) {
         uint64_t h = hash_bytes(data + at, n);
         Py_ssize_t s = (Py_ssize_t)(h & (uint64_t)t->mask);
         for (;;) {
-            int32_t d = t->slot[s];
-            if (d < 0) {
+            uint64_t e = t->slot[s];
+            int32_t d;
+            if (e == EMPTY) {
                 if (t->count >= INT32_MAX) return -1;
                 if (t->count == t->cap) {
                     if (intern_grow(t) < 0) return -1;
                     s = (Py_ssize_t)(h & (uint64_t)t->mask);
-                    while (t->slot[s] >= 0) s = (s + 1) & t->mask;
+                    while (t->slot[s] != EMPTY) s = (s + 1) & t->mask;
                 }
+                if (t->arena_len + n > t->arena_cap) {
+                    Py_ssize_t cap = t->arena_cap;
+                    while (t->arena_len + n > cap) {
+                        if (cap > PY_SSIZE_T_MAX / 2) return -1;
+                        cap *= 2;
+                    }
+                    unsigned char *arena = realloc(t->arena, cap);
+                    if (!arena) return -1;
+                    t->arena = arena;
+                    t->arena_cap = cap;
+                }
+                memcpy(t->arena + t->arena_len, data + at, n);
                 d = (int32_t)t->count++;
-                t->start[d] = at; t->size[d] = n; t->hash[d] = h;
-                t->slot[s] = d;
+                t->start[d] = t->arena_len; t->size[d] = n; t->hash[d] = h;
+                t->arena_len += n;
+                t->slot[s] = entry(h, d);
                 code = d;
                 break;
             }
-            if (t->hash[d] == h && t->size[d] == n && memcmp(data + t->start[d], data + at, n) == 0) {
+            d = (int32_t)(uint32_t)e;
+            if ((e >> 32) == (h >> 32) && t->size[d] == n && same_bytes(t->arena + t->start[d], data + at, n)) {
                 code = d;
                 break;
             }
@@ -142,14 +187,12 @@ static int intern_add(intern_t *t, const unsigned char *data, Py_ssize_t at, Py_
 
 /* The end of the string contents starting at data[i] (the position of the closing quote), or -1
  * if a backslash or a control character comes first or the data ends. */
+/* 1: a quote, 2: a backslash or a control character, 0 any other byte (filled by the module's init). */
+static unsigned char stops[256];
+
 static Py_ssize_t contents_end(const unsigned char *data, Py_ssize_t i, Py_ssize_t len) {
-    while (i < len) {
-        unsigned char c = data[i];
-        if (c == '"') return i;
-        if (c == '\\' || c < 0x20) return -1;
-        i++;
-    }
-    return -1;
+    while (i < len && !stops[data[i]]) i++;
+    return i < len && stops[data[i]] == 1 ? i : -1;
 }
 
 static int is_ws(unsigned char c) {
@@ -163,12 +206,12 @@ static Py_ssize_t skip_ws(const unsigned char *data, Py_ssize_t i, Py_ssize_t le
 
 /* (codes bytes, distinct list) of a column; NULL with an exception set, or NULL with none set
  * when a distinct string is not valid UTF-8 (decline). */
-static PyObject *column_result(intern_t *t, const char *data) {
+static PyObject *column_result(intern_t *t) {
     PyObject *codes = PyBytes_FromStringAndSize((const char *)t->codes, t->rows * (Py_ssize_t)sizeof(int32_t));
     PyObject *distinct = PyList_New(t->count);
     if (!codes || !distinct) goto fail;
     for (Py_ssize_t d = 0; d < t->count; d++) {
-        PyObject *s = PyUnicode_DecodeUTF8(data + t->start[d], t->size[d], "strict");
+        PyObject *s = PyUnicode_DecodeUTF8((const char *)t->arena + t->start[d], t->size[d], "strict");
         if (!s) {
             if (PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) PyErr_Clear();
             goto fail;
@@ -194,7 +237,7 @@ static Py_ssize_t rows_kernel(const unsigned char *data, Py_ssize_t len, Py_ssiz
     Py_ssize_t i = pos, n = 0;
     for (;;) {
         for (Py_ssize_t j = 0; j <= k; j++) {
-            if (len - i < piece_len[j] || memcmp(data + i, piece[j], piece_len[j]) != 0) return DECLINE;
+            if (len - i < piece_len[j] || !same_bytes(data + i, piece[j], piece_len[j])) return DECLINE;
             i += piece_len[j];
             if (j == k) break;
             Py_ssize_t end = contents_end(data, i, len);
@@ -203,7 +246,7 @@ static Py_ssize_t rows_kernel(const unsigned char *data, Py_ssize_t len, Py_ssiz
             i = end;
         }
         n++;
-        if (len - i >= sep_len && memcmp(data + i, sep, sep_len) == 0) {
+        if (len - i >= sep_len && same_bytes(data + i, sep, sep_len)) {
             i += sep_len;
             continue;
         }
@@ -266,7 +309,7 @@ static PyObject *scan_rows(PyObject *self, PyObject *args) {
     }
     if (!(list = PyList_New(k))) goto done;
     for (Py_ssize_t j = 0; j < k; j++) {
-        PyObject *column = column_result(&cols[j], view.buf);
+        PyObject *column = column_result(&cols[j]);
         if (!column) {
             if (!PyErr_Occurred()) out = Py_NewRef(Py_None);
             goto done;
@@ -345,7 +388,7 @@ static PyObject *scan_strings(PyObject *self, PyObject *args) {
         out = Py_NewRef(Py_None);
         goto done;
     }
-    if (!(column = column_result(&t, view.buf))) {
+    if (!(column = column_result(&t))) {
         if (!PyErr_Occurred()) out = Py_NewRef(Py_None);
         goto done;
     }
@@ -554,5 +597,8 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__colread(void) {
+    for (int c = 0; c < 0x20; c++) stops[c] = 2;
+    stops['\\'] = 2;
+    stops['"'] = 1;
     return PyModule_Create(&module);
 }

@@ -197,7 +197,7 @@ def _column(codes: bytes, distinct: list) -> tuple:
     return (distinct[0],) if len(distinct) == 1 else _colread.take(distinct, codes)
 
 
-def split_table(data: bytes, min_rows: int = 2) -> list[tuple[int, int, str, tuple]]:
+def split_table(data: bytes, min_rows: int = 2, skip: tuple[int, int] = (0, 0)) -> list[tuple[int, int, str, tuple]]:
     """The :data:`TABLE_COLUMNS` arrays of the first ``attack_table`` object in ``data``, read from the bytes.
 
     Parameters
@@ -206,6 +206,8 @@ def split_table(data: bytes, min_rows: int = 2) -> list[tuple[int, int, str, tup
         A JSON document as UTF-8.
     min_rows : int
         Leave out shorter arrays.
+    skip : tuple of (int, int)
+        A range of ``data`` not to look into for the object (an array read otherwise).
 
     Returns
     -------
@@ -217,7 +219,7 @@ def split_table(data: bytes, min_rows: int = 2) -> list[tuple[int, int, str, tup
         is the value of that column of the table (the first ``"column": [``
         after the ``{`` is taken).
     """
-    for at in _find_object(data, TABLE.encode("utf-8")):
+    for at in _find_object(data, TABLE.encode("utf-8"), skip):
         found = []
         for name in TABLE_COLUMNS:
             start = next(_find(data, name.encode("utf-8"), at), None)
@@ -231,11 +233,12 @@ def split_table(data: bytes, min_rows: int = 2) -> list[tuple[int, int, str, tup
     return []
 
 
-def _find_object(data: bytes, key: bytes) -> Iterator[int]:
-    """Positions of the ``{`` of each ``"key": {`` in ``data``, in order."""
+def _find_object(data: bytes, key: bytes, skip: tuple[int, int]) -> Iterator[int]:
+    """Positions of the ``{`` of each ``"key": {`` in ``data`` outside ``data[skip[0]:skip[1]]``, in order."""
     pattern, at = b'"' + key + b'"', 0
     while True:
-        at = data.find(pattern, at)
+        found = data.find(pattern, at, skip[0]) if at < skip[0] else -1
+        at = found if found >= 0 else data.find(pattern, max(at, skip[1]))
         if at < 0:
             return
         i = _skip(data, at + len(pattern))
@@ -271,7 +274,7 @@ def splices(data: bytes, rows_at: tuple[str, ...], min_rows: int) -> list[tuple[
     rows = split_rows(data, rows_at[-1].encode("utf-8"), min_rows)
     if rows is not None:
         found.append((rows[0], rows[1], rows_at, rows[2]))
-    for start, end, name, values in split_table(data, min_rows):
+    for start, end, name, values in split_table(data, min_rows, found[0][:2] if found else (0, 0)):
         found.append((start, end, (*rows_at[:-1], TABLE, name), values))
     found.sort(key=lambda splice: splice[0])
     for before, after in zip(found, found[1:]):
