@@ -69,22 +69,24 @@ static inline uint64_t entry(uint64_t hash, Py_ssize_t d) {
     return (hash & 0xffffffff00000000ULL) | (uint32_t)d;
 }
 
-static uint64_t hash_bytes(const unsigned char *p, Py_ssize_t n) {
-    uint64_t h = 1469598103934665603ULL;
-    for (Py_ssize_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 1099511628211ULL;
-    h ^= h >> 33; /* FNV's low bits mix poorly: a 64-bit finalizer before the table takes them */
+#define FNV_OFFSET 1469598103934665603ULL
+#define FNV_PRIME 1099511628211ULL
+
+/* FNV-1a's low bits mix poorly: a 64-bit finalizer before the table takes them. */
+static inline uint64_t finish_hash(uint64_t h) {
+    h ^= h >> 33;
     h *= 0xff51afd7ed558ccdULL;
     h ^= h >> 33;
     h *= 0xc4ceb9fe1a85ec53ULL;
     return h ^ (h >> 33);
 }
 
-static int intern_init(intern_t *t) {
+/* rows: the expected number of rows (the codes array is grown past it if need be). */
+static int intern_init(intern_t *t, Py_ssize_t rows) {
     memset(t, 0, sizeof(*t));
     t->cap = 64;
     t->mask = 127;
-    t->rows_cap = 1024;
+    t->rows_cap = rows < 1024 ? 1024 : rows > ((Py_ssize_t)1 << 24) ? ((Py_ssize_t)1 << 24) : rows;
     t->arena_cap = 1024;
     t->last = -1;
     t->arena = malloc(t->arena_cap);
@@ -130,69 +132,91 @@ static int intern_grow(intern_t *t) {
     return 0;
 }
 
-/* Appends the code of data[at:at + n] to t->codes; -1 on a failed allocation or too many rows. */
-static int intern_add(intern_t *t, const unsigned char *data, Py_ssize_t at, Py_ssize_t n) {
-    int32_t code = t->last;
-    if (code < 0 || t->size[code] != n || !same_bytes(t->arena + t->start[code], data + at, n)) {
-        uint64_t h = hash_bytes(data + at, n);
-        Py_ssize_t s = (Py_ssize_t)(h & (uint64_t)t->mask);
-        for (;;) {
-            uint64_t e = t->slot[s];
-            int32_t d;
-            if (e == EMPTY) {
-                if (t->count >= INT32_MAX) return -1;
-                if (t->count == t->cap) {
-                    if (intern_grow(t) < 0) return -1;
-                    s = (Py_ssize_t)(h & (uint64_t)t->mask);
-                    while (t->slot[s] != EMPTY) s = (s + 1) & t->mask;
-                }
-                if (t->arena_len + n > t->arena_cap) {
-                    Py_ssize_t cap = t->arena_cap;
-                    while (t->arena_len + n > cap) {
-                        if (cap > PY_SSIZE_T_MAX / 2) return -1;
-                        cap *= 2;
-                    }
-                    unsigned char *arena = realloc(t->arena, cap);
-                    if (!arena) return -1;
-                    t->arena = arena;
-                    t->arena_cap = cap;
-                }
-                memcpy(t->arena + t->arena_len, data + at, n);
-                d = (int32_t)t->count++;
-                t->start[d] = t->arena_len; t->size[d] = n; t->hash[d] = h;
-                t->arena_len += n;
-                t->slot[s] = entry(h, d);
-                code = d;
-                break;
+enum { DECLINE = -2, NOMEM = -1 };
+
+static int grow_codes(intern_t *t) {
+    if (t->rows_cap > PY_SSIZE_T_MAX / 2 / (Py_ssize_t)sizeof(int32_t)) return -1;
+    int32_t *codes = realloc(t->codes, 2 * t->rows_cap * sizeof(int32_t));
+    if (!codes) return -1;
+    t->codes = codes;
+    t->rows_cap *= 2;
+    return 0;
+}
+
+/* Appends the code of data[at:at + n] (hash h) to t->codes; -1 on a failed allocation or too many rows. */
+static int intern_add(intern_t *t, const unsigned char *data, Py_ssize_t at, Py_ssize_t n, uint64_t h) {
+    int32_t code;
+    Py_ssize_t s = (Py_ssize_t)(h & (uint64_t)t->mask);
+    for (;;) {
+        uint64_t e = t->slot[s];
+        int32_t d;
+        if (e == EMPTY) {
+            if (t->count >= INT32_MAX) return -1;
+            if (t->count == t->cap) {
+                if (intern_grow(t) < 0) return -1;
+                s = (Py_ssize_t)(h & (uint64_t)t->mask);
+                while (t->slot[s] != EMPTY) s = (s + 1) & t->mask;
             }
-            d = (int32_t)(uint32_t)e;
-            if ((e >> 32) == (h >> 32) && t->size[d] == n && same_bytes(t->arena + t->start[d], data + at, n)) {
-                code = d;
-                break;
+            if (t->arena_len + n > t->arena_cap) {
+                Py_ssize_t cap = t->arena_cap;
+                while (t->arena_len + n > cap) {
+                    if (cap > PY_SSIZE_T_MAX / 2) return -1;
+                    cap *= 2;
+                }
+                unsigned char *arena = realloc(t->arena, cap);
+                if (!arena) return -1;
+                t->arena = arena;
+                t->arena_cap = cap;
             }
-            s = (s + 1) & t->mask;
+            memcpy(t->arena + t->arena_len, data + at, n);
+            d = (int32_t)t->count++;
+            t->start[d] = t->arena_len; t->size[d] = n; t->hash[d] = h;
+            t->arena_len += n;
+            t->slot[s] = entry(h, d);
+            code = d;
+            break;
         }
-        t->last = code;
+        d = (int32_t)(uint32_t)e;
+        if ((e >> 32) == (h >> 32) && t->size[d] == n && same_bytes(t->arena + t->start[d], data + at, n)) {
+            code = d;
+            break;
+        }
+        s = (s + 1) & t->mask;
     }
-    if (t->rows == t->rows_cap) {
-        if (t->rows_cap > PY_SSIZE_T_MAX / 2 / (Py_ssize_t)sizeof(int32_t)) return -1;
-        int32_t *codes = realloc(t->codes, 2 * t->rows_cap * sizeof(int32_t));
-        if (!codes) return -1;
-        t->codes = codes;
-        t->rows_cap *= 2;
-    }
+    t->last = code;
+    if (t->rows == t->rows_cap && grow_codes(t) < 0) return -1;
     t->codes[t->rows++] = code;
     return 0;
 }
 
-/* The end of the string contents starting at data[i] (the position of the closing quote), or -1
- * if a backslash or a control character comes first or the data ends. */
 /* 1: a quote, 2: a backslash or a control character, 0 any other byte (filled by the module's init). */
 static unsigned char stops[256];
 
-static Py_ssize_t contents_end(const unsigned char *data, Py_ssize_t i, Py_ssize_t len) {
-    while (i < len && !stops[data[i]]) i++;
-    return i < len && stops[data[i]] == 1 ? i : -1;
+/* Reads the contents of the string that starts at data[*at] (after its opening quote) into t: *at becomes
+ * the position of the closing quote.  0, DECLINE (a backslash or a control character comes first, or the
+ * data ends) or NOMEM.  The previous row's value is tried first, without hashing. */
+static inline int intern_value(intern_t *t, const unsigned char *data, Py_ssize_t len, Py_ssize_t *at) {
+    Py_ssize_t i = *at;
+    int32_t last = t->last;
+    if (last >= 0) {
+        Py_ssize_t n = t->size[last];
+        if (len - i > n && data[i + n] == '"' && same_bytes(t->arena + t->start[last], data + i, n)) {
+            if (t->rows == t->rows_cap && grow_codes(t) < 0) return NOMEM;
+            t->codes[t->rows++] = last;
+            *at = i + n;
+            return 0;
+        }
+    }
+    uint64_t h = FNV_OFFSET;
+    Py_ssize_t j = i;
+    while (j < len && !stops[data[j]]) {
+        h = (h ^ data[j]) * FNV_PRIME;
+        j++;
+    }
+    if (j >= len || stops[data[j]] != 1) return DECLINE;
+    if (intern_add(t, data, i, j - i, finish_hash(h)) < 0) return NOMEM;
+    *at = j;
+    return 0;
 }
 
 static int is_ws(unsigned char c) {
@@ -228,8 +252,6 @@ fail:
 
 /* ---- scan_rows ---- */
 
-enum { DECLINE = -2, NOMEM = -1 };
-
 static Py_ssize_t rows_kernel(const unsigned char *data, Py_ssize_t len, Py_ssize_t pos,
                               const unsigned char **piece, const Py_ssize_t *piece_len, Py_ssize_t k,
                               const unsigned char *sep, Py_ssize_t sep_len, intern_t *cols,
@@ -240,10 +262,8 @@ static Py_ssize_t rows_kernel(const unsigned char *data, Py_ssize_t len, Py_ssiz
             if (len - i < piece_len[j] || !same_bytes(data + i, piece[j], piece_len[j])) return DECLINE;
             i += piece_len[j];
             if (j == k) break;
-            Py_ssize_t end = contents_end(data, i, len);
-            if (end < 0) return DECLINE;
-            if (intern_add(&cols[j], data, i, end - i) < 0) return NOMEM;
-            i = end;
+            int status = intern_value(&cols[j], data, len, &i);
+            if (status) return status;
         }
         n++;
         if (len - i >= sep_len && same_bytes(data + i, sep, sep_len)) {
@@ -290,8 +310,10 @@ static PyObject *scan_rows(PyObject *self, PyObject *args) {
         piece[j] = (const unsigned char *)PyBytes_AS_STRING(p);
         piece_len[j] = PyBytes_GET_SIZE(p);
     }
+    Py_ssize_t row_bytes = sep_len; /* the fewest bytes a row takes: the rows there can be */
+    for (Py_ssize_t j = 0; j <= k; j++) row_bytes += piece_len[j];
     for (Py_ssize_t j = 0; j < k; j++)
-        if (intern_init(&cols[j]) < 0) {
+        if (intern_init(&cols[j], (view.len - pos) / row_bytes + 1) < 0) {
             PyErr_NoMemory();
             goto done;
         }
@@ -334,10 +356,10 @@ static Py_ssize_t strings_kernel(const unsigned char *data, Py_ssize_t len, Py_s
     if (i < len && data[i] == ']') return i + 1;
     for (;;) {
         if (i >= len || data[i] != '"') return DECLINE;
-        Py_ssize_t end = contents_end(data, i + 1, len);
-        if (end < 0) return DECLINE;
-        if (intern_add(t, data, i + 1, end - i - 1) < 0) return NOMEM;
-        i = skip_ws(data, end + 1, len);
+        i++;
+        int status = intern_value(t, data, len, &i);
+        if (status) return status;
+        i = skip_ws(data, i + 1, len);
         if (i >= len) return DECLINE;
         if (data[i] == ']') return i + 1;
         if (data[i] != ',') return DECLINE;
@@ -369,7 +391,7 @@ static PyObject *scan_strings(PyObject *self, PyObject *args) {
         return NULL;
     PyObject *out = NULL, *column = NULL, *values = NULL;
     intern_t t;
-    if (intern_init(&t) < 0) {
+    if (intern_init(&t, (view.len - (pos < view.len ? pos : view.len)) / 4 + 1) < 0) {
         PyErr_NoMemory();
         goto done;
     }
