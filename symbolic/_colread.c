@@ -367,10 +367,18 @@ static Py_ssize_t strings_kernel(const unsigned char *data, Py_ssize_t len, Py_s
     }
 }
 
+/* The tuple of values[codes[i]].  A tuple of str holds no reference cycle: it is untracked by the
+ * cyclic collector at once (CPython untracks such a tuple at its first collection, after traversing it;
+ * for a million rows that traversal is the cost of a collection). */
 static PyObject *take_codes(PyObject *values, const int32_t *codes, Py_ssize_t n) {
     Py_ssize_t size = PyList_GET_SIZE(values);
+    int atomic = 1;
+    for (Py_ssize_t d = 0; d < size && atomic; d++)
+        atomic = PyUnicode_CheckExact(PyList_GET_ITEM(values, d));
     PyObject *out = PyTuple_New(n);
     if (!out) return NULL;
+    if (atomic && n && PyObject_GC_IsTracked(out))
+        PyObject_GC_UnTrack(out);
     for (Py_ssize_t i = 0; i < n; i++) {
         int32_t c = codes[i];
         if (c < 0 || c >= size) {
