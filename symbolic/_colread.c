@@ -22,7 +22,8 @@
  *       value's known[value] (distinct: None), or if a value is missing, or known is None or empty,
  *       the position of the value among the distinct values in first-seen order (distinct: their
  *       list).  Each object is looked up once (a table keyed by its address), so a column that
- *       repeats a few string objects costs a pointer hash per row.
+ *       repeats a few string objects costs a pointer hash per row.  A column that is not a tuple
+ *       is copied into one first.
  *
  * Byte scanning runs with the GIL released (on the immutable bytes' buffer only); allocation
  * failures raise MemoryError.
@@ -576,8 +577,8 @@ static PyObject *codes(PyObject *self, PyObject *args) {
         goto done;
     }
     for (; done_seqs < count; done_seqs++) {
-        seqs[done_seqs] = PySequence_Fast(PySequence_Fast_GET_ITEM(outer, done_seqs),
-                                          "codes: each column must be a sequence");
+        /* tuples: a value's __eq__ run by a look-up cannot resize them under the loop */
+        seqs[done_seqs] = PySequence_Tuple(PySequence_Fast_GET_ITEM(outer, done_seqs));
         if (!seqs[done_seqs]) goto done;
         total += PySequence_Fast_GET_SIZE(seqs[done_seqs]);
     }

@@ -23,17 +23,34 @@ this path.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterator
 
 from . import _colread
 from .columns import RawRows
 
-__all__ = ["TABLE", "TABLE_COLUMNS", "splices", "split_rows", "split_table"]
+__all__ = ["TABLE", "TABLE_COLUMNS", "CodedRows", "splices", "split_rows", "split_table"]
 
 #: The key of the columnar block of explicit attacks next to ``attacks``, and the columns read from bytes.
 TABLE, TABLE_COLUMNS = "attack_table", ("source", "target")
 
 _WS = b" \t\n\r"
+
+
+@dataclass(frozen=True, slots=True)
+class CodedRows(RawRows):
+    """:class:`~symbolic.columns.RawRows` whose string columns of several values also come coded.
+
+    Attributes
+    ----------
+    coded : dict of str to (bytes, list of str)
+        For each such column, the first-seen number of each row's value
+        (native int32) and the distinct values they number: the column is
+        ``tuple(distinct[c] for c in codes)``, so each distinct value can be
+        validated once.
+    """
+
+    coded: dict
 
 
 def _skip(data: bytes, i: int) -> int:
@@ -175,12 +192,14 @@ def _columns(data: bytes, start: int, min_rows: int):
         return None
     end, n, values = found
     names = [key.decode("utf-8") for key in keys]
-    columns, at = {}, 0
+    columns, coded, at = {}, {}, 0
     for name, kind in zip(names, kinds):
         if kind == "null":
             columns[name] = (None,)
         elif kind == "str":
             columns[name] = _column(*values[at])
+            if len(values[at][1]) > 1:
+                coded[name] = values[at]
             at += 1
         else:
             items = values[at:at + kind]
@@ -189,7 +208,7 @@ def _columns(data: bytes, start: int, min_rows: int):
                 columns[name] = ([distinct[0] for _, distinct in items],)
             else:
                 columns[name] = tuple(map(list, zip(*(_column(*item) for item in items))))
-    return start, end, RawRows(n, columns)
+    return start, end, CodedRows(n, columns, coded)
 
 
 def _column(codes: bytes, distinct: list) -> tuple:
