@@ -109,7 +109,9 @@ def fast_validated(text: str | None, validate: Callable | None, line: int, data:
     document of at least :data:`SPLIT_MIN_BYTES` bytes whose value there is
     a long array of flat objects of one layout gets that array as
     :class:`~symbolic.columns.RawRows` (:func:`symbolic._jsonrows.split_rows`),
-    which ``validate`` must accept as the list of dicts it stands for.
+    which ``validate`` must accept as the list of dicts it stands for, and
+    the long string columns of an ``attack_table`` next to it as tuples of str
+    (:func:`symbolic._jsonrows.split_table`).
 
     The garbage collector stays paused until the decoded value is freed: a
     collection in between would traverse every one of its containers.
