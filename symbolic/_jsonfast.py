@@ -15,7 +15,7 @@ from typing import Callable
 
 import jiter
 
-from ._jsonrows import split_rows
+from ._jsonrows import splices
 from .collector import gc_paused
 from .columns import MIN_ROWS
 from .errors import ScenarioError
@@ -72,30 +72,25 @@ def _paths(rows_at) -> tuple[tuple[str, ...], ...]:
 
 
 def _split_parse(data: bytes | None, rows_at):
-    """jiter's value of ``data`` with each array at a path of ``rows_at`` read as
-    :class:`~symbolic.columns.RawRows` where it can be, or ``SLOW``.
+    """jiter's value of ``data`` with each long array at a path of ``rows_at`` read from the bytes, or ``SLOW``.
 
-    :func:`symbolic._jsonrows.split_rows` reads an array's bytes as
-    columns; jiter parses the rest of the document with a number that occurs
-    nowhere else in the place of each such array (a number per array), and
-    the value is only used where each number is the value at its path (so
-    the array bytes were that value: the document is the one jiter parsed
-    with arrays in place of numbers).  ``SLOW`` when no array was read as
-    columns.
+    :func:`symbolic._jsonrows.splices` reads each array at a path of
+    ``rows_at`` as :class:`~symbolic.columns.RawRows` (and the columns of an
+    ``attack_table`` next to the attack entries as tuples of str); jiter
+    parses the rest of the document with a number that occurs nowhere else in
+    the place of each such array (a number per array), and a value is only
+    used where its number is the value at its path (so the array bytes were
+    that value: the document is the one jiter parsed with arrays in place of
+    numbers); an array that is not (a key elsewhere) is parsed as usual.
+    ``SLOW`` when no array was read from the bytes.
     """
     paths = _paths(rows_at)
     if (not paths or data is None or len(data) < SPLIT_MIN_BYTES or data.startswith(b"\xef\xbb\xbf")
             or sys.get_int_max_str_digits() != _JITER_INT_DIGITS):
         return SLOW
-    found = []  # (start, end, rows, path, marker)
-    for k, path in enumerate(paths):
-        split = split_rows(data, path[-1].encode("utf-8"), MIN_ROWS)
-        if split is not None:
-            found.append((*split, path, str(int(_MARKER) + k).encode("ascii")))
-    found.sort(key=lambda item: item[0])
-    if any(a[1] > b[0] for a, b in zip(found, found[1:])):
-        return SLOW
-    while found:  # an array that is not the value at its path (a key elsewhere) is parsed as usual
+    found = [(start, end, rows, path, str(int(_MARKER) + k).encode("ascii"))  # (start, end, rows, path, marker)
+             for k, (start, end, path, rows) in enumerate(splices(data, paths, MIN_ROWS))]
+    while found:
         value = _parse_marked(data, found)
         if value is SLOW:
             return SLOW
@@ -146,7 +141,9 @@ def fast_validated(text: str | None, validate: Callable | None, line: int, data:
     bytes whose value at a path is a long array of flat objects of one
     layout gets that array as
     :class:`~symbolic.columns.RawRows` (:func:`symbolic._jsonrows.split_rows`),
-    which ``validate`` must accept as the list of dicts it stands for.
+    which ``validate`` must accept as the list of dicts it stands for, and
+    the long string columns of an ``attack_table`` next to the attack entries
+    as tuples of str (:func:`symbolic._jsonrows.split_table`).
 
     The garbage collector stays paused until the decoded value is freed: a
     collection in between would traverse every one of its containers.

@@ -21,11 +21,12 @@ always validated entry by entry (and stay tuples).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from . import columns
+from . import _colread, columns
 
 __all__ = ["AttackList", "attack_list"]
 
@@ -51,7 +52,7 @@ def attack_list(items, edge_type) -> "AttackList | None":
         exact errors).
     """
     if isinstance(items, columns.RawRows):
-        rows = columns.validate_raw(items, edge_type) if items.n >= columns.MIN_ROWS else None
+        rows = _validate_raw(items, edge_type) if items.n >= columns.MIN_ROWS else None
     else:
         rows = columns.validate_rows(items, edge_type)
     if rows is None:
@@ -63,6 +64,25 @@ def attack_list(items, edge_type) -> "AttackList | None":
         lic = lic * rows.n
     return AttackList(edge_type, rows.column("source"), rows.column("target"), rows.column("kind"), lic,
                       rows.columns["evidence"], rows.fields)
+
+
+def _validate_raw(items, edge_type) -> "columns.Rows | None":
+    """:func:`symbolic.columns.validate_raw` of ``items``; a coded column's distinct values are validated
+    (a value's validity and normalization do not depend on the others), and the column is mapped back."""
+    coded = getattr(items, "coded", None)
+    if not coded:
+        return columns.validate_raw(items, edge_type)
+    distinct = {name: tuple(values) for name, (_, values) in coded.items()}
+    rows = columns.validate_raw(columns.RawRows(items.n, {**items.columns, **distinct}), edge_type)
+    if rows is None:
+        return None
+    valid = dict(rows.columns)
+    for name, (codes, values) in coded.items():
+        if len(valid[name]) == len(values) and all(map(operator.is_, valid[name], values)):
+            valid[name] = items.columns[name]  # nothing normalized: the column as read
+        else:
+            valid[name] = _colread.take(list(valid[name]), codes)
+    return columns.Rows(items.n, valid, rows.fields)
 
 
 class AttackList(Sequence):

@@ -16,10 +16,9 @@ edges costs about as much as a derived one.
 
 from __future__ import annotations
 
-from itertools import chain
-
 import numpy as np
 
+from . import _colread
 from .attack_list import AttackList
 from .attack_table import SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE
 from .labels import AttackKind
@@ -56,24 +55,14 @@ def _parts(theory) -> list[tuple]:
 def _codes(columns, known: dict | None = None) -> tuple[np.ndarray, list]:
     """The integer code of each value of ``columns`` laid end to end, and the values the codes stand for.
 
-    With ``known`` (value -> code, dense from 0) every value is looked up in it,
-    one pass at C speed; if one is missing, or without ``known``, the distinct
-    values are collected first (first-seen order) and coded by position.  No
-    Python object is made per row.
+    With ``known`` (value -> code, dense from 0) every value is looked up in it;
+    if one is missing, or without ``known``, the distinct values are collected
+    (first-seen order) and coded by position.  One pass in C
+    (:func:`symbolic._colread.codes`), each distinct object looked up once:
+    no Python object is made per row.
     """
-    n = sum(map(len, columns))
-
-    def values():
-        return columns[0] if len(columns) == 1 else chain.from_iterable(columns)
-
-    if known:
-        try:
-            return np.fromiter(map(known.__getitem__, values()), dtype=np.int32, count=n), list(known)
-        except KeyError:
-            pass
-    distinct = list(dict.fromkeys(values()))
-    position = dict(zip(distinct, range(len(distinct))))
-    return np.fromiter(map(position.__getitem__, values()), dtype=np.int32, count=n), distinct
+    codes, distinct = _colread.codes(columns, known or None)
+    return np.frombuffer(codes, dtype=np.int32), list(known) if distinct is None else distinct
 
 
 def _kind_codes(kinds, n: int) -> np.ndarray:

@@ -15,7 +15,6 @@ import random
 import pytest
 
 import symbolic._jsonfast as jsonfast
-import symbolic._jsonrows as jsonrows
 from symbolic._jsonrows import split_rows
 from symbolic.attack_list import AttackList
 from symbolic.columns import MIN_ROWS, RawRows
@@ -49,8 +48,6 @@ def entries(rng: random.Random, n: int, *, lic=False, evidence=1, kinds=KINDS) -
 def load(path, monkeypatch, columns: bool):
     """``load_suite(path)`` with the column read on (any size) or off; the scenario's dump, or the error."""
     monkeypatch.setattr(jsonfast, "SPLIT_MIN_BYTES", 0 if columns else 1 << 62)
-    monkeypatch.setattr(jsonrows, "_BLOCK", 97)  # many blocks of rows and chunks of bytes, ends included
-    monkeypatch.setattr(jsonrows, "_CHUNK", 1009)
     try:
         found = load_suite(path)
     except ScenarioError as exc:
