@@ -71,11 +71,14 @@ class _Pairs:
         where = find(self.keys, engine_codes, width * width)
         outside = np.flatnonzero(where < 0)
         self._extra: list = []
+        self._all_keys = self.keys
         if len(outside):
-            _, first, index = distinct(engine_codes[outside], width * width)
+            extra_keys, first, index = distinct(engine_codes[outside], width * width)
             where[outside] = len(self.keys) + index
             self._extra = [tuple(engine[i]) for i in outside[first].tolist()]
+            self._all_keys = np.concatenate([self.keys, extra_keys])
         self.engine = where
+        self.names = list(code)  # by code
 
     def _add(self, names) -> None:
         code = self.code
@@ -85,12 +88,20 @@ class _Pairs:
     def _codes(self, names) -> np.ndarray:
         return np.array(list(map(self.code.get, names, repeat(-1))), dtype=np.int64)
 
-    def tuples_of(self, indices: np.ndarray) -> list:
-        """The ``(strong, weak)`` tuples of pairs (indices here)."""
+    def codes_of(self, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The rule codes ``(strong, weak)`` of pairs (indices here)."""
+        keys = self._all_keys[indices]
+        return keys % self.width, keys // self.width
+
+    def in_source_order(self, indices: np.ndarray) -> tuple[np.ndarray, list]:
+        """Pairs (indices here) reordered as ``P+`` lists them (the order their tuples, and the
+        trace's priority ids, were made in: memory read in order), and their ``(strong, weak)`` tuples."""
         inside = len(self.keys)
-        if not len(indices) or indices[-1] < inside:  # sorted: all of P+
-            return list(map(self._tuples.__getitem__, self.perm[indices].tolist()))
-        return [self._tuples[self.perm[i]] if i < inside else self._extra[i - inside] for i in indices.tolist()]
+        within, outside = indices[indices < inside], indices[indices >= inside]
+        order, source = sort_order(self.perm[within], max(inside, 1))
+        tuples = list(map(self._tuples.__getitem__, source.tolist()))
+        tuples.extend(self._extra[i - inside] for i in outside.tolist())
+        return np.concatenate([within[order], outside]), tuples
 
     def __len__(self) -> int:
         return len(self.keys) + len(self._extra)
@@ -161,26 +172,71 @@ def _class_pairs(rules: NeutralizingPairs, table: AttackTable, pairs: _Pairs, fi
     return unique(np.concatenate(out))
 
 
+def _id_ranks(namer: Namer, names: list, strong: np.ndarray, weak: np.ndarray) -> np.ndarray | None:
+    """Ranks of the priority ids ``priority:(<strong>)>(<weak>)`` of pairs, from the ranks of their
+    rules' parts (:meth:`~symbolic.naming.Namer.priority_part`): equal ranks for equal ids, and
+    rank order for code-point order.  That holds when no ``<part>)>(`` is a proper prefix of
+    another (a part with ``)>(`` in it could be); None otherwise."""
+    rules = unique(np.concatenate([strong, weak]))
+    parts = [namer.priority_part(names[r]) for r in rules.tolist()]
+    heads = [p + ")>(" for p in parts]
+    by_head = sorted(range(len(heads)), key=heads.__getitem__)
+    for a, b in zip(by_head, by_head[1:]):
+        if heads[a] != heads[b] and heads[b].startswith(heads[a]):
+            return None
+    tails = [p + ")" for p in parts]
+    head_rank, tail_rank = _tied_ranks(heads, by_head), _tied_ranks(tails)
+    at = np.zeros(int(rules[-1]) + 1, dtype=np.int64)
+    at[rules] = np.arange(len(rules))
+    return head_rank[at[strong]] * len(rules) + tail_rank[at[weak]]
+
+
+def _tied_ranks(strings: list, order: list | None = None) -> np.ndarray:
+    """Rank of each string in code-point order, equal strings sharing one."""
+    if order is None:
+        order = sorted(range(len(strings)), key=strings.__getitem__)
+    ranks = np.empty(len(strings), dtype=np.int64)
+    rank, previous = -1, None
+    for i in order:
+        if strings[i] != previous:
+            rank, previous = rank + 1, strings[i]
+        ranks[i] = rank
+    return ranks
+
+
 def _named_sets(members: list[np.ndarray], pairs: _Pairs, namer: Namer):
     """Each set of pair indices named: its priority node ids, sorted, each once; and the pairs used
-    (sorted indices, and their tuples)."""
+    (indices, and their tuples)."""
     flat = np.concatenate(members) if members else np.zeros(0, dtype=np.int64)
-    used = np.flatnonzero(np.bincount(flat, minlength=len(pairs)))
-    tuples = pairs.tuples_of(used)
+    used, tuples = pairs.in_source_order(np.flatnonzero(np.bincount(flat, minlength=len(pairs))))
+    strong, weak = pairs.codes_of(used)
     known, priority_id = namer.priority_ids, namer.priority_id  # the base priorities' ids are known by now
     ids = list(map(known.get, tuples))
     if any(map(is_, ids, repeat(None))):
         ids = [i or priority_id(*p) for i, p in zip(ids, tuples)]
     position = np.zeros(len(pairs), dtype=np.int64)
     position[used] = np.arange(len(used))
-    flat_ids = list(map(ids.__getitem__, position[flat].tolist()))
-    duplicate = len(set(ids)) < len(ids)  # two pairs of one id: a set lists it once
-    out, start = [], 0
-    for m in members:
-        part = sorted(flat_ids[start:start + len(m)])
-        start += len(m)
-        out.append(tuple(dict.fromkeys(part)) if duplicate else tuple(part))
-    return out, used, tuples
+    at = position[flat]
+    sizes = np.array([len(m) for m in members], dtype=np.int64)
+    rank = _id_ranks(namer, pairs.names, strong, weak) if len(used) else None
+    if rank is None:  # sorted by the ids themselves
+        flat_ids = list(map(ids.__getitem__, at.tolist()))
+        duplicate = len(set(ids)) < len(ids)  # two pairs of one id: a set lists it once
+        out, start = [], 0
+        for size in sizes.tolist():
+            part = sorted(flat_ids[start:start + size])
+            start += size
+            out.append(tuple(dict.fromkeys(part)) if duplicate else tuple(part))
+        return out, used, tuples
+    # Each set's members by rank (one sort for all sets), equal ranks (equal ids) once.
+    span = int(rank.max()) + 1
+    entry = np.repeat(np.arange(len(members), dtype=np.int64), sizes)
+    order, key = sort_order(entry * span + rank[at], len(members) * span)
+    keep = np.ones(len(key), dtype=bool)
+    np.not_equal(key[1:], key[:-1], out=keep[1:])
+    flat_ids = list(map(ids.__getitem__, at[order[keep]].tolist()))
+    ends = np.cumsum(np.bincount(entry[order[keep]], minlength=len(members))).tolist()
+    return [tuple(flat_ids[a:b]) for a, b in zip([0] + ends[:-1], ends)], used, tuples
 
 
 def defeat_sets(evaluation: Evaluation, namer: Namer, table: AttackTable, order: np.ndarray,
@@ -283,7 +339,9 @@ def defeat_sets(evaluation: Evaluation, namer: Namer, table: AttackTable, order:
     index = {e: i for i, e in enumerate(appear_list)}
     kept_pairs = np.flatnonzero(np.bincount(np.concatenate([member_list[index[e]] for e in kept_entries]),
                                             minlength=n_pairs))
-    return defeat_set, sets, frozenset(map(tuples.__getitem__, np.searchsorted(used, kept_pairs).tolist()))
+    position = np.zeros(n_pairs, dtype=np.int64)
+    position[used] = np.arange(len(used))
+    return defeat_set, sets, frozenset(map(tuples.__getitem__, position[kept_pairs].tolist()))
 
 
 def _edge_sets(per_attack: np.ndarray, groups: np.ndarray, appear: list, members: list):

@@ -3,7 +3,7 @@
 Every field of :class:`symbolic.trace_attacks.AttackEdges` must be the same, the sets in the same
 order, on seeded theories of every test generator, on the same theories with engine pairs that
 are not among their class's pairs (attacks given as objects, not derived), and on every fallback
-path (plain sorts instead of packed ones, sub-classes found by sorting).
+path (plain sorts instead of packed ones, sub-classes found by sorting, sets sorted by their ids).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import random
 import numpy as np
 import pytest
 
-from symbolic import attack_classes, sorted_keys, trace_attacks
+from symbolic import attack_classes, defeat_sets, sorted_keys, trace_attacks
 from symbolic.naming import Namer
 from symbolic.sorted_keys import distinct, find, sort_order, unique
 from symbolic.trace_attacks import attack_edges
@@ -50,6 +50,8 @@ def _check(evaluation, monkeypatch) -> None:
         patch.setattr(attack_classes, "_KEY_LIMIT", 0)
         _same(_edges(evaluation), want)
         patch.setattr(sorted_keys, "PACK_LIMIT", 0)
+        _same(_edges(evaluation), want)
+        patch.setattr(defeat_sets, "_id_ranks", lambda *args: None)  # sets sorted by their ids
         _same(_edges(evaluation), want)
 
 
