@@ -4,12 +4,13 @@ A defeated attack edge's *defeat set* is every pair of ``P+`` that neutralizes o
 the engine's ``defeated_by`` plus each ``(t, lic)`` of ``P+`` with ``t`` in ``targetRules``.
 ``targetRules`` is fixed by an attack's *class* (for a rebut, the attacked conclusion; for an
 undercut, the rule; for an undermine, the fact and the attacked argument) together with ``lic``,
-so the attacks are grouped, with numpy, into *sub-classes* ``(class, engine pair)``; each class
-looks its ``targetRules`` up once and finds the pairs of ``P+`` among them in one vectorized
-look-up over integer codes ``strong * U + weak`` of the pairs.  A sub-class whose engine pair is
+so the attacks are grouped, with numpy, into *sub-classes* ``(class, engine pair)``
+(:mod:`symbolic.attack_classes`); each class looks its ``targetRules`` up once and finds the
+pairs of ``P+`` among them in one vectorized look-up over integer codes of the pairs.  A sub-class whose engine pair is
 not already among its class's pairs (only for attacks the engine did not derive) gets the class's
 pairs plus that one.  Only then are the sets named, once per distinct set: each pair by its
-priority node id (:meth:`symbolic.naming.Namer.priority_id`), sorted.
+priority node id (:meth:`symbolic.naming.Namer.priority_id`), sorted by the ranks of the
+rules' parts in it.
 
 The sets are numbered as the sub-classes first use them, in the order of their keys
 (:func:`defeat_sets`), which is what the trace's output lists.
@@ -38,7 +39,7 @@ class _Pairs:
     ``code`` numbers every rule name met (the table's rules first, so that ``lic`` indexes them);
     a pair's code is ``code[weak] * width + code[strong]``, so that the pairs of ``P+`` above one
     rule are one run of :attr:`keys`.  The pairs' tuples are read only for the pairs a set uses
-    (:meth:`tuples_of`).
+    (:meth:`in_source_order`).
     """
 
     def __init__(self, rules: NeutralizingPairs, table: AttackTable):
@@ -334,7 +335,7 @@ def defeat_sets(evaluation: Evaluation, namer: Namer, table: AttackTable, order:
         names_of = list(named)
         sets = tuple(names_of[i] for i in kept.tolist())
         kept_entries = unique(chosen).tolist()
-    if group is None:  # every set is used
+    if group is None:  # every set is some edge's: every pair named is used
         return defeat_set, sets, frozenset(tuples)
     index = {e: i for i, e in enumerate(appear_list)}
     kept_pairs = np.flatnonzero(np.bincount(np.concatenate([member_list[index[e]] for e in kept_entries]),
