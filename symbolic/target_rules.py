@@ -236,6 +236,37 @@ class NeutralizingPairs:
             carried._neutralizing = cls(evaluation)
         return carried._neutralizing
 
+    def target_class(self, on: str, target: str) -> tuple:
+        """A key of the ``targetRules`` of an attack on ``on`` inside ``target`` (Definition 4):
+        attacks with equal keys have the same ``targetRules``, :meth:`targets_of_class`.
+
+        Parameters
+        ----------
+        on : str
+            The attacked element: a rule id (undercut), a fact id (undermine)
+            or an argument id (rebut on that sub-argument).
+        target : str
+            The attacked argument's id.
+
+        Returns
+        -------
+        tuple
+            ``(0, rule)``, ``(1, fact, target)`` or ``(2, attacked conclusion)``.
+        """
+        if on in self.rules:
+            return (0, on)
+        if on in self.facts:
+            return (1, on, target)
+        return (2, self.conclusion[on])
+
+    def targets_of_class(self, key: tuple) -> Sequence[str]:
+        """The ``targetRules`` of the attacks of a :meth:`target_class` key (to read, not to change)."""
+        if key[0] == 0:
+            return key[1:]
+        if key[0] == 1:
+            return self.target_rules.of_undermine(key[2], key[1])
+        return self.target_rules.of_conclusion(key[1])
+
     def pairs(self, on: str, target: str, lic: str, defeated_by) -> frozenset[tuple[str, str]]:
         """Every ``(t, lic)`` of ``P+`` with ``t`` in ``targetRules``, plus ``defeated_by``.
 
@@ -255,12 +286,7 @@ class NeutralizingPairs:
         -------
         frozenset of (str, str)
         """
-        if on in self.rules:
-            targets = {on}
-        elif on in self.facts:
-            targets = set(self.target_rules.of_undermine(target, on))
-        else:
-            targets = set(self.target_rules.of_conclusion(self.conclusion[on]))
+        targets = set(self.targets_of_class(self.target_class(on, target)))
         strong = self.target_rules.stronger(lic)
         found = {(t, lic) for t in (targets & strong if len(targets) > len(strong) else strong & targets)} \
             if strong else set()

@@ -25,15 +25,15 @@ from typing import Sequence
 import numpy as np
 
 from .attack_table import KINDS, SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE, AttackTable
+from .defeat_sets import defeat_sets
 from .labels import AttackKind
 from .naming import EDGE_ARROW, Namer
 from .results import Evaluation
-from .target_rules import NeutralizingPairs
+from .sorted_keys import sort_order
 
 __all__ = ["AttackEdges", "attack_columns", "attack_edges"]
 
 _KIND_RANK = {kind: i for i, kind in enumerate(sorted(KINDS, key=lambda k: k.value))}
-_KEY_LIMIT = 1 << 62  # class keys of defeated attacks combine into one int64 below this bound
 
 
 def attack_columns(evaluation: Evaluation) -> AttackTable:
@@ -180,31 +180,6 @@ def _ranks(strings: Sequence[str]) -> np.ndarray:
     return ranks
 
 
-def _segments(keys: np.ndarray) -> np.ndarray:
-    """Start offsets of the runs of equal values in a sorted key array."""
-    if not len(keys):
-        return np.zeros(0, dtype=np.int64)
-    return np.concatenate([[0], np.flatnonzero(keys[1:] != keys[:-1]) + 1])
-
-
-def _distinct(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct values of ``key`` (sorted), a position holding each, and each position's distinct index.
-
-    As ``numpy.unique(key, return_index=True, return_inverse=True)``, except that the position of
-    a value is any one holding it (an unstable sort, several times faster than the stable one
-    that the first position needs): the callers read fields that all positions of a value share.
-    """
-    perm = np.argsort(key)
-    ordered = key[perm]
-    new = np.empty(len(ordered), dtype=bool)
-    new[:1] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
-    starts = np.flatnonzero(new)
-    inverse = np.empty(len(key), dtype=np.int64)
-    inverse[perm] = np.cumsum(new) - 1
-    return ordered[starts], perm[starts], inverse
-
-
 def attack_edges(evaluation: Evaluation, namer: Namer) -> AttackEdges:
     """Group an evaluation's attacks into trace edges, in canonical order.
 
@@ -245,9 +220,8 @@ def attack_edges(evaluation: Evaluation, namer: Namer) -> AttackEdges:
     key += source_rank[src]
     key *= n_nodes
     key += dst
-    # Equal keys are one edge whose members are pooled order-independently, so an unstable sort does.
-    order = np.argsort(key)
-    key = key[order]
+    # Equal keys are one edge whose members are pooled order-independently, so any order of ties does.
+    order, key = sort_order(key, len(KINDS) * n_nodes * n_nodes)
     ties = key[1:] == key[:-1]
     starts = None if not ties.any() else np.concatenate([[0], np.flatnonzero(~ties) + 1])
     del key, ties
@@ -272,128 +246,10 @@ def attack_edges(evaluation: Evaluation, namer: Namer) -> AttackEdges:
         pooled = np.where(is_active | ~active[group], lic_rank, none)
         lic = np.minimum.reduceat(pooled, starts) if len(starts) else np.zeros(0, dtype=np.int64)
         lic = np.where(lic >= none, -1, lic)
-    defeat_set, sets, pairs = _defeat_sets(evaluation, namer, table, order, group, active)
+    defeat_set, sets, pairs = defeat_sets(evaluation, namer, table, order, group, active)
     return AttackEdges(
         source=src[first], target=dst[first], kind=table.kind[first].astype(np.int64),
         lic=lic.astype(np.int64, copy=False),
         active=active, explicit=explicit, defeat_set=defeat_set, node_ids=node_ids,
         rule_nodes=rule_nodes, sets=sets, pairs=pairs,
     )
-
-
-def _defeat_sets(evaluation, namer, table, order, group, active):
-    """Defeat set of each attack edge (-1 when active), the sets, and the pairs they use."""
-    defeat_set = np.full(len(active), -1, dtype=np.int64)
-    # Positions in ``order`` (``group``: their edge, None when each attack is its own edge).
-    defeated = np.flatnonzero(~active if group is None else ~active[group])  # every attack there is defeated
-    if not len(defeated):
-        return defeat_set, (), frozenset()
-    rows = order[defeated]
-    n_args, n_rules, n_facts = len(table.argument_ids), len(table.rule_ids), len(table.fact_ids)
-    # The class of an attack fixes its targetRules: the attacked conclusion (rebut on an argument),
-    # the rule, or the fact together with the attacked argument.  ``on_class`` numbers what an attack
-    # is on, per shape: ``offset[shape] + on`` indexes it.  Keys are built in place.
-    literal_code: dict[str, int] = {}
-    special = set(table.rule_ids) | set(table.fact_ids)
-    conclusion = np.array([literal_code.setdefault(a.conclusion, len(literal_code)) if a.id not in special
-                           else -1 for a in evaluation.arguments] if n_args else [], dtype=np.int64)
-    n_literals = len(literal_code)
-    on_class = np.arange(n_literals, n_literals + n_args + n_rules + n_facts, dtype=np.int64)
-    on_class[:n_args] = np.where(conclusion >= 0, conclusion, on_class[:n_args])
-    offset = np.zeros(3, dtype=np.int64)
-    offset[SHAPE_RULE], offset[SHAPE_FACT] = n_args, n_args + n_rules
-    shape = table.shape[rows]
-    at = offset[shape]
-    at += table.on[rows]
-    key1 = on_class[at]
-    del at
-    key1 *= n_rules + 1
-    key1 += table.lic[rows]
-    key1 += 1
-    on_fact = np.flatnonzero(shape == SHAPE_FACT)
-    del shape
-    key2 = np.zeros(len(rows), dtype=np.int64)
-    key2[on_fact] = table.target[rows[on_fact]] + 1
-    engine_pair = table.defeat[rows].astype(np.int64)
-    engine_pair += 1
-    width = n_literals + n_args + n_rules + n_facts
-    pairs_span, key2_span = len(table.defeats) + 1, (n_args + 2 if len(on_fact) else 1)
-    del on_fact
-    if (width + 1) * (n_rules + 1) * key2_span * pairs_span < _KEY_LIMIT:  # one int64 key: one sort
-        key = key1
-        if key2_span > 1:
-            key *= key2_span
-            key += key2
-        key *= pairs_span
-        key += engine_pair
-        del key1, key2, engine_pair
-        subclass, first_at, per_row = _distinct(key)
-        cls = subclass // pairs_span
-        new_class = np.concatenate([[True], cls[1:] != cls[:-1]])
-        first = rows[first_at]
-        del key, subclass, cls
-    else:
-        by_class = np.lexsort((engine_pair, key2, key1))
-        k1, k2, d = key1[by_class], key2[by_class], engine_pair[by_class]
-        new_class = np.concatenate([[True], (k1[1:] != k1[:-1]) | (k2[1:] != k2[:-1])])
-        class_start = np.flatnonzero(new_class | np.concatenate([[True], d[1:] != d[:-1]]))
-        new_class, first = new_class[class_start], rows[by_class[class_start]]
-        per_row = np.empty(len(rows), dtype=np.int64)
-        per_row[by_class] = np.repeat(np.arange(len(class_start)), np.diff(np.append(class_start, len(rows))))
-    rules = NeutralizingPairs.of(evaluation)
-    names = (table.argument_ids, table.rule_ids, table.fact_ids)
-    pair_sets: dict[frozenset, int] = {}
-    class_set = np.empty(len(first), dtype=np.int64)
-    base: frozenset = frozenset()
-    # A class (same targetRules and lic) computes its pairs once; the engine's own pair, which
-    # Definition 4 already puts among them, is added when it is not (one sub-class per engine pair).
-    columns = zip(new_class.tolist(), table.lic[first].tolist(), table.defeat[first].tolist(),
-                  table.shape[first].tolist(), table.on[first].tolist(), table.target[first].tolist())
-    for c, (fresh, lic, pair, shape_of, on_of, target_of) in enumerate(columns):
-        if lic < 0:  # a fact attacker is never neutralized (Definition 4)
-            class_set[c] = pair_sets.setdefault(frozenset(), len(pair_sets))
-            continue
-        if fresh:
-            base = rules.pairs(names[shape_of][on_of], table.argument_ids[target_of], table.rule_ids[lic], None)
-        engine = tuple(table.defeats[pair]) if pair >= 0 else None
-        found = base if engine is None or engine in base else base | {engine}
-        class_set[c] = pair_sets.setdefault(found, len(pair_sets))
-    by_index = list(pair_sets)
-    if group is None:  # one attack per edge: its class's set
-        groups, chosen, group_start = defeated, None, None
-    else:
-        per_attack = class_set[per_row]
-        groups = group[defeated]
-        group_start = _segments(groups)
-        low = np.minimum.reduceat(per_attack, group_start)
-        high = np.maximum.reduceat(per_attack, group_start)
-        chosen = low.copy()
-        for g in np.flatnonzero(low != high).tolist():  # an edge whose attacks fall in several classes
-            stop = group_start[g + 1] if g + 1 < len(group_start) else len(groups)
-            union = frozenset().union(*(by_index[s] for s in set(per_attack[group_start[g]:stop].tolist())))
-            chosen[g] = pair_sets.setdefault(union, len(pair_sets))
-            if chosen[g] == len(by_index):
-                by_index.append(union)
-    # Name each set by its priority node ids; equal names share one set.
-    named: dict[tuple[str, ...], int] = {}
-    remap = np.empty(len(by_index), dtype=np.int64)
-    node_of, priority_id = namer.priority_ids, namer.priority_id  # the base priorities' ids are known by now
-    for i, found in enumerate(by_index):
-        ids = tuple(sorted({node_of.get(p) or priority_id(*p) for p in found}))
-        remap[i] = named.setdefault(ids, len(named))
-    # Only the sets some edge uses are kept, in first-named order.
-    if chosen is None:  # every class is some edge's set
-        used = np.unique(class_set)
-        kept = np.unique(remap[used])
-    else:
-        used = np.flatnonzero(np.bincount(chosen, minlength=len(by_index)))
-        kept = np.flatnonzero(np.bincount(remap[chosen], minlength=len(named)))
-    compact = np.full(len(named), -1, dtype=np.int64)
-    compact[kept] = np.arange(len(kept))
-    if chosen is None:
-        defeat_set[groups] = compact[remap[class_set]][per_row]
-    else:
-        defeat_set[groups[group_start]] = compact[remap[chosen]]
-    names_of = list(named)
-    pairs = frozenset().union(*(by_index[i] for i in used.tolist()))
-    return defeat_set, tuple(names_of[i] for i in kept.tolist()), pairs

@@ -120,11 +120,12 @@ def test_cli_attacks_option(tmp_path):
 
 @pytest.mark.parametrize("seed", range(0, 40, 4))
 def test_defeat_sets_do_not_depend_on_the_class_key_path(monkeypatch, seed):
-    """The one-int64 class key and the lexicographic sort used for very large theories agree."""
-    from symbolic import trace_attacks
+    """The sub-classes by engine pair and by sorting, packed and plain sorts, agree."""
+    from symbolic import attack_classes, sorted_keys
 
     form = _form(random_analysis(seed))
     combined = _text(form, defeats="summary")
-    monkeypatch.setattr(trace_attacks, "_KEY_LIMIT", 0)
+    monkeypatch.setattr(attack_classes, "_KEY_LIMIT", 0)
+    monkeypatch.setattr(sorted_keys, "PACK_LIMIT", 0)
     assert _text(form, defeats="summary") == combined
     assert _text(form, defeats="edges") == tnf_json(form.trace)

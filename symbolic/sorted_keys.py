@@ -1,0 +1,172 @@
+"""Sorting and grouping of non-negative integer keys, as the trace's attack columns need them.
+
+numpy's ``sort`` of an int64 array is several times faster than its ``argsort`` (a vectorized
+sort against a plain one), so an order is found by sorting each key packed with its position
+(``key << bits | position``) whenever the packed value fits in an int64; ``numpy.argsort`` is
+the fallback.  :func:`find` looks many keys up in a sorted array the same way (one sort of both,
+instead of a binary search per key).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["PACK_LIMIT", "distinct", "find", "sort_order", "unique"]
+
+PACK_LIMIT = 1 << 62  # packed sort values stay below this bound (tests lower it to force the fallbacks)
+
+
+_CHUNK = 1 << 16
+
+
+def _or_positions(packed: np.ndarray) -> None:
+    """``packed |= arange(len(packed))``, a chunk at a time (no array of positions in fresh memory)."""
+    step = np.arange(_CHUNK, dtype=np.int64)
+    for a in range(0, len(packed), _CHUNK):
+        part = packed[a:a + _CHUNK]
+        part |= step[:len(part)]
+        step += _CHUNK
+
+
+def _fits(span: int, n: int) -> tuple[bool, int]:
+    """Whether keys in ``[0, span)`` packed with ``n`` positions stay below :data:`PACK_LIMIT`."""
+    bits = max(int(n - 1).bit_length(), 1)
+    return span > 0 and (span << bits) < PACK_LIMIT, bits
+
+
+def sort_order(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray]:
+    """An order that sorts ``key`` and the sorted keys (ties in position order).
+
+    Parameters
+    ----------
+    key : numpy.ndarray of int
+        Values in ``[0, span)``.
+    span : int
+        A bound on the values.
+
+    Returns
+    -------
+    order : numpy.ndarray of int64
+        ``key[order]`` is sorted.
+    ordered : numpy.ndarray of int64
+        ``key[order]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> order, ordered = sort_order(np.array([3, 1, 3, 0]), 4)
+    >>> order.tolist(), ordered.tolist()
+    ([3, 1, 0, 2], [0, 1, 3, 3])
+    """
+    n = len(key)
+    fits, bits = _fits(span, n)
+    if not fits:
+        order = np.argsort(key).astype(np.int64, copy=False)
+        return order, key[order].astype(np.int64, copy=False)
+    packed = key.astype(np.int64)
+    packed <<= bits
+    _or_positions(packed)
+    packed.sort()
+    order = packed & ((1 << bits) - 1)
+    packed >>= bits
+    return order, packed
+
+
+def unique(values: np.ndarray) -> np.ndarray:
+    """The distinct values of an integer array, sorted (``numpy.unique`` by a plain sort).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> unique(np.array([4, 1, 4, 0])).tolist()
+    [0, 1, 4]
+    """
+    ordered = np.sort(values)
+    if len(ordered) < 2:
+        return ordered
+    keep = np.empty(len(ordered), dtype=bool)
+    keep[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    return ordered[keep]
+
+
+def distinct(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct values of ``key`` (sorted), a position holding each, and each position's distinct index.
+
+    As ``numpy.unique(key, return_index=True, return_inverse=True)``, except that the position of
+    a value is any one holding it: callers read fields that all positions of a value share.
+
+    Parameters
+    ----------
+    key : numpy.ndarray of int
+        Values in ``[0, span)``.
+    span : int
+        A bound on the values.
+
+    Returns
+    -------
+    values, first, inverse : numpy.ndarray of int64
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> values, first, inverse = distinct(np.array([5, 2, 5]), 6)
+    >>> values.tolist(), first.tolist(), inverse.tolist()
+    ([2, 5], [1, 0], [1, 0, 1])
+    """
+    order, ordered = sort_order(key, span)
+    new = np.empty(len(ordered), dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    inverse = np.empty(len(key), dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return ordered[starts], order[starts], inverse
+
+
+def find(keys: np.ndarray, queries: np.ndarray, span: int) -> np.ndarray:
+    """The index of each query in ``keys`` (sorted, distinct), -1 where it is not there.
+
+    Parameters
+    ----------
+    keys : numpy.ndarray of int
+        Sorted distinct values in ``[0, span)``.
+    queries : numpy.ndarray of int
+        Values in ``[0, span)``.
+    span : int
+        A bound on the values.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> find(np.array([2, 5, 9]), np.array([9, 3, 2, 2]), 10).tolist()
+    [2, -1, 0, 0]
+    """
+    m, q = len(keys), len(queries)
+    found = np.full(q, -1, dtype=np.int64)
+    if not m or not q:
+        return found
+    fits, bits = _fits(2 * span, m + q)
+    if not fits:
+        at = np.minimum(np.searchsorted(keys, queries), m - 1)
+        return np.where(keys[at] == queries, at, -1)
+    # key << (bits + 1) | is_query << bits | position: a query sorts right after its equal key.
+    packed = np.concatenate([keys, queries]).astype(np.int64, copy=False)
+    packed <<= bits + 1
+    packed[m:] |= 1 << bits
+    _or_positions(packed)
+    packed.sort()
+    position = packed & ((1 << bits) - 1)
+    packed >>= bits + 1
+    is_key = position < m
+    last = np.where(is_key, np.arange(m + q), -1)
+    np.maximum.accumulate(last, out=last)
+    asked = np.flatnonzero(~is_key)
+    at = last[asked]
+    hit = (at >= 0) & (packed[np.maximum(at, 0)] == packed[asked])
+    found[position[asked] - m] = np.where(hit, position[np.maximum(at, 0)], -1)
+    return found

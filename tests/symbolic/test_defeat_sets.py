@@ -1,0 +1,115 @@
+"""The integer-coded defeat sets (symbolic.defeat_sets) against the class-by-class reference.
+
+Every field of :class:`symbolic.trace_attacks.AttackEdges` must be the same, the sets in the same
+order, on seeded theories of every test generator, on the same theories with engine pairs that
+are not among their class's pairs (attacks given as objects, not derived), and on every fallback
+path (plain sorts instead of packed ones, sub-classes found by sorting, sets sorted by their ids).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import numpy as np
+import pytest
+
+from symbolic import attack_classes, defeat_sets, sorted_keys, trace_attacks
+from symbolic.naming import Namer
+from symbolic.sorted_keys import distinct, find, sort_order, unique
+from symbolic.trace_attacks import attack_edges
+
+from reference_defeat_sets import reference_defeat_sets
+from test_trace_naive import CASES, _form
+
+_FIELDS = ("source", "target", "kind", "lic", "active", "explicit", "defeat_set")
+
+
+def _edges(evaluation):
+    return attack_edges(evaluation, Namer(evaluation.theory.rules, evaluation.arguments))
+
+
+def _same(got, want) -> None:
+    for name in _FIELDS:
+        assert np.array_equal(getattr(got, name), getattr(want, name)), name
+    assert got.node_ids == want.node_ids and got.rule_nodes == want.rule_nodes
+    assert got.sets == want.sets  # the same sets, in the same order
+    assert got.pairs == want.pairs
+
+
+def _reference(evaluation, monkeypatch):
+    with monkeypatch.context() as patch:
+        patch.setattr(trace_attacks, "defeat_sets", reference_defeat_sets)
+        return _edges(evaluation)
+
+
+def _check(evaluation, monkeypatch) -> None:
+    want = _reference(evaluation, monkeypatch)
+    _same(_edges(evaluation), want)
+    with monkeypatch.context() as patch:  # sub-classes by sorting, plain sorts and binary searches
+        patch.setattr(attack_classes, "_KEY_LIMIT", 0)
+        _same(_edges(evaluation), want)
+        patch.setattr(sorted_keys, "PACK_LIMIT", 0)
+        _same(_edges(evaluation), want)
+        patch.setattr(defeat_sets, "_id_ranks", lambda *args: None)  # sets sorted by their ids
+        _same(_edges(evaluation), want)
+
+
+@pytest.mark.parametrize("name, analysis, target", CASES, ids=[c[0] for c in CASES])
+def test_defeat_sets_equal_the_reference(name, analysis, target, monkeypatch):
+    _check(_form(analysis, target).evaluation, monkeypatch)
+
+
+def _rewired(evaluation, seed: int):
+    """The evaluation with its attacks as objects and some engine pairs moved elsewhere: another
+    pair of ``P+``, a pair of rules outside ``P+``, or a defeated fact attack; and some attacks
+    twice, the copy with another ``lic`` and pair (one edge of attacks of several classes)."""
+    rng = random.Random(seed)
+    closure = sorted(evaluation.priorities.closure)
+    rules = [r.id for r in evaluation.theory.rules]
+    attacks = []
+    for attack in evaluation.attacks:
+        if attack.defeated_by is not None and rng.random() < 0.3:
+            choice = rng.random()
+            if choice < 0.4 and closure:
+                attack = dataclasses.replace(attack, defeated_by=rng.choice(closure))
+            elif choice < 0.7 and rules:
+                attack = dataclasses.replace(attack, defeated_by=(rng.choice(rules), "zz-not-a-rule"))
+            else:
+                attack = dataclasses.replace(attack, lic=None)
+        attacks.append(attack)
+        if rules and rng.random() < 0.15:
+            defeated_by = rng.choice(closure) if closure and rng.random() < 0.8 else None
+            attacks.append(dataclasses.replace(attack, lic=rng.choice(rules), defeated_by=defeated_by))
+    return dataclasses.replace(evaluation, attacks=attacks, extra={})
+
+
+@pytest.mark.parametrize("name, analysis, target", CASES[::3], ids=[c[0] for c in CASES[::3]])
+def test_engine_pairs_outside_their_class_equal_the_reference(name, analysis, target, monkeypatch):
+    evaluation = _form(analysis, target).evaluation
+    for seed in range(3):
+        _check(_rewired(evaluation, seed), monkeypatch)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_sorted_keys_equal_numpy(seed, monkeypatch):
+    rng = np.random.default_rng(seed)
+    span = int(rng.choice([1, 2, 7, 1000, 1 << 40]))
+    n = int(rng.integers(0, 3000))
+    key = rng.integers(0, span, n)
+    for limit in (sorted_keys.PACK_LIMIT, 0):
+        with monkeypatch.context() as patch:
+            patch.setattr(sorted_keys, "PACK_LIMIT", limit)
+            order, ordered = sort_order(key, span)
+            assert np.array_equal(ordered, np.sort(key)) and np.array_equal(key[order], ordered)
+            assert sorted(order.tolist()) == list(range(n))
+            values, first, inverse = distinct(key, span)
+            assert np.array_equal(values, np.unique(key)) and np.array_equal(unique(key), values)
+            assert np.array_equal(key[first], values) and np.array_equal(values[inverse], key)
+            keys = np.unique(rng.integers(0, span, int(rng.integers(0, 50))))
+            queries = rng.integers(0, span, int(rng.integers(0, 200)))
+            if len(keys):
+                queries[: len(queries) // 2] = rng.choice(keys, len(queries) // 2)
+            found = find(keys, queries, span)
+            want = [keys.tolist().index(q) if q in keys else -1 for q in queries.tolist()]
+            assert found.tolist() == want
