@@ -217,6 +217,17 @@ class Namer:
             node = self._priority_ids[stronger, weaker] = f"priority:({strong})>({weak})"
         return node
 
+    def name_priorities(self, named: dict[tuple[str, str], str]) -> None:
+        """Record the node ids of many pairs at once (``named[s, w]`` is exactly ``priority_id(s, w)``).
+
+        :mod:`symbolic.trace_priorities` builds the ids of a theory's priorities in bulk, from
+        the parts of each rule; what it records here :meth:`priority_id` then returns.
+        """
+        if self._priority_ids:
+            self._priority_ids.update(named)
+        else:
+            self._priority_ids = dict(named)
+
     def priority_label(self, stronger: str, weaker: str) -> str:
         """A readable rendering of ``stronger > weaker``."""
         return f"({self.rule_label(stronger)}) > ({self.rule_label(weaker)})"
