@@ -250,6 +250,34 @@ class Namer:
             self._derivations[arg_id] = text
         return self._derivations[arg_id]
 
+    def name_arguments(self) -> dict[str, str]:
+        """:meth:`argument_id` of every argument given to the constructor, computed in one pass.
+
+        An argument whose sub-arguments are named already (the engine builds sub-arguments
+        first) is named in place; any other by :meth:`argument_id`.  The ids are the same.
+
+        Returns
+        -------
+        dict of str to str
+            :attr:`argument_ids`: engine argument id -> node id.
+        """
+        ids, derivations, literal, rule_id, sha256 = (self._arg_ids, self._derivations, self.literal,
+                                                       self.rule_id, hashlib.sha256)
+        for arg_id, arg in self._args.items():
+            if arg_id in ids:
+                continue
+            if arg.top_rule is None:
+                text = f"fact:{literal(arg.conclusion)}"
+            else:
+                named = [ids.get(sub) for sub in arg.subs]
+                if None in named:
+                    self.argument_id(arg_id)
+                    continue
+                text = f"{rule_id(arg.top_rule)}({','.join(sorted(named))})"
+            derivations[arg_id] = text
+            ids[arg_id] = f"arg:{literal(arg.conclusion)}@{sha256(text.encode('utf-8')).hexdigest()[:12]}"
+        return ids
+
     def argument_id(self, arg_id: str) -> str:
         """The node id of an argument, ``arg:<conclusion>@<hash of its derivation>``.
 

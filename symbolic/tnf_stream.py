@@ -41,7 +41,6 @@ columns (:func:`symbolic.byte_rows.rows`), one ``bytes.join`` per chunk of
 from __future__ import annotations
 
 import hashlib
-import json
 from json.encoder import encode_basestring
 from operator import itemgetter
 from typing import Iterator
@@ -217,9 +216,8 @@ def iter_tnf_bytes(evaluation: Evaluation, *, query: str | None = None, defeats:
         yield from _attack_columns(edges, set_ids)
     if summary:
         sets = sorted(zip(set_ids, edges.sets))
-        yield (("" if columns else "{") + '"defeat_sets":[' + ",".join(
-            json.dumps({"id": i, "priorities": list(p)}, ensure_ascii=False, separators=(",", ":"))
-            for i, p in sets) + '],"edges":[').encode("utf-8")
+        yield (("" if columns else "{") + '"defeat_sets":[' + ",".join(  # json.dumps of {"id", "priorities"}
+            f'{{"id":{_q(i)},"priorities":[{",".join(map(_q, p))}]}}' for i, p in sets) + '],"edges":[').encode("utf-8")
     else:
         yield b'{"edges":['
 

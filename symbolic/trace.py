@@ -184,6 +184,7 @@ def _trace_parts(evaluation: Evaluation, query: str | None) -> tuple[Skeleton, A
     skeleton.marks = (before, len(store.data))
     # the closure pairs the defeat sets use, as nodes derived from the base pairs behind them
     skeleton.groups.append(closure_pairs(evaluation, namer, skeleton.priorities, store, edges.pairs))
+    skeleton.priorities.finish()
 
     goal = store.node(f"conclusion:{target}", NodeType.CONCLUSION, target)
     asked = store.node(f"query:{target}", NodeType.QUERY, " ".join(query.split()) if query else target)

@@ -39,7 +39,7 @@ def argument_nodes(evaluation, namer: Namer, store: NodeStore) -> EdgeGroup:
     labels = evaluation.labelling.labels
     rounds = {a: k for k, members in enumerate(evaluation.labelling.rounds) for a in members}
     data, at = store.data, store.at
-    arg_ids, argument_id, literal, rule_id = namer.argument_ids, namer.argument_id, namer.literal, namer.rule_id
+    arg_ids, argument_id, literal, rule_id = namer.name_arguments(), namer.argument_id, namer.literal, namer.rule_id
     argument_type = NodeType.ARGUMENT
     label_names: dict = {}  # str() of each label, once
     heads: dict = {}  # top rule -> [position of the rule node (-1: not yet), its readable rendering]

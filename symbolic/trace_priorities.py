@@ -95,6 +95,11 @@ class PriorityNodes:
     def __len__(self) -> int:
         return len(self.strong_part)
 
+    def finish(self) -> None:
+        """Drop what only building needed (the namer, the pairs of the priorities, the node index)."""
+        self._namer = self._index = None
+        self.known = {}
+
     # -- coding ---------------------------------------------------------------------------------
 
     def codes(self, rule_ids: Sequence[str]) -> np.ndarray:
