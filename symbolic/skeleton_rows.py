@@ -147,7 +147,10 @@ class SkeletonRows:
         rank = np.empty(n_store, dtype=np.int64)
         rank[order] = np.arange(n_store, dtype=np.int64)
         if any(map(str.startswith, ordered[1:], ordered[:-1])):  # a prefix: "x→" sorts after "xy→"
-            arrow = _ranks([i + EDGE_ARROW for i in ids])
+            arrows = [i + EDGE_ARROW for i in ordered]  # nearly sorted already: a quick sort
+            arrow = np.empty(n_store, dtype=np.int64)
+            by_arrow = sorted(range(n_store), key=arrows.__getitem__)
+            arrow[np.asarray(order, dtype=np.int64)[by_arrow]] = np.arange(n_store, dtype=np.int64)
         else:
             arrow = rank
         low = bisect_left(ordered, _PREFIX)  # store nodes before the priority nodes
@@ -161,12 +164,13 @@ class SkeletonRows:
             parts = block.parts
             strong = _ranks([p + PART_SEPARATOR for p in parts])
             weak = _ranks([p + ")" for p in parts])
-            weak_arrow = _ranks([p + ")" + EDGE_ARROW for p in parts])
             width = len(parts)
             head = strong[block.strong_part] * width
             by_id = np.argsort(head + weak[block.weak_part])
             g_rank[n_store:][by_id] = low + np.arange(n_block, dtype=np.int64)
-            g_arrow[n_store:][np.argsort(head + weak_arrow[block.weak_part])] = low + np.arange(n_block)
+            if any((group.source < 0).any() for group in skeleton.groups):  # priority nodes as sources
+                weak_arrow = _ranks([p + ")" + EDGE_ARROW for p in parts])
+                g_arrow[n_store:][np.argsort(head + weak_arrow[block.weak_part])] = low + np.arange(n_block)
             self.block_order = by_id
         self.rank, self.arrow = g_rank, g_arrow
         real = np.fromiter(map(store.positions.__getitem__, store.data), dtype=np.int64, count=len(store.data))
