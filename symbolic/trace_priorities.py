@@ -96,8 +96,8 @@ class PriorityNodes:
         return len(self.strong_part)
 
     def finish(self) -> None:
-        """Drop what only building needed (the namer, the pairs of the priorities, the node index)."""
-        self._namer = self._index = None
+        """Drop what only building needed (the namer, the pairs of the priorities, the node index, the ids)."""
+        self._namer = self._index = self._ids = None
         self.known = {}
 
     # -- coding ---------------------------------------------------------------------------------
