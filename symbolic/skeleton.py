@@ -34,8 +34,6 @@ from .naming import EDGE_ARROW
 if TYPE_CHECKING:  # networkx is imported where a graph is built, not at start-up
     import networkx as nx
 
-    from .trace_priorities import PriorityNodes
-
 __all__ = ["EdgeGroup", "NodeStore", "Skeleton"]
 
 
@@ -111,7 +109,7 @@ class Skeleton:
     ----------
     store : NodeStore
         Every node but the priority nodes.
-    priorities : PriorityNodes
+    priorities : symbolic.trace_priorities.PriorityNodes
         The priority nodes (base and closure pairs) and the grounding edges of the base ones.
     groups : list of EdgeGroup
         The other edges, in creation order (the priorities' grounding edges come after the first group).
@@ -123,7 +121,7 @@ class Skeleton:
 
     def __init__(self, **attrs):
         self.store = NodeStore()
-        self.priorities: PriorityNodes | None = None
+        self.priorities = None  # a symbolic.trace_priorities.PriorityNodes, set by the trace
         self.groups: list[EdgeGroup] = []
         self.attrs = attrs
         self.marks = (0, 0)  # nodes in the store before the priorities, before the closure priorities
