@@ -66,6 +66,13 @@ class PriorityNodes:
         Nodes ``0 .. n_base - 1`` are the theory's priorities, in order of first occurrence; the rest closure pairs.
     ambiguous : bool
         Whether some part contains :data:`PART_SEPARATOR` (nodes are then keyed by their id strings).
+    known : dict of (str, str) to str
+        While the trace is built: ``(stronger, weaker)`` of each priority -> its node id.
+    row_node, fragment_source : numpy.ndarray of int64
+        Per priority its node; per evidence fragment (of every priority, in order) the store
+        position of its evidence node.
+    fragment_row : numpy.ndarray of int64 or None
+        Per fragment its priority (``None``: one fragment per priority).
     """
 
     def __init__(self, namer: Namer, unresolved: frozenset[str]):
