@@ -9,6 +9,7 @@ the parser-validator dropped as ungrounded, with the reason.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Iterator
 
 import numpy as np
@@ -167,10 +168,10 @@ def render_text(console: Console, scenario: Scenario, evaluation: Evaluation, *,
         else:
             out.write(piece.decode("utf-8"))
 
-    base = sorted(evaluation.priorities.base)
+    base = evaluation.priorities.base
     write(f"Priority base P0: {len(base)} pairs\n".encode("utf-8"))
-    for start in range(0, len(base), _CHUNK):
-        write("".join(f"{a} > {b}\n" for a, b in base[start:start + _CHUNK]).encode("utf-8"))
+    for chunk in _base_rows(base):
+        write(chunk)
     write(f"Grounded labelling (Algorithm 1): {len(evaluation.arguments)} arguments\n"
           "argument\tconclusion\tderivation\tlabel\n".encode("utf-8"))
     labels = evaluation.labelling.labels
@@ -183,6 +184,26 @@ def render_text(console: Console, scenario: Scenario, evaluation: Evaluation, *,
     for chunk in _attack_rows(evaluation.attacks):
         write(chunk)
     (raw or out).flush()
+
+
+def _base_rows(base) -> Iterator[bytes]:
+    """``stronger > weaker`` lines of the priority base, sorted as pairs of strings, in chunks.
+
+    The pairs are sorted by the ranks of their rules' ids (a pair of strings compares its first
+    members, then its second: the order of the rank pairs), and written from two tables of
+    encoded pieces, one per distinct rule.
+    """
+    pairs = list(base)
+    if not pairs:
+        return
+    strong, weak = list(map(itemgetter(0), pairs)), list(map(itemgetter(1), pairs))
+    names = sorted(set(strong) | set(weak))
+    code = {name: i for i, name in enumerate(names)}  # names sorted: a code is a rank
+    s = np.fromiter(map(code.__getitem__, strong), dtype=np.int64, count=len(pairs))
+    w = np.fromiter(map(code.__getitem__, weak), dtype=np.int64, count=len(pairs))
+    order = np.lexsort((w, s))
+    yield from rows([(piece_table([f"{n} > " for n in names]), s[order]),
+                     (piece_table([f"{n}\n" for n in names]), w[order])], len(pairs), chunk=_CHUNK)
 
 
 def _attack_rows(attacks) -> Iterator[bytes]:

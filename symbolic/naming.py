@@ -217,6 +217,17 @@ class Namer:
             node = self._priority_ids[stronger, weaker] = f"priority:({strong})>({weak})"
         return node
 
+    def name_priorities(self, named: dict[tuple[str, str], str]) -> None:
+        """Record the node ids of many pairs at once (``named[s, w]`` is exactly ``priority_id(s, w)``).
+
+        :mod:`symbolic.trace_priorities` builds the ids of a theory's priorities in bulk, from
+        the parts of each rule; what it records here :meth:`priority_id` then returns.
+        """
+        if self._priority_ids:
+            self._priority_ids.update(named)
+        else:
+            self._priority_ids = dict(named)
+
     def priority_label(self, stronger: str, weaker: str) -> str:
         """A readable rendering of ``stronger > weaker``."""
         return f"({self.rule_label(stronger)}) > ({self.rule_label(weaker)})"
@@ -238,6 +249,34 @@ class Namer:
                 text = f"{self.rule_id(arg.top_rule)}({subs})"
             self._derivations[arg_id] = text
         return self._derivations[arg_id]
+
+    def name_arguments(self) -> dict[str, str]:
+        """:meth:`argument_id` of every argument given to the constructor, computed in one pass.
+
+        An argument whose sub-arguments are named already (the engine builds sub-arguments
+        first) is named in place; any other by :meth:`argument_id`.  The ids are the same.
+
+        Returns
+        -------
+        dict of str to str
+            :attr:`argument_ids`: engine argument id -> node id.
+        """
+        ids, derivations, literal, rule_id, sha256 = (self._arg_ids, self._derivations, self.literal,
+                                                       self.rule_id, hashlib.sha256)
+        for arg_id, arg in self._args.items():
+            if arg_id in ids:
+                continue
+            if arg.top_rule is None:
+                text = f"fact:{literal(arg.conclusion)}"
+            else:
+                named = [ids.get(sub) for sub in arg.subs]
+                if None in named:
+                    self.argument_id(arg_id)
+                    continue
+                text = f"{rule_id(arg.top_rule)}({','.join(sorted(named))})"
+            derivations[arg_id] = text
+            ids[arg_id] = f"arg:{literal(arg.conclusion)}@{sha256(text.encode('utf-8')).hexdigest()[:12]}"
+        return ids
 
     def argument_id(self, arg_id: str) -> str:
         """The node id of an argument, ``arg:<conclusion>@<hash of its derivation>``.

@@ -41,7 +41,6 @@ columns (:func:`symbolic.byte_rows.rows`), one ``bytes.join`` per chunk of
 from __future__ import annotations
 
 import hashlib
-import json
 from json.encoder import encode_basestring
 from operator import itemgetter
 from typing import Iterator
@@ -56,6 +55,7 @@ from .model import EdgeType, NodeType
 from .naming import EDGE_ARROW
 from .results import Evaluation
 from .tnf_json import COLUMNS_SCHEMA_VERSION, SCHEMA_VERSION, SUMMARY_SCHEMA_VERSION
+from .skeleton_rows import SkeletonRows
 from .trace import trace_parts
 from .trace_attacks import AttackEdges
 
@@ -162,30 +162,6 @@ def _defeat_rows(edges: AttackEdges) -> Iterator[bytes]:
         (table([f'{t}","type":"defeat"}}' for t in node]), dst)], len(edge))
 
 
-_first, _third = itemgetter(0), itemgetter(2)  # sort keys: a node's id, an edge's id
-
-
-def _skeleton_edges(skeleton) -> str:
-    """JSON objects of the skeleton's edges (grounding, derivation, status), sorted by edge id, each after a comma.
-
-    Their edge ids (:func:`symbolic.naming.edge_key`) are unique, so the id
-    alone orders them.
-    """
-    out, values = [], {}
-    for source, target, key, data in sorted(skeleton.edges, key=_third):
-        kind = values.get(data["type"]) or values.setdefault(data["type"], EdgeType(data["type"]).value)
-        if len(data) == 1:  # the type alone: what the skeleton's edges carry
-            out.append(f',{{"id":{_q(key)},"source":{_q(source)},"target":{_q(target)},"type":"{kind}"}}')
-            continue
-        fields = {"id": key, "source": source, "target": target, "type": kind}
-        for name in ("kind", "lic", "state", "attack"):
-            value = data.get(name)
-            if value is not None:
-                fields[name] = value.value if name == "kind" else value
-        out.append("," + json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
-    return "".join(out)
-
-
 def _listed(parts: Iterator[bytes]) -> Iterator[bytes]:
     """Items that each start with a comma, as the body of a JSON list (the first comma dropped)."""
     first = True
@@ -233,19 +209,15 @@ def iter_tnf_bytes(evaluation: Evaluation, *, query: str | None = None, defeats:
         columns = _columnar(edges, defeats, attacks)
         summary = columns or _summarize(edges, defeats)
         set_ids = [defeat_set_id(s) for s in edges.sets] if summary else None
-        rest = _skeleton_edges(skeleton).encode("utf-8")
-        types = {t: NodeType(t).value for t in {data["type"] for data in skeleton.nodes.values()}}
-        nodes = ",".join(f'{{"id":{_q(n)},"label":{_q(data.get("label", ""))},"type":"{types[data["type"]]}"}}'
-                         for n, data in sorted(skeleton.nodes.items(), key=_first)).encode("utf-8")
+        written = SkeletonRows(skeleton)
         del skeleton
     if columns:
         yield b"{"
         yield from _attack_columns(edges, set_ids)
     if summary:
         sets = sorted(zip(set_ids, edges.sets))
-        yield (("" if columns else "{") + '"defeat_sets":[' + ",".join(
-            json.dumps({"id": i, "priorities": list(p)}, ensure_ascii=False, separators=(",", ":"))
-            for i, p in sets) + '],"edges":[').encode("utf-8")
+        yield (("" if columns else "{") + '"defeat_sets":[' + ",".join(  # json.dumps of {"id", "priorities"}
+            f'{{"id":{_q(i)},"priorities":[{",".join(map(_q, p))}]}}' for i, p in sets) + '],"edges":[').encode("utf-8")
     else:
         yield b'{"edges":['
 
@@ -254,11 +226,13 @@ def iter_tnf_bytes(evaluation: Evaluation, *, query: str | None = None, defeats:
             yield from _attack_rows(edges, set_ids)
         if not summary:
             yield from _defeat_rows(edges)
-        yield rest
+        yield from written.json_edges()
 
     yield from _listed(parts())
+    yield b'],"nodes":['
+    yield from _listed(written.json_nodes())
     version = COLUMNS_SCHEMA_VERSION if columns else SUMMARY_SCHEMA_VERSION if summary else SCHEMA_VERSION
-    yield b'],"nodes":[' + nodes + f'],"schema_version":"{version}"}}'.encode("utf-8")
+    yield f'],"schema_version":"{version}"}}'.encode("utf-8")
 
 
 def iter_tnf_json(evaluation: Evaluation, *, query: str | None = None, defeats: str = "auto",
@@ -353,27 +327,19 @@ def iter_dot_bytes(evaluation: Evaluation, *, query: str | None = None, name: st
         skeleton, edges = trace_parts(evaluation, query=query)
         summary = _summarize(edges, defeats)
         set_ids = [defeat_set_id(s) for s in edges.sets] if summary else None
-        lines = [f"digraph {dot_escape(name)} {{", "  rankdir=LR;",
-                 '  node [fontname="Helvetica", fontsize=10];',
-                 '  edge [fontname="Helvetica", fontsize=9];']
-        node_styles = {t: _NODE_STYLE[NodeType(t)] for t in {data["type"] for data in skeleton.nodes.values()}}
-        for node_id, data in sorted(skeleton.nodes.items(), key=_first):
-            label = data.get("label", "") or node_id
-            if data.get("names"):
-                label = f"{label}\n({', '.join(data['names'])})"
-            lines.append(f"  {dot_escape(node_id)} [label={dot_escape(label)}, {node_styles[data['type']]}];")
-        if summary:
-            for ident, priorities in sorted(zip(set_ids, edges.sets)):
-                lines.append(f"  // {ident}: {', '.join(priorities)}".replace("\n", " "))
-        edge_styles = {t: _EDGE_STYLE[EdgeType(t)] for t in {data["type"] for *_, data in skeleton.edges}}
-        rest = "".join([f"  {dot_escape(source)} -> {dot_escape(target)} [{edge_styles[data['type']]}];\n"
-                        for source, target, _, data in sorted(skeleton.edges, key=_third)])
+        written = SkeletonRows(skeleton)
         del skeleton
-    yield ("\n".join(lines) + "\n").encode("utf-8")
+    yield (f"digraph {dot_escape(name)} {{\n  rankdir=LR;\n"
+           '  node [fontname="Helvetica", fontsize=10];\n  edge [fontname="Helvetica", fontsize=9];\n').encode("utf-8")
+    yield from written.dot_nodes()
+    if summary:
+        yield "".join(f"  // {ident}: {', '.join(priorities)}".replace("\n", " ") + "\n"
+                      for ident, priorities in sorted(zip(set_ids, edges.sets))).encode("utf-8")
     yield from _dot_attack_rows(edges, set_ids)
     if not summary:
         yield from _dot_defeat_rows(edges)
-    yield (rest + "}\n").encode("utf-8")
+    yield from written.dot_edges()
+    yield b"}\n"
 
 
 def iter_dot(evaluation: Evaluation, *, query: str | None = None, name: str = "trace",

@@ -50,3 +50,14 @@ def test_large_priority_base_is_listed_after_the_panel(monkeypatch):
     start = lines.index(f"Priority base P0: {len(base)} pairs") + 1
     assert lines[start:start + len(base)] == [f"{a} > {b}" for a, b in base]
     assert lines[start + len(base)].startswith("Grounded labelling (Algorithm 1): ")
+
+
+def test_priority_base_rows_are_the_pairs_sorted_as_strings():
+    import random
+
+    names = ["r1", "r10", "r1_", "r2", "é", "a", "ab", "a\\b", "Z", "r1>"]
+    for seed in range(200):
+        rng = random.Random(seed)
+        base = frozenset((rng.choice(names), rng.choice(names)) for _ in range(rng.randint(0, 30)))
+        got = b"".join(cli_render._base_rows(base)).decode("utf-8")
+        assert got == "".join(f"{a} > {b}\n" for a, b in sorted(base))
