@@ -124,17 +124,20 @@ def _layout(data: bytes, i: int):
         i = _skip(data, i + 1)
 
 
-def _find(data: bytes, key: bytes, at: int = 0) -> Iterator[int]:
-    """Positions of the ``[`` of each ``"key": [`` in ``data`` from ``at`` on, in order."""
+def _find(data: bytes, key: bytes, at: int = 0, opener: bytes = b"[",
+          skip: tuple[int, int] = (0, 0)) -> Iterator[int]:
+    """Positions of the ``opener`` (``[`` or ``{``) of each ``"key": <opener>`` in ``data`` from ``at`` on,
+    outside ``data[skip[0]:skip[1]]``, in order."""
     pattern = b'"' + key + b'"'
     while True:
-        at = data.find(pattern, at)
+        found = data.find(pattern, at, skip[0]) if at < skip[0] else -1
+        at = found if found >= 0 else data.find(pattern, max(at, skip[1]))
         if at < 0:
             return
         i = _skip(data, at + len(pattern))
         if data[i:i + 1] == b":":
             i = _skip(data, i + 1)
-            if data[i:i + 1] == b"[":
+            if data[i:i + 1] == opener:
                 yield i
         at += len(pattern)
 
@@ -238,7 +241,7 @@ def split_table(data: bytes, min_rows: int = 2, skip: tuple[int, int] = (0, 0)) 
         is the value of that column of the table (the first ``"column": [``
         after the ``{`` is taken).
     """
-    for at in _find_object(data, TABLE.encode("utf-8"), skip):
+    for at in _find(data, TABLE.encode("utf-8"), opener=b"{", skip=skip):
         found = []
         for name in TABLE_COLUMNS:
             start = next(_find(data, name.encode("utf-8"), at), None)
@@ -250,22 +253,6 @@ def split_table(data: bytes, min_rows: int = 2, skip: tuple[int, int] = (0, 0)) 
         if found:
             return sorted(found)
     return []
-
-
-def _find_object(data: bytes, key: bytes, skip: tuple[int, int]) -> Iterator[int]:
-    """Positions of the ``{`` of each ``"key": {`` in ``data`` outside ``data[skip[0]:skip[1]]``, in order."""
-    pattern, at = b'"' + key + b'"', 0
-    while True:
-        found = data.find(pattern, at, skip[0]) if at < skip[0] else -1
-        at = found if found >= 0 else data.find(pattern, max(at, skip[1]))
-        if at < 0:
-            return
-        i = _skip(data, at + len(pattern))
-        if data[i:i + 1] == b":":
-            i = _skip(data, i + 1)
-            if data[i:i + 1] == b"{":
-                yield i
-        at += len(pattern)
 
 
 def splices(data: bytes, paths: tuple[tuple[str, ...], ...],

@@ -22,11 +22,11 @@ always validated entry by entry (and stay tuples).
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterator, Sequence
 
 import numpy as np
 
 from . import _colread, columns
+from .column_list import ColumnList
 
 __all__ = ["AttackList", "attack_list"]
 
@@ -85,7 +85,7 @@ def _validate_raw(items, edge_type) -> "columns.Rows | None":
     return columns.Rows(items.n, valid, rows.fields)
 
 
-class AttackList(Sequence):
+class AttackList(ColumnList):
     """Explicit attacks stored as columns: row ``i`` is the edge
     ``(source[i], target[i], kind[i], lic[i], evidence[i])``.
 
@@ -165,42 +165,16 @@ class AttackList(Sequence):
         return AttackList(self.edge_type, pick(self.source), pick(self.target), pick(self.kind),
                           None if self.lic is None else pick(self.lic), pick(self.evidence), pick(self.fields))
 
-    def __getitem__(self, index):
-        return self.edges()[index]
+    def _built(self) -> tuple:
+        return self.edges()
 
-    def __iter__(self) -> Iterator:
-        return iter(self.edges())
-
-    def __contains__(self, value) -> bool:
-        return value in self.edges()
-
-    def __eq__(self, other) -> bool:
-        if isinstance(other, AttackList):
-            return (len(self) == len(other) and self.source == other.source and self.target == other.target
-                    and self.kind == other.kind and self.lics() == other.lics()
-                    and self.evidences() == other.evidences())
-        if isinstance(other, tuple):
-            return self.edges() == other
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self.edges())
-
-    def __add__(self, other):
-        return self.edges() + tuple(other) if isinstance(other, (tuple, AttackList)) else NotImplemented
-
-    def __radd__(self, other):
-        return other + self.edges() if isinstance(other, tuple) else NotImplemented
+    def _same(self, other) -> bool:
+        return (len(self) == len(other) and self.source == other.source and self.target == other.target
+                and self.kind == other.kind and self.lics() == other.lics() and self.evidences() == other.evidences())
 
     def __reduce__(self):
         return AttackList, (self.edge_type, self.source, self.target, self.kind, self.lic, self.evidence,
                             self.fields)
-
-    def __copy__(self) -> "AttackList":
-        return self
-
-    def __deepcopy__(self, memo) -> "AttackList":
-        return self
 
     def __repr__(self) -> str:
         return f"AttackList({len(self)} edges)"

@@ -22,9 +22,8 @@ validated entry by entry (and stay tuples).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-
 from . import columns
+from .column_list import ColumnList
 
 __all__ = ["PriorityList", "priority_entries", "priority_list"]
 
@@ -81,7 +80,7 @@ def priority_entries(model):
     return validate
 
 
-class PriorityList(Sequence):
+class PriorityList(ColumnList):
     """Priorities stored as columns: row ``i`` is the priority
     ``stronger[i] > weaker[i]`` with its basis, evidence and note.
 
@@ -144,39 +143,14 @@ class PriorityList(Sequence):
     def _key(self) -> tuple:
         return tuple(self.rows.column(name) for name in _NAMES)
 
-    def __getitem__(self, index):
-        return self.objects()[index]
+    def _built(self) -> tuple:
+        return self.objects()
 
-    def __iter__(self) -> Iterator:
-        return iter(self.objects())
-
-    def __contains__(self, value) -> bool:
-        return value in self.objects()
-
-    def __eq__(self, other) -> bool:
-        if isinstance(other, PriorityList):
-            return self is other or (len(self) == len(other) and self._key() == other._key())
-        if isinstance(other, tuple):
-            return self.objects() == other
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self.objects())
-
-    def __add__(self, other):
-        return self.objects() + tuple(other) if isinstance(other, (tuple, PriorityList)) else NotImplemented
-
-    def __radd__(self, other):
-        return other + self.objects() if isinstance(other, tuple) else NotImplemented
+    def _same(self, other) -> bool:
+        return self is other or (len(self) == len(other) and self._key() == other._key())
 
     def __reduce__(self):
         return PriorityList, (self.model, self.rows)
-
-    def __copy__(self) -> "PriorityList":
-        return self
-
-    def __deepcopy__(self, memo) -> "PriorityList":
-        return self
 
     def __repr__(self) -> str:
         return f"PriorityList({len(self)} priorities)"
