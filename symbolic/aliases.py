@@ -13,11 +13,15 @@ from __future__ import annotations
 
 from typing import Iterable
 
+import numpy as np
+
+from . import _colread
 from .attack_list import AttackList
 from .grounding import Dropped, Theory
 from .literals import NEG, applicability_atom, excepted_rule, normalize_literal
 from .model import Fact, Priority, Rule
 from .naming import Namer
+from .priority_list import PriorityList
 
 __all__ = ["collapse_aliases"]
 
@@ -77,6 +81,8 @@ def collapse_aliases(theory: Theory) -> tuple[Theory, dict[str, str]]:
         evidence.setdefault(first[key].id, []).append(rule.evidence)
 
     def lit(literal: str) -> str:
+        if not alias:
+            return literal
         ref = excepted_rule(literal) or excepted_rule(NEG + literal)
         if ref is None or ref not in alias:
             return literal
@@ -101,24 +107,15 @@ def collapse_aliases(theory: Theory) -> tuple[Theory, dict[str, str]]:
     def sub(name):
         return alias.get(name, name) if name is not None else None
 
-    priorities = []
-    for p in theory.priorities:
-        if p.stronger in steps or p.weaker in steps:
-            dropped.append(Dropped("priority", p.id, "refers to a proof-step rule"))
-            continue
-        stronger, weaker = sub(p.stronger), sub(p.weaker)
-        # Both fields are required, hence already set: an unchanged priority is its own copy.
-        q = p if stronger == p.stronger and weaker == p.weaker else \
-            p.model_copy(update={"stronger": stronger, "weaker": weaker})
-        if q.stronger == q.weaker:
-            dropped.append(Dropped("priority", p.id, "compares two aliases of one rule"))
-            continue
-        priorities.append(q)
+    priorities = _unchanged_priorities(theory.priorities, steps, alias)
+    if priorities is None:
+        priorities = _collapse_priorities(theory.priorities, steps, sub, dropped)
     known = {r.id for r in theory.rules} | {f.id for f in theory.facts}
     if isinstance(theory.attacks, AttackList):
         edges = _collapse_list(theory.attacks, steps, alias, known, sub, lit, dropped)
         table = _collapse_table(theory.attack_table, steps, alias, known, sub, lit, dropped)
-        collapsed = Theory(theory.evidence, new_facts, new_rules, edges, _dedupe(priorities), tuple(dropped), table)
+        collapsed = Theory(theory.evidence, new_facts, new_rules, edges,
+                           priorities, tuple(dropped), table)
         return collapsed, dict(sorted(alias.items()))
     attacks = []
     for a in theory.attacks:
@@ -133,8 +130,8 @@ def collapse_aliases(theory: Theory) -> tuple[Theory, dict[str, str]]:
             target = lit(normalize_literal(target))
         attacks.append(a.model_copy(update={"source": sub(a.source), "lic": sub(a.lic), "target": target}))
     table = _collapse_table(theory.attack_table, steps, alias, known, sub, lit, dropped)
-    collapsed = Theory(theory.evidence, new_facts, new_rules, _dedupe(attacks), _dedupe(priorities),
-                       tuple(dropped), table)
+    collapsed = Theory(theory.evidence, new_facts, new_rules, _dedupe(attacks),
+                       priorities, tuple(dropped), table)
     return collapsed, dict(sorted(alias.items()))
 
 
@@ -150,6 +147,43 @@ def _rule(rule: Rule, lit, evidence: tuple[str, ...]) -> Rule:
 def _with_evidence(fact: Fact, evidence: tuple[str, ...]) -> Fact:
     """``fact`` grounded in ``evidence`` (itself when that is its evidence)."""
     return fact if evidence == fact.evidence else fact.model_copy(update={"evidence": evidence})
+
+
+def _collapse_priorities(priorities, steps, sub, dropped: list) -> tuple:
+    """The priorities redirected to their representatives; those naming a proof step, comparing
+    two aliases of one rule or repeating another dropped (each listed in ``dropped``)."""
+    out = []
+    for p in priorities:
+        if p.stronger in steps or p.weaker in steps:
+            dropped.append(Dropped("priority", p.id, "refers to a proof-step rule"))
+            continue
+        stronger, weaker = sub(p.stronger), sub(p.weaker)
+        # Both fields are required, hence already set: an unchanged priority is its own copy.
+        q = p if stronger == p.stronger and weaker == p.weaker else \
+            p.model_copy(update={"stronger": stronger, "weaker": weaker})
+        if q.stronger == q.weaker:
+            dropped.append(Dropped("priority", p.id, "compares two aliases of one rule"))
+            continue
+        out.append(q)
+    return _dedupe(out)
+
+
+def _unchanged_priorities(priorities, steps, alias) -> "PriorityList | None":
+    """A columnar priority list that the collapse leaves as it is, or None (collapse it entry by entry).
+
+    With no proof step and no alias, no priority is redirected, and one is dropped only when it
+    compares a rule with itself or repeats another; when no row does (read on the columns, no two
+    rows sharing both endpoints), the list is kept, its objects still unbuilt.
+    """
+    if steps or alias or not isinstance(priorities, PriorityList):
+        return None
+    n = len(priorities)
+    raw, names = _colread.codes([priorities.stronger, priorities.weaker], None)  # one numbering for both
+    codes = np.frombuffer(raw, dtype=np.int32).astype(np.int64)
+    strong, weak = codes[:n], codes[n:]
+    if (strong == weak).any() or len(np.unique(strong * max(len(names), 1) + weak)) != n:
+        return None
+    return priorities
 
 
 def _dedupe(items):

@@ -138,19 +138,26 @@ class AttackList(ColumnList):
         return self._edges
 
     def first_rows(self) -> np.ndarray:
-        """Whether each row is the first of the rows equal to it (equal edges), as a bool array."""
+        """Whether each row is the first of the rows equal to it (equal edges), as a bool array.
+
+        Each column is numbered by its distinct values in one pass in C
+        (:func:`symbolic._colread.codes`: a pointer hash per row), the numbers
+        combined into one integer key per row, and the first row of each key kept.
+        """
         n = len(self.source)
         key, bound = np.zeros(n, dtype=np.int64), 1
         for column in (self.source, self.target, self.kind, self.lic, self.evidence):
             if column is None or len(column) != n:
                 continue  # one value for every row
-            position = {value: i for i, value in enumerate(dict.fromkeys(column))}
-            codes = np.fromiter(map(position.__getitem__, column), dtype=np.int64, count=n)
-            width = max(len(position), 1)
+            raw, distinct = _colread.codes([column], None)
+            codes = np.frombuffer(raw, dtype=np.int32)
+            width = max(len(distinct), 1)
             if bound * width >= 1 << 62:  # renumber before the combined key could overflow
                 key = np.unique(key, return_inverse=True)[1].reshape(-1)
                 bound = int(key.max(initial=0)) + 1
-            key, bound = key * width + codes, bound * width
+            key *= width
+            key += codes
+            bound *= width
         first = np.zeros(n, dtype=bool)
         first[np.unique(key, return_index=True)[1]] = True
         return first

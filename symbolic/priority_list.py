@@ -22,10 +22,13 @@ validated entry by entry (and stay tuples).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from operator import attrgetter
+
 from . import columns
 from .column_list import ColumnList
 
-__all__ = ["PriorityList", "priority_entries", "priority_list"]
+__all__ = ["PriorityList", "priority_columns", "priority_entries", "priority_list"]
 
 _NAMES = ("stronger", "weaker", "basis", "evidence", "note")
 
@@ -78,6 +81,17 @@ def priority_entries(model):
         return handler(value) if found is None else found
 
     return validate
+
+
+def priority_columns(priorities) -> tuple[Sequence, Sequence, Sequence, Sequence]:
+    """The stronger rule, weaker rule, basis and evidence of each priority, as four sequences.
+
+    A :class:`PriorityList` gives its columns (its objects stay unbuilt); any other sequence of
+    priorities is read object by object.
+    """
+    if isinstance(priorities, PriorityList):
+        return priorities.stronger, priorities.weaker, priorities.rows.column("basis"), priorities.evidences()
+    return tuple(list(map(attrgetter(name), priorities)) for name in ("stronger", "weaker", "basis", "evidence"))
 
 
 class PriorityList(ColumnList):

@@ -196,14 +196,7 @@ def _normal_form(evidence_ids, analysis, target, query, raw_edges, evaluated) ->
         raise RecordError(str(exc), field="target", value=target) from None
     records = parse_records(raw_edges)
     resolved = records.resolved()
-    facts, rules, priorities, unmatched = _add_groundings(
-        analysis.facts, analysis.rules, analysis.priorities + resolved.priorities, resolved.groundings)
-    try:
-        attacks = analysis.attacks + resolved.attacks if resolved.attacks else analysis.attacks  # columns stay
-        merged = Analysis(facts=facts, rules=rules, attacks=attacks,
-                          priorities=priorities, attack_table=analysis.attack_table)
-    except ValidationError as exc:
-        raise RecordError(exc.errors()[0]["msg"], field="raw_edges") from None
+    merged, unmatched = _merged(analysis, resolved)
     theory, alias = collapse_aliases(ground(frozenset(evidence), merged))
     ref = excepted_rule(literal) or excepted_rule(NEG + literal)
     if ref in alias:
@@ -228,6 +221,23 @@ def _same_theory(a, b) -> bool:
         return False
     return (a.evidence == b.evidence and a.facts == b.facts and a.rules == b.rules and a.priorities == b.priorities
             and a.dropped == b.dropped and a.attack_table == b.attack_table)
+
+
+def _merged(analysis: Analysis, resolved) -> tuple[Analysis, tuple[str, ...]]:
+    """The analysis with the raw records' attacks, priorities and grounding events added (TNF
+    step ii), and the events naming no object; the analysis itself when there are none (its
+    columnar lists kept as they are)."""
+    if not (resolved.attacks or resolved.priorities or resolved.groundings):
+        return analysis, ()
+    facts, rules, priorities, unmatched = _add_groundings(
+        analysis.facts, analysis.rules, analysis.priorities + resolved.priorities, resolved.groundings)
+    try:
+        attacks = analysis.attacks + resolved.attacks if resolved.attacks else analysis.attacks  # columns stay
+        merged = Analysis(facts=facts, rules=rules, attacks=attacks,
+                          priorities=priorities, attack_table=analysis.attack_table)
+    except ValidationError as exc:
+        raise RecordError(exc.errors()[0]["msg"], field="raw_edges") from None
+    return merged, unmatched
 
 
 def _add_groundings(facts, rules, priorities, groundings):

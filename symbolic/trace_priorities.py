@@ -22,13 +22,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from itertools import chain
-from operator import add, attrgetter, itemgetter
+from operator import add, itemgetter
 from typing import Sequence
 
 import numpy as np
 
 from .model import EdgeType, NodeType
 from .naming import Namer
+from .priority_list import priority_columns
 from .skeleton import EdgeGroup, NodeStore
 
 __all__ = ["CLOSURE_TAG", "PART_SEPARATOR", "PriorityNodes", "closure_pairs", "priority_nodes"]
@@ -36,7 +37,6 @@ __all__ = ["CLOSURE_TAG", "PART_SEPARATOR", "PriorityNodes", "closure_pairs", "p
 PART_SEPARATOR = ")>("  # between the two parts of a priority id; a part that contains it makes ids ambiguous
 CLOSURE_TAG = "closure"
 _SHIFT = 32  # node key: stronger part << _SHIFT | weaker part
-_columns = tuple(attrgetter(name) for name in ("stronger", "weaker", "basis", "evidence"))
 
 
 class PriorityNodes:
@@ -246,7 +246,7 @@ def priority_nodes(evaluation, namer: Namer, store: NodeStore) -> PriorityNodes:
     block = PriorityNodes(namer, evaluation.priorities.unresolved)
     priorities = evaluation.theory.priorities
     n = len(priorities)
-    strongers, weakers, bases, evidence = (list(map(get, priorities)) for get in _columns)
+    strongers, weakers, bases, evidence = priority_columns(priorities)
     strong_rule, weak_rule = block.codes(strongers), block.codes(weakers)
     part = block._part_array()
     keys = block._keys(part[strong_rule], part[weak_rule])

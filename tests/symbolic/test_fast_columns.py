@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import pickle
+import random
 import subprocess
 import sys
 from contextlib import contextmanager
@@ -227,6 +228,22 @@ def test_collapsing_aliases_of_a_columnar_list_is_as_one_by_one(case):
     assert isinstance(fast.attacks, AttackList) and fast_alias == slow_alias
     assert tuple(fast.attacks) == slow.attacks and fast.dropped == slow.dropped and fast.rules == slow.rules
     assert [e.model_fields_set for e in fast.attacks] == [e.model_fields_set for e in slow.attacks]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_first_rows_marks_the_first_of_each_group_of_equal_edges(seed):
+    rng = random.Random(seed)
+    names = ["r1", "r2", "f1", "p", "¬p", "ř1", "r1x"]
+    items = [{"source": rng.choice(names), "target": rng.choice(names), "kind": rng.choice(["rebut", "undercut"]),
+              "evidence": rng.choice([["E-01"], ["E-01", "E-02"], ["E-02"]]),
+              **({"lic": rng.choice(names[:3])} if rng.random() < 0.5 else {})} for _ in range(3000)]
+    edges = Analysis.model_validate({"attacks": items}).attacks
+    assert isinstance(edges, AttackList)
+    seen, expected = set(), []
+    for edge in EDGES.validate_python(items):
+        expected.append(edge not in seen)
+        seen.add(edge)
+    assert edges.first_rows().tolist() == expected and 0 < sum(expected) < len(items)
 
 
 def test_validate_reports_a_bad_citation_in_a_long_list(tmp_path):

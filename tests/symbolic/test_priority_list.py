@@ -19,6 +19,7 @@ import warnings
 import pytest
 
 import symbolic._jsonfast as jsonfast
+from symbolic.aliases import collapse_aliases
 from symbolic.columns import MIN_ROWS, RawRows
 from symbolic.errors import ScenarioError
 from symbolic.grounding import ground
@@ -189,3 +190,47 @@ def test_the_arrays_at_their_paths_are_the_ones_read_as_columns(monkeypatch, can
         value["gold"]["priorities"].items() == case["gold"]["priorities"]
     assert value["gold"]["attacks"].items() == case["gold"]["attacks"]
     assert jsonfast._split_parse(json.dumps({"gold": {"attacks": []}}).encode() * 1, _ROWS_AT) is jsonfast.SLOW
+
+
+# -- the alias collapse keeps a list it leaves unchanged (TNF step v) --------------------------------
+
+def distinct_entries(n: int) -> list[dict]:
+    """``n`` priority entries over :data:`RULES` (and rules ``s<i>``), no two with the same endpoints."""
+    pairs = [(a, b) for a in RULES for b in RULES if a != b]
+    return [{"stronger": s, "weaker": w, "basis": "hierarchy", "evidence": ["E-01"]} for s, w in pairs[:n]]
+
+
+def collapsed_pair(items, extra_rules=()):
+    """The grounded columnar analysis, its collapse, and the collapse of the entry-by-entry analysis;
+    the rules of :data:`RULES` have distinct contents (none is an alias of another)."""
+    own = [{"id": r, "antecedents": [f"A{i}"], "consequent": "P", "evidence": ["E-01"]} for i, r in enumerate(RULES)]
+    fast = Analysis.model_validate({"rules": own + list(extra_rules), "priorities": items})
+    plain = fast.model_copy(update={"priorities": tuple(Priority.model_validate(item) for item in items)})
+    evidence = ["E-01", "E-02"]
+    grounded = ground(evidence, fast)
+    return grounded, collapse_aliases(grounded), collapse_aliases(ground(evidence, plain))
+
+
+def test_collapse_without_aliases_keeps_the_list_unbuilt():
+    grounded, (fast, fast_alias), (slow, slow_alias) = collapsed_pair(distinct_entries(MIN_ROWS + 17))
+    assert isinstance(grounded.priorities, PriorityList)
+    assert fast.priorities is grounded.priorities and fast.priorities._objects is None
+    assert fast_alias == slow_alias == {}
+    assert tuple(fast.priorities) == tuple(slow.priorities) and fast.dropped == slow.dropped
+
+
+@pytest.mark.parametrize("change", ["repeat", "self", "alias"])
+def test_collapse_of_a_list_it_changes_is_the_entry_by_entry_one(change):
+    items = distinct_entries(MIN_ROWS + 40)
+    extra = ()
+    if change == "repeat":  # equal entries: the later ones dropped
+        items += copy.deepcopy(items[3:9])
+    elif change == "self":  # a rule over itself: dropped with its reason
+        items[20] = {**items[20], "weaker": items[20]["stronger"]}
+    else:  # r0 restated as r0b: priorities naming r0b redirected to r0
+        extra = [{"id": "r0b", "antecedents": ["A0"], "consequent": "P", "evidence": ["E-01"]}]
+        items[5] = {**items[5], "stronger": "r0b"}
+    grounded, (fast, fast_alias), (slow, slow_alias) = collapsed_pair(items, extra)
+    assert fast_alias == slow_alias
+    assert tuple(fast.priorities) == tuple(slow.priorities) and fast.dropped == slow.dropped
+    assert len(fast.priorities) < len(items) or change == "alias"
