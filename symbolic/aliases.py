@@ -22,6 +22,7 @@ from .literals import NEG, applicability_atom, excepted_rule, normalize_literal
 from .model import Fact, Priority, Rule
 from .naming import Namer
 from .priority_list import PriorityList
+from .sorted_keys import unique
 
 __all__ = ["collapse_aliases"]
 
@@ -181,7 +182,7 @@ def _unchanged_priorities(priorities, steps, alias) -> "PriorityList | None":
     raw, names = _colread.codes([priorities.stronger, priorities.weaker], None)  # one numbering for both
     codes = np.frombuffer(raw, dtype=np.int32).astype(np.int64)
     strong, weak = codes[:n], codes[n:]
-    if (strong == weak).any() or len(np.unique(strong * max(len(names), 1) + weak)) != n:
+    if (strong == weak).any() or len(unique(strong * max(len(names), 1) + weak)) != n:
         return None
     return priorities
 

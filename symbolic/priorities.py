@@ -25,6 +25,7 @@ from .errors import PriorityCycleWarning
 from .grounding import Theory
 from .priority_list import PriorityList
 from .results import PriorityOrder
+from .sorted_keys import unique
 
 __all__ = ["Layered", "priority_order", "priority_order_from_pairs", "priority_parts", "stronger_map"]
 
@@ -63,7 +64,7 @@ def _layered(strong: np.ndarray, weak: np.ndarray, n: int) -> bool:
         edges = np.repeat(stops - np.cumsum(sizes), sizes) + np.arange(int(sizes.sum()))
         hit = dst[edges]
         indeg -= np.bincount(hit, minlength=n)
-        touched = np.unique(hit)
+        touched = unique(hit)
         frontier = touched[indeg[touched] == 0]
         peeled += len(frontier)
     if peeled != n:
