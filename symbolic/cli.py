@@ -29,6 +29,7 @@ import typer
 from typer.core import TyperGroup
 
 from .attack_list import AttackList
+from .collector import collected_between, gc_paused
 from .errors import ParatraceError, PriorityCycleWarning, ScenarioError
 
 __all__ = ["CliContext", "GuardedGroup", "app", "debug_enabled", "new_app", "register"]
@@ -222,8 +223,9 @@ def status(
 
     from .io import load_suite
 
-    scenarios = _select(load_suite(file), case, file)
-    gc.freeze()  # what was loaded lives until the end: keep the collector's full passes off it
+    with gc_paused():  # what is loaded lives until the end: frozen, the collector never walks it
+        scenarios = _select(load_suite(file), case, file)
+        gc.freeze()
     chosen = []
     for scenario in scenarios:
         picked = scenario.gold if analysis is Which.GOLD else scenario.candidate
@@ -231,6 +233,7 @@ def status(
             raise ScenarioError(f"case {scenario.id!r} has no candidate analysis", file=str(file),
                                 field="candidate")
         chosen.append((scenario, picked))
+    chosen = collected_between(chosen)  # the collector runs between two scenarios, not within one
     if fmt is Format.TEXT:
         from rich.console import Console
 

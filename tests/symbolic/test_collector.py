@@ -1,0 +1,54 @@
+"""The garbage collector's policy for the CLI's work (symbolic.collector)."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+import pytest
+
+from symbolic.collector import collected_between, gc_paused
+
+
+class Node:
+    """An object that can sit in a reference cycle."""
+
+    def __init__(self):
+        self.other = None
+
+
+def cycle() -> weakref.ref:
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    return weakref.ref(a)
+
+
+def test_cycles_of_one_item_are_collected_before_the_next():
+    seen = []
+    made = None
+    for item in collected_between(["first", "second", "third"]):
+        assert not gc.isenabled()
+        if made is not None:
+            seen.append(made() is None)  # the previous item's cycle is gone
+        made = cycle()
+        with gc_paused():  # a nested pause leaves the collector off
+            pass
+        assert not gc.isenabled()
+    assert seen == [True, True]
+    assert gc.isenabled()
+
+
+def test_the_collector_state_is_restored_when_the_consumer_stops_early():
+    items = collected_between(range(5))
+    with pytest.raises(RuntimeError):
+        for i in items:
+            if i == 1:
+                raise RuntimeError("stop")
+    items.close()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        list(collected_between(range(2)))
+        assert not gc.isenabled()  # it was off before: it stays off
+    finally:
+        gc.enable()
