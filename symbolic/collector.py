@@ -42,14 +42,17 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def collected_between(items: Iterable[T]) -> Iterator[T]:
-    """Yield ``items`` with the cyclic garbage collector off, collecting once between two of them.
+def collected_between(items: Iterable[T], *, min_objects: int = 100_000) -> Iterator[T]:
+    """Yield ``items`` with the cyclic garbage collector off, collecting between two of them.
 
     For a command that works through its items one at a time (a suite's
     scenarios): each item's work runs without the collector's passes over
-    what it builds, and the cycles it leaves are collected before the next
-    item, so memory stays bounded by one item's work.  The collector's state
-    is restored when the iteration ends or is closed.
+    what it builds.  Between two items, once ``min_objects`` container
+    objects more have been allocated than freed since the last collection
+    (:func:`gc.get_count`), one collection frees the cycles left behind, so
+    memory stays bounded by about one item's work plus ``min_objects``
+    objects; small items are not each followed by a collection.  The
+    collector's state is restored when the iteration ends or is closed.
 
     Examples
     --------
@@ -61,7 +64,7 @@ def collected_between(items: Iterable[T]) -> Iterator[T]:
     gc.disable()
     try:
         for i, item in enumerate(items):
-            if i:
+            if i and gc.get_count()[0] >= min_objects:
                 gc.collect()
             yield item
     finally:

@@ -26,7 +26,7 @@ def cycle() -> weakref.ref:
 def test_cycles_of_one_item_are_collected_before_the_next():
     seen = []
     made = None
-    for item in collected_between(["first", "second", "third"]):
+    for item in collected_between(["first", "second", "third"], min_objects=0):
         assert not gc.isenabled()
         if made is not None:
             seen.append(made() is None)  # the previous item's cycle is gone
@@ -36,6 +36,15 @@ def test_cycles_of_one_item_are_collected_before_the_next():
         assert not gc.isenabled()
     assert seen == [True, True]
     assert gc.isenabled()
+
+
+def test_small_items_are_not_each_followed_by_a_collection():
+    made = []
+    for _ in collected_between(range(3), min_objects=10**9):
+        made.append(cycle())
+    assert all(ref() is not None for ref in made)  # no collection ran in between
+    gc.collect()
+    assert all(ref() is None for ref in made)
 
 
 def test_the_collector_state_is_restored_when_the_consumer_stops_early():
