@@ -59,7 +59,9 @@ __all__ = ["ARROWS", "EDGE_ARROW", "Namer", "edge_id", "edge_key", "trace_sort_k
 ARROWS = {RuleKind.STRICT: "->", RuleKind.DEFEASIBLE: "=>", RuleKind.DEFEATER: "~>"}
 EDGE_ARROW = "\u2192"
 _APPLICABLE = re.compile(r"^applicable\((.+)\)$")
+_APPLICABLE_OPEN = "applicable("  # in every literal that names a rule
 _UNKNOWN_RULE = "?"
+_AND = " \u2227 "  # between the antecedents of a rule's label
 
 
 def edge_id(edge: TraceEdge) -> str:
@@ -166,6 +168,35 @@ class Namer:
             self._literals[literal] = spelled
         return spelled
 
+    def literals(self, literals: Sequence[str]) -> list[str]:
+        """:meth:`literal` of each of ``literals``, in order (one scan when none names a rule)."""
+        if _APPLICABLE_OPEN not in "\x00".join(literals):  # no literal can name a rule: each is its spelling
+            return list(literals)
+        literal = self.literal
+        return [x if _APPLICABLE_OPEN not in x else literal(x) for x in literals]
+
+    def name_rules(self) -> None:
+        """Compute :meth:`rule_content`, :meth:`rule_id` and :meth:`rule_label` of every rule at once.
+
+        The same strings as the methods build one rule at a time; they return them from then on.
+        """
+        rules = list(self._rules.values())
+        heads = self.literals([rule.consequent for rule in rules])
+        bodies = [rule.antecedents for rule in rules]
+        flat = [a for body in bodies for a in body]
+        if _APPLICABLE_OPEN in "\x00".join(flat):  # some antecedent is spelled otherwise
+            literal = self.literal
+            bodies = [tuple(map(literal, body)) for body in bodies]
+        bodies = [body if len(body) < 2 else sorted(set(body)) for body in bodies]  # distinct, sorted
+        arrow_of = {id(kind): arrow for kind, arrow in ARROWS.items()}
+        arrows = [arrow_of.get(id(rule.kind)) or ARROWS[rule.kind] for rule in rules]
+        ids = [rule.id for rule in rules]
+        contents = list(map("".join, zip(map("&".join, bodies), arrows, heads)))
+        labels = [f"{_AND.join(body)} {arrow} {head}".strip() for body, arrow, head in zip(bodies, arrows, heads)]
+        self._content.update(zip(ids, contents))
+        self._labels.update(zip(ids, labels))
+        self._rule_ids.update(zip(ids, ["rule:" + c for c in contents]))
+
     def rule_content(self, rule_id: str) -> str:
         """``<body><arrow><head>`` of a rule of the theory.
 
@@ -195,7 +226,7 @@ class Namer:
         label = self._labels.get(rule_id)
         if label is None:
             rule = self._rules[rule_id]
-            body = " \u2227 ".join(sorted({self.literal(a) for a in rule.antecedents}))
+            body = _AND.join(sorted({self.literal(a) for a in rule.antecedents}))
             label = self._labels[rule_id] = f"{body} {ARROWS[rule.kind]} {self.literal(rule.consequent)}".strip()
         return label
 
@@ -254,28 +285,41 @@ class Namer:
         """:meth:`argument_id` of every argument given to the constructor, computed in one pass.
 
         An argument whose sub-arguments are named already (the engine builds sub-arguments
-        first) is named in place; any other by :meth:`argument_id`.  The ids are the same.
+        first) is named in place; any other by :meth:`argument_id`.  The ids are the same
+        (:meth:`derivation` rebuilds the text of one named here when asked).
 
         Returns
         -------
         dict of str to str
             :attr:`argument_ids`: engine argument id -> node id.
         """
-        ids, derivations, literal, rule_id, sha256 = (self._arg_ids, self._derivations, self.literal,
-                                                       self.rule_id, hashlib.sha256)
-        for arg_id, arg in self._args.items():
-            if arg_id in ids:
-                continue
-            if arg.top_rule is None:
-                text = f"fact:{literal(arg.conclusion)}"
+        ids, args = self._arg_ids, self._args
+        todo = [arg for arg_id, arg in args.items() if arg_id not in ids]
+        if not todo:
+            return ids
+        self.name_rules()
+        conclusions = self.literals([arg.conclusion for arg in todo])
+        rule_ids, rule_id, sha256 = self._rule_ids, self.rule_id, hashlib.sha256
+        get = ids.get
+        for arg, conclusion in zip(todo, conclusions):
+            top = arg.top_rule
+            if top is None:
+                text = "fact:" + conclusion
             else:
-                named = [ids.get(sub) for sub in arg.subs]
-                if None in named:
-                    self.argument_id(arg_id)
-                    continue
-                text = f"{rule_id(arg.top_rule)}({','.join(sorted(named))})"
-            derivations[arg_id] = text
-            ids[arg_id] = f"arg:{literal(arg.conclusion)}@{sha256(text.encode('utf-8')).hexdigest()[:12]}"
+                subs = arg.subs
+                if len(subs) == 1:
+                    named = get(subs[0])
+                    if named is None:
+                        self.argument_id(arg.id)
+                        continue
+                else:
+                    named = [get(sub) for sub in subs]
+                    if None in named:
+                        self.argument_id(arg.id)
+                        continue
+                    named = ",".join(sorted(named))
+                text = f"{rule_ids.get(top) or rule_id(top)}({named})"
+            ids[arg.id] = f"arg:{conclusion}@{sha256(text.encode()).hexdigest()[:12]}"
         return ids
 
     def argument_id(self, arg_id: str) -> str:
@@ -293,5 +337,7 @@ class Namer:
 
 
 def _referenced(literal: str) -> str | None:
+    if _APPLICABLE_OPEN not in literal:  # the regular expression cannot match
+        return None
     match = _APPLICABLE.match(literal[1:] if literal.startswith(NEG) else literal)
     return match.group(1) if match else None

@@ -24,7 +24,7 @@ creates them, for :meth:`Skeleton.to_graph`; the streamed outputs
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
 
@@ -68,6 +68,48 @@ class NodeStore:
             position = self.positions[node_id] = len(self.ids)
             self.ids.append(node_id)
         return position
+
+    def extend(self, ids: list[str], attrs: list[dict], extra_ids: list[str] = (), extra_attrs: list[dict] = (),
+               after: Sequence[int] = ()) -> tuple[np.ndarray, np.ndarray] | None:
+        """Add new nodes at once: ``ids[i]`` in order, each ``extra_ids[k]`` right after ``ids[after[k]]``.
+
+        The same nodes at the same positions as :meth:`node` called in that order, when every id is
+        new and occurs once; otherwise nothing is added.
+
+        Parameters
+        ----------
+        ids, attrs : list
+            The nodes and their attribute dicts (kept, not copied).
+        extra_ids, extra_attrs : list, optional
+            Nodes created between them (as the evidence of an object, the conclusion of an argument).
+        after : sequence of int, optional
+            Per extra node the node of ``ids`` it follows, non-decreasing (extras of one node in order).
+
+        Returns
+        -------
+        (numpy.ndarray, numpy.ndarray) or None
+            The positions of ``ids`` and of ``extra_ids``; ``None`` when some id is in the store
+            already or occurs twice (nothing added: add them one by one).
+        """
+        n, m, base = len(ids), len(extra_ids), len(self.ids)
+        new = set(ids)
+        new.update(extra_ids)
+        if len(new) != n + m or not self.positions.keys().isdisjoint(new):
+            return None
+        after = np.asarray(after, dtype=np.int64).reshape(-1)
+        # node i follows the extras of the nodes before it; extra k follows its node and the extras before it
+        own = base + np.arange(n, dtype=np.int64) + np.searchsorted(after, np.arange(n, dtype=np.int64))
+        extra = base + after + 1 + np.arange(m, dtype=np.int64)
+        if m:
+            order = np.empty(n + m, dtype=np.int64)
+            order[own - base], order[extra - base] = np.arange(n), np.arange(n, n + m)
+            order = order.tolist()
+            ids = list(map((ids + list(extra_ids)).__getitem__, order))
+            attrs = list(map((attrs + list(extra_attrs)).__getitem__, order))
+        self.ids.extend(ids)
+        self.positions.update(zip(ids, range(base, base + n + m)))
+        self.data.update(zip(ids, attrs))
+        return own, extra
 
     def node(self, node_id: str, node_type: NodeType, label: str, name: str | None = None, **attrs) -> int:
         """Add a node (or merge ``name`` into the node of that id); return its position."""

@@ -30,7 +30,7 @@ carry ``labelling`` (IN/OUT/UNDEC) and ``round`` (the worklist round, or
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 from .attack_table import KINDS
 from .collector import gc_paused
@@ -41,6 +41,7 @@ from .skeleton import EdgeGroup, Skeleton
 from .target_rules import NeutralizingPairs
 from .trace_arguments import argument_nodes
 from .trace_attacks import AttackEdges, attack_edges
+from .trace_grounding import grounding_nodes
 from .trace_priorities import closure_pairs, priority_nodes
 
 if TYPE_CHECKING:  # networkx is imported where a graph is built, not at start-up
@@ -157,26 +158,7 @@ def _trace_parts(evaluation: Evaluation, query: str | None) -> tuple[Skeleton, A
     skeleton = Skeleton(target=target, status=evaluation.status, support=evaluation.support,
                         against=evaluation.against)
     store = skeleton.store
-    evidence_nodes: dict[str, int] = {}
-    sources: list[int] = []
-    targets: list[int] = []
-
-    def ground(position: int, evidence: Iterable[str]) -> None:
-        """Grounding edges ``evidence:<fragment> -> position``."""
-        for fragment in evidence:
-            source = evidence_nodes.get(fragment)
-            if source is None:
-                source = evidence_nodes[fragment] = store.node(f"evidence:{fragment}", NodeType.EVIDENCE, fragment)
-            sources.append(source)
-            targets.append(position)
-
-    for fact in theory.facts:
-        ground(store.node(namer.fact_id(fact.literal), NodeType.FACT, namer.literal(fact.literal), fact.id),
-               fact.evidence)
-    for rule in theory.rules:
-        ground(store.node(namer.rule_id(rule.id), NodeType.RULE, namer.rule_label(rule.id), rule.id),
-               rule.evidence)
-    skeleton.groups.append(EdgeGroup(EdgeType.GROUNDING, sources, targets))
+    skeleton.groups.append(grounding_nodes(theory, namer, store))
     before = len(store.data)
     skeleton.priorities = priority_nodes(evaluation, namer, store)
     skeleton.groups.append(argument_nodes(evaluation, namer, store))
