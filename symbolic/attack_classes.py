@@ -87,7 +87,7 @@ def class_keys(evaluation: Evaluation, table: AttackTable) -> ClassKeys:
     offset = np.zeros(3, dtype=np.int64)
     offset[SHAPE_RULE], offset[SHAPE_FACT] = n_args, n_args + n_rules
     attacked_span = n_args + 2 if bool((table.shape == SHAPE_FACT).any()) else 1
-    return ClassKeys(on_class, offset, len(on_class), n_rules + 1, attacked_span)
+    return ClassKeys(on_class, offset, n_literals + len(on_class), n_rules + 1, attacked_span)
 
 
 def _new_class(cls: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -141,8 +141,8 @@ def by_engine_pair(keys: ClassKeys, table: AttackTable) -> SubClasses | None:
         if not np.array_equal(known, key):
             return None
     used = np.flatnonzero(key_of >= 0)
-    _, _, cls = distinct(key_of[used], span)
-    order, _ = sort_order(cls * n_pairs + used, (int(cls[-1]) + 1) * n_pairs)
+    classes, _, cls = distinct(key_of[used], span)
+    order, _ = sort_order(cls * n_pairs + used, len(classes) * n_pairs)
     class_start, class_of = _new_class(cls[order])
     pair_sub = np.full(n_pairs + 1, -1, dtype=np.int64)
     pair_sub[used[order]] = np.arange(len(order))

@@ -23,7 +23,7 @@ from operator import is_
 
 import numpy as np
 
-from .attack_classes import CHUNK, by_engine_pair, by_sorting, class_keys
+from .attack_classes import by_engine_pair, by_sorting, class_keys
 from .attack_table import AttackTable
 from .naming import Namer
 from .results import Evaluation
@@ -241,7 +241,7 @@ def _named_sets(members: list[np.ndarray], pairs: _Pairs, namer: Namer):
 
 
 def defeat_sets(evaluation: Evaluation, namer: Namer, table: AttackTable, order: np.ndarray,
-                group: np.ndarray | None, active: np.ndarray):
+                group: np.ndarray | None, active: np.ndarray, defeat: np.ndarray | None = None):
     """Defeat set of each attack edge (-1 when active), the sets, and the pairs they use.
 
     Parameters
@@ -257,6 +257,8 @@ def defeat_sets(evaluation: Evaluation, namer: Namer, table: AttackTable, order:
         The edge of each position of ``order``; None when each attack is its own edge.
     active : numpy.ndarray of bool
         Whether each edge is active.
+    defeat : numpy.ndarray of int, optional
+        ``table.defeat[order]``, when the caller has it.
 
     Returns
     -------
@@ -320,9 +322,8 @@ def defeat_sets(evaluation: Evaluation, namer: Namer, table: AttackTable, order:
             per_pair = np.full(len(subs.pair_sub), -1, dtype=np.int64)
             known = subs.pair_sub >= 0
             per_pair[known] = remap[entry][subs.pair_sub[known]]
-            defeat_set = np.empty(len(active), dtype=np.int64)
-            for a in range(0, len(order), CHUNK):  # per_pair[defeat[order]], a chunk at a time
-                np.take(per_pair, table.defeat[order[a:a + CHUNK]], out=defeat_set[a:a + CHUNK])
+            # The engine pair of each attack in edge order, -1 (the last) for an active one.
+            defeat_set = per_pair[table.defeat[order] if defeat is None else defeat]
         else:
             defeat_set = np.full(len(active), -1, dtype=np.int64)
             defeat_set[defeated] = remap[entry][subs.per_row]

@@ -1,9 +1,10 @@
 """Sorting and grouping of non-negative integer keys, as the trace's attack columns need them.
 
-numpy's ``sort`` of an int64 array is several times faster than its ``argsort`` (a vectorized
-sort against a plain one), so an order is found by sorting each key packed with its position
-(``key << bits | position``) whenever the packed value fits in an int64; ``numpy.argsort`` is
-the fallback.  :func:`find` looks many keys up in a sorted array the same way (one sort of both,
+An order is found by the C radix sort :func:`symbolic._sortkeys.order` (linear in the keys,
+stable).  Without it (:data:`RADIX` None), numpy's ``sort`` of an int64 array is several times
+faster than its ``argsort`` (a vectorized sort against a plain one), so the keys are sorted
+packed with their positions (``key << bits | position``) whenever the packed value fits in an
+int64; ``numpy.argsort`` is the last fallback.  :func:`find` looks many keys up in a sorted array the same way (one sort of both,
 instead of a binary search per key).
 """
 
@@ -11,9 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["PACK_LIMIT", "distinct", "find", "sort_order", "unique"]
+from . import _sortkeys
+
+__all__ = ["PACK_LIMIT", "RADIX", "distinct", "find", "sort_order", "unique"]
 
 PACK_LIMIT = 1 << 62  # packed sort values stay below this bound (tests lower it to force the fallbacks)
+RADIX = _sortkeys.order  # the C sort of sort_order (tests set None to force the numpy paths)
 
 
 _CHUNK = 1 << 16
@@ -59,6 +63,10 @@ def sort_order(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray]:
     ([3, 1, 0, 2], [0, 1, 3, 3])
     """
     n = len(key)
+    if RADIX is not None and 0 < span < 1 << 63 and key.dtype in (np.int32, np.int64):
+        order, ordered = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+        RADIX(np.ascontiguousarray(key), span, order, ordered)
+        return order, ordered
     fits, bits = _fits(span, n)
     if not fits:
         order = np.argsort(key).astype(np.int64, copy=False)

@@ -225,7 +225,8 @@ def attack_edges(evaluation: Evaluation, namer: Namer) -> AttackEdges:
     ties = key[1:] == key[:-1]
     starts = None if not ties.any() else np.concatenate([[0], np.flatnonzero(~ties) + 1])
     del key, ties
-    is_active = table.defeat[order] < 0
+    defeat = table.defeat[order]
+    is_active = defeat < 0
     # lic: the smallest rule node id within the pool (active members, or all of a defeated edge).
     rule_node_of = [namer.rule_id(r) for r in table.rule_ids]
     rule_nodes = tuple(sorted(set(rule_node_of)))
@@ -246,7 +247,7 @@ def attack_edges(evaluation: Evaluation, namer: Namer) -> AttackEdges:
         pooled = np.where(is_active | ~active[group], lic_rank, none)
         lic = np.minimum.reduceat(pooled, starts) if len(starts) else np.zeros(0, dtype=np.int64)
         lic = np.where(lic >= none, -1, lic)
-    defeat_set, sets, pairs = defeat_sets(evaluation, namer, table, order, group, active)
+    defeat_set, sets, pairs = defeat_sets(evaluation, namer, table, order, group, active, defeat)
     return AttackEdges(
         source=src[first], target=dst[first], kind=table.kind[first].astype(np.int64),
         lic=lic.astype(np.int64, copy=False),

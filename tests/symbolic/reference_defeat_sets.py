@@ -14,8 +14,9 @@ from symbolic.target_rules import NeutralizingPairs
 __all__ = ["reference_defeat_sets"]
 
 
-def reference_defeat_sets(evaluation, namer, table, order, group, active):
-    """The defeat sets as computed before the integer-coded version (class by class, in Python)."""
+def reference_defeat_sets(evaluation, namer, table, order, group, active, defeat=None):
+    """The defeat sets as computed before the integer-coded version (class by class, in Python;
+    ``defeat``, the engine pairs in edge order, is not read)."""
     defeat_set = np.full(len(active), -1, dtype=np.int64)
     # Positions in ``order`` (``group``: their edge, None when each attack is its own edge).
     defeated = np.flatnonzero(~active if group is None else ~active[group])  # every attack there is defeated

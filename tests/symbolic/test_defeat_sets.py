@@ -14,7 +14,7 @@ import random
 import numpy as np
 import pytest
 
-from symbolic import attack_classes, defeat_sets, sorted_keys, trace_attacks
+from symbolic import _sortkeys, attack_classes, defeat_sets, sorted_keys, trace_attacks
 from symbolic.naming import Namer
 from symbolic.sorted_keys import distinct, find, sort_order, unique
 from symbolic.trace_attacks import attack_edges
@@ -48,6 +48,8 @@ def _check(evaluation, monkeypatch) -> None:
     _same(_edges(evaluation), want)
     with monkeypatch.context() as patch:  # sub-classes by sorting, plain sorts and binary searches
         patch.setattr(attack_classes, "_KEY_LIMIT", 0)
+        _same(_edges(evaluation), want)
+        patch.setattr(sorted_keys, "RADIX", None)  # numpy's packed sorts
         _same(_edges(evaluation), want)
         patch.setattr(sorted_keys, "PACK_LIMIT", 0)
         _same(_edges(evaluation), want)
@@ -97,8 +99,9 @@ def test_sorted_keys_equal_numpy(seed, monkeypatch):
     span = int(rng.choice([1, 2, 7, 1000, 1 << 40]))
     n = int(rng.integers(0, 3000))
     key = rng.integers(0, span, n)
-    for limit in (sorted_keys.PACK_LIMIT, 0):
+    for radix, limit in ((sorted_keys.RADIX, sorted_keys.PACK_LIMIT), (None, sorted_keys.PACK_LIMIT), (None, 0)):
         with monkeypatch.context() as patch:
+            patch.setattr(sorted_keys, "RADIX", radix)
             patch.setattr(sorted_keys, "PACK_LIMIT", limit)
             order, ordered = sort_order(key, span)
             assert np.array_equal(ordered, np.sort(key)) and np.array_equal(key[order], ordered)
@@ -113,3 +116,37 @@ def test_sorted_keys_equal_numpy(seed, monkeypatch):
             found = find(keys, queries, span)
             want = [keys.tolist().index(q) if q in keys else -1 for q in queries.tolist()]
             assert found.tolist() == want
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_radix_order_is_a_stable_sort(seed):
+    """The C sort against numpy's stable argsort: int32 and int64 keys, every width of span, runs of
+    equal keys and of equal digits (skipped passes), the empty input."""
+    rng = np.random.default_rng(seed)
+    span = int(rng.choice([1, 2, 255, 256, 257, 1 << 16, 3 * 8672 * 8672, 1 << 40, (1 << 63) - 1]))
+    n = int(rng.choice([0, 1, 5, 1000, 70000]))
+    key = rng.integers(0, span, n, dtype=np.int64)
+    if n and seed % 3 == 0:  # few distinct keys: long runs of ties
+        key = rng.choice(key[:4], n)
+    if n and seed % 3 == 1:  # a high digit shared by every key
+        key = (key & 0xFFFF) | (span - 1 & ~0xFFFF)
+        key = np.minimum(key, span - 1)
+    for keys in ((key, key.astype(np.int32)) if span <= 1 << 31 else (key,)):
+        order, ordered = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+        _sortkeys.order(keys, span, order, ordered)
+        want = np.argsort(key, kind="stable")
+        assert np.array_equal(order, want) and np.array_equal(ordered, key[want])
+
+
+def test_radix_order_checks_its_arguments():
+    out = np.empty(2, dtype=np.int64)
+    with pytest.raises(ValueError, match="outside"):
+        _sortkeys.order(np.array([0, 3]), 3, out, out.copy())
+    with pytest.raises(ValueError, match="outside"):
+        _sortkeys.order(np.array([-1, 0], dtype=np.int32), 3, out, out.copy())
+    with pytest.raises(ValueError, match="span"):
+        _sortkeys.order(np.array([0, 0]), 0, out, out.copy())
+    with pytest.raises(ValueError, match="len"):
+        _sortkeys.order(np.array([0, 0, 0]), 3, out, out.copy())
+    with pytest.raises(TypeError):
+        _sortkeys.order(np.array([0.0, 1.0]), 3, out, out.copy())
