@@ -3,12 +3,13 @@
 A streamed output (:mod:`symbolic.tnf_stream`, :mod:`symbolic.cli_render`)
 writes one line per attack or defeat edge.  Every line is a concatenation of
 a few pieces, each a lookup into a small table indexed by one integer column
-(an argument node, a kind, a licensing rule, a defeat set).  :func:`rows`
-builds a chunk of lines with numpy fancy indexing into object arrays of
-UTF-8 ``bytes`` and one ``bytes.join`` per chunk: no per-row Python code,
-no per-row string object, no text encoding at write time.  :func:`decimals`
-writes an integer column as a comma-separated decimal list the same way
-(:func:`decimal_blocks`: in pieces, without joining them).
+(an argument node, a kind, a licensing rule, a defeat set).  A :class:`Table`
+holds its pieces as UTF-8 laid end to end with their offsets, and
+:func:`rows` writes a chunk of lines in one call of the C kernel
+(``symbolic._byterows``): no per-row Python code, no per-row object, no text
+encoding at write time.  :func:`decimals` writes an integer column as a
+comma-separated decimal list the same way (:func:`decimal_blocks`: in
+pieces, without joining them).
 """
 
 from __future__ import annotations
@@ -17,34 +18,98 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
-__all__ = ["CHUNK", "decimal_blocks", "decimals", "rows", "table"]
+from ._byterows import decimals as _decimals, rows as _rows
 
-CHUNK = 1 << 12
-_BLOCK = 1 << 18
+__all__ = ["CHUNK", "Table", "decimal_blocks", "decimals", "rows", "table"]
 
-
-def table(pieces: Iterable[str | bytes]) -> np.ndarray:
-    """An object array of UTF-8 ``bytes``, one per piece, for :func:`rows`.
-
-    Examples
-    --------
-    >>> table(["a", "¬"]).tolist()
-    [b'a', b'\\xc2\\xac']
-    """
-    encoded = [p if isinstance(p, bytes) else p.encode("utf-8") for p in pieces]
-    out = np.empty(len(encoded), dtype=object)
-    out[:] = encoded
-    return out
+CHUNK = 1 << 15
+_BLOCK = 1 << 20
 
 
-def rows(columns: Sequence[tuple[np.ndarray, np.ndarray]], n: int, *, chunk: int = CHUNK) -> Iterator[bytes]:
-    """Lines ``b"".join(tab[index[i]] for tab, index in columns)`` for ``i < n``, in chunks.
+class Table:
+    """Pieces of text as UTF-8, laid end to end: piece ``k`` is ``data[ends[k]:ends[k + 1]]``.
 
     Parameters
     ----------
-    columns : sequence of (numpy.ndarray, numpy.ndarray)
+    pieces : list of bytes
+
+    Attributes
+    ----------
+    data : bytes
+    ends : numpy.ndarray of int64
+        ``len(pieces) + 1`` offsets, the first 0.
+    """
+
+    __slots__ = ("data", "ends")
+
+    def __init__(self, pieces: list[bytes]):
+        self._set(b"".join(pieces), map(len, pieces), len(pieces))
+
+    def _set(self, data: bytes, lengths: Iterable[int], count: int) -> None:
+        self.data = data
+        self.ends = np.zeros(count + 1, dtype=np.int64)
+        np.cumsum(np.fromiter(lengths, dtype=np.int64, count=count), out=self.ends[1:])
+
+    @classmethod
+    def of_text(cls, pieces: list[str]) -> Table:
+        """The table of ``str`` pieces, encoded in one call when their text is ASCII, else split on NUL.
+
+        Raises
+        ------
+        TypeError
+            If a piece is not a ``str``.
+        """
+        text = "".join(pieces)
+        if text.isascii():
+            out = cls.__new__(cls)
+            out._set(text.encode("ascii"), map(len, pieces), len(pieces))
+            return out
+        if "\0" not in text:
+            return cls("\0".join(pieces).encode("utf-8").split(b"\0") if pieces else [])
+        return cls([p.encode("utf-8") for p in pieces])
+
+    def __len__(self) -> int:
+        return len(self.ends) - 1
+
+    def pieces(self) -> list[bytes]:
+        """The pieces, one ``bytes`` each."""
+        data, ends = self.data, self.ends.tolist()
+        return [data[a:b] for a, b in zip(ends, ends[1:])]
+
+
+def table(pieces: Iterable[str | bytes]) -> Table:
+    """The :class:`Table` of pieces (``str`` encoded as UTF-8), for :func:`rows`.
+
+    Examples
+    --------
+    >>> table(["a", "¬", b"c"]).pieces()
+    [b'a', b'\\xc2\\xac', b'c']
+    """
+    items = pieces if isinstance(pieces, list) else list(pieces)
+    try:
+        return Table.of_text(items)
+    except TypeError:  # bytes among the pieces
+        return Table([p if isinstance(p, bytes) else p.encode("utf-8") for p in items])
+
+
+def _index(values: np.ndarray, n: int) -> np.ndarray:
+    """``values`` as a contiguous integer (or bool) array of at least ``n`` items, for the kernel."""
+    column = np.ascontiguousarray(values)
+    if column.dtype.kind not in "iub" or column.ndim != 1:
+        raise TypeError(f"an index column must be one-dimensional integers, got {column.dtype} of shape {column.shape}")
+    if len(column) < n:
+        raise ValueError(f"an index column of {len(column)} items for {n} rows")
+    return column
+
+
+def rows(columns: Sequence[tuple[Table, np.ndarray]], n: int, *, chunk: int = CHUNK) -> Iterator[bytes]:
+    """Lines ``b"".join(tab.pieces()[index[i]] for tab, index in columns)`` for ``i < n``, in chunks.
+
+    Parameters
+    ----------
+    columns : sequence of (Table, numpy.ndarray)
         ``(table, index)`` pairs: a :func:`table` and an integer array of
-        length ``n`` indexing it.
+        (at least) ``n`` items indexing it, or ``None`` for piece 0 in every row.
     n : int
         The number of rows.
     chunk : int, optional
@@ -55,25 +120,24 @@ def rows(columns: Sequence[tuple[np.ndarray, np.ndarray]], n: int, *, chunk: int
     bytes
         The concatenated rows of one chunk (no separator is added).
 
+    Raises
+    ------
+    IndexError
+        If an index is outside its table.
+
     Examples
     --------
     >>> names = table(["x", "y"])
     >>> b"".join(rows([(names, np.array([1, 0])), (table([";"]), np.zeros(2, dtype=int))], 2))
     b'y;x;'
     """
-    width = len(columns)
+    triples = [(tab.data, tab.ends, None if index is None else _index(index, n)) for tab, index in columns]
     for start in range(0, n, chunk):
-        stop = min(n, start + chunk)
-        block = np.empty((stop - start, width), dtype=object)
-        for j, (tab, index) in enumerate(columns):
-            block[:, j] = tab[index[start:stop]]
-        yield b"".join(block.ravel().tolist())
+        yield _rows(triples, start, min(n, start + chunk))
 
 
 def decimals(values: np.ndarray) -> bytes:
     """An integer column as ASCII decimals joined by commas (the body of a JSON list of ints).
-
-    Built with numpy on a digit matrix, without a Python object per value.
 
     Parameters
     ----------
@@ -90,7 +154,8 @@ def decimals(values: np.ndarray) -> bytes:
     >>> decimals(np.array([], dtype=int))
     b''
     """
-    return b"".join(decimal_blocks(values))
+    v = _index(values, 0)
+    return _decimals(v, 0, len(v))
 
 
 def decimal_blocks(values: np.ndarray) -> Iterator[bytes]:
@@ -110,55 +175,8 @@ def decimal_blocks(values: np.ndarray) -> Iterator[bytes]:
     >>> b"".join(decimal_blocks(np.array([3, -12])))
     b'3,-12'
     """
-    v = np.asarray(values, dtype=np.int64)
-    lut = _lookup(v)
+    v = _index(values, 0)
     for start in range(0, len(v), _BLOCK):
         if start:
             yield b","
-        if lut is None:
-            yield _decimals(v[start:start + _BLOCK])
-        else:
-            low, words = lut
-            grid = words[v[start:start + _BLOCK] - low].view(np.uint8)
-            yield grid[grid != 0].tobytes()[:-1]
-
-
-def _lookup(v: np.ndarray) -> tuple[int, np.ndarray] | None:
-    """``(low, words)``: the text ``f"{x},"`` of every ``x`` in ``[low, max(v)]``, NUL-padded to 8 bytes,
-    one ``uint64`` word each; ``None`` when the range is wider than the column or a value needs
-    more than 7 characters.
-
-    A column of small integers (argument and rule indices, flags) is then written by one gather
-    of words and one pass dropping the NUL padding, instead of one pass per digit.
-    """
-    if not len(v):
-        return None
-    low, high = int(v.min()), int(v.max())
-    if high - low >= max(len(v), 256) or max(len(str(low)), len(str(high))) > 7:
-        return None
-    text = "".join([f"{x},".ljust(8, "\0") for x in range(low, high + 1)])
-    return low, np.frombuffer(text.encode("ascii"), dtype=np.uint64)
-
-
-def _decimals(v: np.ndarray) -> bytes:
-    """:func:`decimals` of an int64 column of at most a block."""
-    if not len(v):
-        return b""
-    magnitude = np.abs(v)
-    width = len(str(int(magnitude.max())))
-    grid = np.empty((len(v), width + 2), dtype=np.uint8)
-    grid[:, 0] = ord("-")
-    grid[:, -1] = ord(",")
-    rest = magnitude.astype(np.uint32 if width < 10 else np.uint64)
-    for column in range(width, 0, -1):
-        rest, digit = np.divmod(rest, 10)
-        grid[:, column] = digit
-        grid[:, column] += ord("0")
-    if v.min() >= 0 and (width == 1 or magnitude.min() >= 10 ** (width - 1)):  # one width: no '-', no padding
-        return grid[:, 1:].tobytes()[:-1]
-    powers = 10 ** np.arange(1, width, dtype=np.int64)
-    length = 1 + np.searchsorted(powers, magnitude, side="right")  # digits of each value
-    keep = np.ones(grid.shape, dtype=bool)
-    keep[:, 0] = v < 0
-    keep[:, 1:-1] = np.arange(width, 0, -1)[None, :] <= length[:, None]
-    return grid[keep].tobytes()[:-1]
+        yield _decimals(v, start, min(len(v), start + _BLOCK))

@@ -201,8 +201,8 @@ def _base_rows(base) -> Iterator[bytes]:
     code = {name: i for i, name in enumerate(names)}  # names sorted: a code is a rank
     s = np.fromiter(map(code.__getitem__, strong), dtype=np.int64, count=len(pairs))
     w = np.fromiter(map(code.__getitem__, weak), dtype=np.int64, count=len(pairs))
-    order = np.lexsort((w, s))
-    yield from rows([(piece_table([f"{n} > " for n in names]), s[order]),
+    order = np.argsort(s * len(names) + w)  # the pairs are distinct: the key orders them alone
+    yield from rows([(piece_table(names), s[order]), (piece_table([" > "]), None),
                      (piece_table([f"{n}\n" for n in names]), w[order])], len(pairs), chunk=_CHUNK)
 
 
@@ -213,15 +213,16 @@ def _attack_rows(attacks) -> Iterator[bytes]:
                       f"{'active' if a.defeated_by is None else 'defeated by %s > %s' % a.defeated_by}\n"
                       for a in attacks).encode("utf-8")
         return
-    args, kinds = attacks.argument_ids, [k.value for k in KINDS]
+    args = attacks.argument_ids
     names = (attacks.argument_ids, attacks.rule_ids, attacks.fact_ids)
     offset = np.cumsum([0] + [len(n) for n in names])  # "on": arguments, then rules, then facts
     shape = attacks.shape.astype(np.int64)
+    tab = piece_table(["\t"])
+    ids = piece_table(list(args))
     yield from rows([
-        (piece_table([f"{a}\t" for a in args]), attacks.attacker),
-        (piece_table([f"{t}\t{k}\t" for t in args for k in kinds]),
-         attacks.target.astype(np.int64) * len(kinds) + attacks.kind),
-        (piece_table([f"{n}\t" for group in names for n in group]), offset[shape] + attacks.on),
-        (piece_table(["-\t"] + [f"{r}\t" for r in attacks.rule_ids]), attacks.lic.astype(np.int64) + 1),
+        (ids, attacks.attacker), (tab, None), (ids, attacks.target),
+        (piece_table([f"\t{k.value}\t" for k in KINDS]), attacks.kind),
+        (piece_table([n for group in names for n in group]), offset[shape] + attacks.on), (tab, None),
+        (piece_table(["-"] + list(attacks.rule_ids)), attacks.lic.astype(np.int64) + 1), (tab, None),
         (piece_table(["active\n"] + [f"defeated by {s} > {w}\n" for s, w in attacks.defeats]),
          attacks.defeat.astype(np.int64) + 1)], len(attacks))

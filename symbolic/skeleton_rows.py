@@ -37,7 +37,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from .byte_rows import rows, table
+from .byte_rows import Table, rows, table
 from .dot import _EDGE_STYLE, _NODE_STYLE, dot_escape
 from .model import EdgeType, NodeType
 from .naming import EDGE_ARROW
@@ -49,13 +49,6 @@ __all__ = ["SkeletonRows", "dot_pieces", "json_pieces"]
 _PREFIX = "priority:"
 _first, _third = itemgetter(0), itemgetter(2)
 _type, _label, _names = itemgetter("type"), itemgetter("label"), itemgetter("names")
-
-
-def _bytes(pieces: list[bytes]) -> np.ndarray:
-    """:func:`symbolic.byte_rows.table` of pieces that are ``bytes`` already."""
-    out = np.empty(len(pieces), dtype=object)
-    out[:] = pieces
-    return out
 
 
 def json_pieces(strings: Sequence[str]) -> list[bytes]:
@@ -101,8 +94,8 @@ def _ranks(strings: Sequence[str]) -> np.ndarray:
     return ranks
 
 
-def _suffixed(pieces: list[bytes], suffix: bytes) -> np.ndarray:
-    return _bytes([p + suffix for p in pieces])
+def _suffixed(pieces: list[bytes], suffix: bytes) -> Table:
+    return Table([p + suffix for p in pieces])
 
 
 class SkeletonRows:
@@ -256,8 +249,8 @@ class SkeletonRows:
             return
         ids, data, codes, types = self._store_nodes(positions)
         n, zeros = len(ids), np.zeros(len(ids), dtype=np.int64)
-        yield from rows([(table([',{"id":"']), zeros), (_bytes(json_pieces(ids)), np.arange(n)),
-                         (table(['","label":"']), zeros), (_bytes(json_pieces(list(map(_label, data)))), np.arange(n)),
+        yield from rows([(table([',{"id":"']), zeros), (Table(json_pieces(ids)), np.arange(n)),
+                         (table(['","label":"']), zeros), (Table(json_pieces(list(map(_label, data)))), np.arange(n)),
                          (table([f'","type":"{NodeType(t).value}"}}' for t in types]), codes)], n)
 
     def _json_block(self) -> Iterator[bytes]:
@@ -266,7 +259,7 @@ class SkeletonRows:
             return
         parts, labels = json_pieces(block.parts), json_pieces(block.rule_labels)
         yield from rows([
-            (_bytes([b',{"id":"priority:(' + p + PART_SEPARATOR.encode() for p in parts]), block.strong_part[j]),
+            (Table([b',{"id":"priority:(' + p + PART_SEPARATOR.encode() for p in parts]), block.strong_part[j]),
             (_suffixed(parts, b')","label":"('), block.weak_part[j]),
             (_suffixed(labels, b") > ("), block.strong_rule[j]),
             (_suffixed(labels, b") ["), block.weak_rule[j]),
@@ -282,14 +275,14 @@ class SkeletonRows:
             return
         head_of, tail_of, heads, tails = self._heads(json_pieces)
         names = [t.value.encode() for t in types]
-        head, n = _bytes(heads), len(types)
+        head, n = Table(heads), len(types)
         hs, hd, ts, td = head_of[source], head_of[target], tail_of[source], tail_of[target]
         yield from rows([
-            (_bytes([b',{"id":"' + t + b":" for t in names]), kind), (head, hs),
+            (Table([b',{"id":"' + t + b":" for t in names]), kind), (head, hs),
             (_suffixed(tails, EDGE_ARROW.encode()), ts), (head, hd),
             (_suffixed(tails, b'","source":"'), td), (head, hs),
             (_suffixed(tails, b'","target":"'), ts), (head, hd),
-            (_bytes([p + b'","type":"' + t + b'"}' for p in tails for t in names]), td * n + kind)], len(kind))
+            (Table([p + b'","type":"' + t + b'"}' for p in tails for t in names]), td * n + kind)], len(kind))
 
     # -- DOT ------------------------------------------------------------------------------------
 
@@ -316,8 +309,8 @@ class SkeletonRows:
         names = list(map(", ".join, map(_names, data)))
         shown = [f"{label}\n({name})" if name else label for label, name in zip(labels, names)]
         n, zeros = len(ids), np.zeros(len(ids), dtype=np.int64)
-        yield from rows([(table(['  "']), zeros), (_bytes(dot_pieces(ids)), np.arange(n)),
-                         (table(['" [label="']), zeros), (_bytes(dot_pieces(shown)), np.arange(n)),
+        yield from rows([(table(['  "']), zeros), (Table(dot_pieces(ids)), np.arange(n)),
+                         (table(['" [label="']), zeros), (Table(dot_pieces(shown)), np.arange(n)),
                          (table([f'", {_NODE_STYLE[NodeType(t)]}];\n' for t in types]), codes)], n)
 
     def _dot_block(self) -> Iterator[bytes]:
@@ -337,13 +330,13 @@ class SkeletonRows:
             strong_name[hit] = len(rules) + mine[hit]
             weak_name[hit] = len(rules)
         yield from rows([
-            (_bytes([b'  "priority:(' + p + PART_SEPARATOR.encode() for p in parts]), block.strong_part[j]),
+            (Table([b'  "priority:(' + p + PART_SEPARATOR.encode() for p in parts]), block.strong_part[j]),
             (_suffixed(parts, b')" [label="('), block.weak_part[j]),
             (_suffixed(labels, b") > ("), block.strong_rule[j]),
             (_suffixed(labels, b") ["), block.weak_rule[j]),
             (_suffixed(dot_pieces(block.tags), b"]\\n("), block.tag[j]),
-            (_bytes([r + b">" for r in rules] + shared), strong_name),
-            (_bytes([r + b")" + end for r in rules] + [b")" + end]), weak_name)], len(j))
+            (Table([r + b">" for r in rules] + shared), strong_name),
+            (Table([r + b")" + end for r in rules] + [b")" + end]), weak_name)], len(j))
 
     def dot_edges(self) -> Iterator[bytes]:
         """The DOT line of every edge, sorted by edge id."""
@@ -359,12 +352,12 @@ class SkeletonRows:
         if not len(kind):
             return
         head_of, tail_of, heads, tails = self._heads(dot_pieces)
-        head, n = _bytes(heads), len(types)
+        head, n = Table(heads), len(types)
         styles = [f'" [{_EDGE_STYLE[t]}];\n'.encode() for t in types]
         yield from rows([
             (table(['  "']), np.zeros(len(kind), dtype=np.int64)), (head, head_of[source]),
             (_suffixed(tails, b'" -> "'), tail_of[source]), (head, head_of[target]),
-            (_bytes([p + s for p in tails for s in styles]), tail_of[target] * n + kind)], len(kind))
+            (Table([p + s for p in tails for s in styles]), tail_of[target] * n + kind)], len(kind))
 
 
 def _dot_label(node_id: str, data: dict) -> str:
