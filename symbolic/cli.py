@@ -234,22 +234,25 @@ def status(
                                 field="candidate")
         chosen.append((scenario, picked))
     chosen = collected_between(chosen)  # the collector runs between two scenarios, not within one
-    if fmt is Format.TEXT:
-        from rich.console import Console
+    try:
+        if fmt is Format.TEXT:
+            from rich.console import Console
 
-        from .cli_render import render_text
+            from .cli_render import render_text
 
-        console = Console(highlight=False)
-        for scenario, picked in chosen:
-            render_text(console, scenario, _evaluate(scenario, picked), analysis=analysis.value)
-    elif fmt is Format.JSON:
-        from .cli_formats import iter_traces_json_bytes
+            console = Console(highlight=False)
+            for scenario, picked in chosen:
+                render_text(console, scenario, _evaluate(scenario, picked), analysis=analysis.value)
+        elif fmt is Format.JSON:
+            from .cli_formats import iter_traces_json_bytes
 
-        _write(iter_traces_json_bytes(chosen, defeats=defeats.value, attacks=attacks.value))
-    else:
-        from .cli_formats import iter_traces_dot_bytes
+            _write(iter_traces_json_bytes(chosen, defeats=defeats.value, attacks=attacks.value))
+        else:
+            from .cli_formats import iter_traces_dot_bytes
 
-        _write(iter_traces_dot_bytes(chosen, defeats=defeats.value))
+            _write(iter_traces_dot_bytes(chosen, defeats=defeats.value))
+    finally:
+        chosen.close()  # the collector's state restored, also after an error
 
 
 def _gold_problems(scenario, line: int, file: str) -> list[str]:

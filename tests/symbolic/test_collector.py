@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import weakref
+from pathlib import Path
 
 import pytest
 
@@ -61,3 +62,26 @@ def test_the_collector_state_is_restored_when_the_consumer_stops_early():
         assert not gc.isenabled()  # it was off before: it stays off
     finally:
         gc.enable()
+
+
+def test_paratrace_status_in_process_restores_the_collector_after_an_error(monkeypatch):
+    import optimize.root as root
+    import symbolic.cli_formats as formats
+    from typer.testing import CliRunner
+
+    suite = Path(__file__).resolve().parent / "fixtures" / "penalty_suite.jsonl"
+    done = CliRunner().invoke(root.app, ["status", str(suite), "-f", "json"])
+    assert done.exit_code == 0 and gc.isenabled()
+    calls = []
+    real = formats.scenario_normal_form
+
+    def failing(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("second scenario fails")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(formats, "scenario_normal_form", failing)
+    done = CliRunner().invoke(root.app, ["status", str(suite), "-f", "json"])
+    assert done.exit_code != 0 and len(calls) == 2
+    assert gc.isenabled()
