@@ -6,6 +6,7 @@ Re-exported by :mod:`scorer.repair`.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -74,6 +75,47 @@ def _repair_raw(value: dict, evidence, file: str, line: int) -> OutputRecord:
         raise _validation_error(exc, file, line, value) from None
 
 
+class _Refused(ScenarioError):
+    """A line's :class:`OutputFileError`, carried through the JSON reader so that it re-reads the line strictly."""
+
+    def __init__(self, error: OutputFileError):
+        super().__init__(str(error))
+        self.error = error
+
+
+def _record(value, evidence, file: str, line: int) -> OutputRecord:
+    """The output record of one line's JSON value (a raw line repaired); :class:`OutputFileError` if it breaks the contract."""
+    if not isinstance(value, dict):
+        raise OutputFileError(f"expected a JSON object, got {type(value).__name__}",
+                              file=file, line=line, value=value)
+    if _is_raw(value):
+        return _repair_raw(value, evidence, file, line)
+    try:
+        return OutputRecord.model_validate(value)
+    except ValidationError as exc:
+        raise _validation_error(exc, file, line, value) from None
+
+
+def _validator(evidence, file: str):
+    """``validate(value, line)`` for :func:`symbolic._jsonread.scan_json_records`.
+
+    The reader gives it jiter's value first and, where this refuses that
+    value, the strict parser's (which reports a number that overflows to
+    infinity, where jiter reads it as ``inf``); so records and errors are
+    those of the strict parser alone.
+    """
+    def validate(value, line: int) -> OutputRecord:
+        try:
+            record = _record(value, evidence, file, line)
+        except OutputFileError as exc:
+            raise _Refused(exc) from None
+        if not math.isfinite(record.meta.latency_ms or 0.0):  # the one unbounded float: jiter's inf
+            raise ScenarioError("a number overflows", file=file, line=line, field="meta.latency_ms")
+        return record
+
+    return validate
+
+
 def load_outputs(path, *, evidence: Mapping[str, Iterable[str]] | None = None) -> list[OutputRecord]:
     """Read an outputs JSONL file (one :class:`~scorer.contract.OutputRecord` a line).
 
@@ -111,17 +153,9 @@ def load_outputs(path, *, evidence: Mapping[str, Iterable[str]] | None = None) -
     records: list[OutputRecord] = []
     first: dict[tuple, int] = {}
     try:
-        for line, value in scan_records(path):
-            if not isinstance(value, dict):
-                raise OutputFileError(f"expected a JSON object, got {type(value).__name__}",
-                                      file=file, line=line, value=value)
-            if _is_raw(value):
-                record = _repair_raw(value, evidence, file, line)
-            else:
-                try:
-                    record = OutputRecord.model_validate(value)
-                except ValidationError as exc:
-                    raise _validation_error(exc, file, line, value) from None
+        for line, record in scan_records(path, validate=_validator(evidence, file)):  # jiter first
+            if isinstance(record, _Refused):
+                raise record.error
             key = record.run_key + (record.case_id,)
             if key in first:
                 raise OutputFileError(
