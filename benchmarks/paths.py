@@ -269,23 +269,30 @@ def _peers(evaluation, repeat: int) -> dict:
     return peers.compare(len(evaluation.arguments), src, dst, repeat)
 
 
-def _ratios(row: dict, startup_ms: float, startup_cpu_ms: float) -> dict:
-    """Each path over the engine core; for the CLI also after subtracting the start-up (the tiny case)."""
+def _ratios(row: dict, tiny: dict) -> dict:
+    """Each path over the engine core; for the CLI also after subtracting the start-up.
+
+    The start-up is the one-case run (``tiny``) of the same kind: ``cli_text``
+    for the text format (it imports the table renderer), ``cli_json`` for the
+    others.
+    """
     engine = max(row["engine"]["median_ms"], 1e-3)
     cli = ("cli_json", "cli_json_edges", "cli_text", "cli_dot", "cli_validate", "cli_score")
     out = {f"{name}_over_engine": round(row[name]["median_ms"] / engine, 2)
            for name in ("api", "tnf", *cli) if name in row}
     for name in cli:
         if name in row:
-            out[f"{name}_minus_startup_over_engine"] = round(max(row[name]["median_ms"] - startup_ms, 0) / engine, 2)
+            startup = tiny["cli_text" if name == "cli_text" else "cli_json"]["median_ms"]
+            out[f"{name}_minus_startup_over_engine"] = round(max(row[name]["median_ms"] - startup, 0) / engine, 2)
     # The same on CPU time (user + system of the process), which the machine's load disturbs much less.
     engine_cpu = max(row["engine"]["cpu_ms"], 1e-3)
     for name in ("api", "tnf", *cli):
         if name in row:
             out[f"{name}_cpu_over_engine"] = round(row[name]["cpu_ms"] / engine_cpu, 2)
             if name in cli:
+                startup_cpu = tiny["cli_text" if name == "cli_text" else "cli_json"]["cpu_ms"]
                 out[f"{name}_minus_startup_cpu_over_engine"] = round(
-                    max(row[name]["cpu_ms"] - startup_cpu_ms, 0) / engine_cpu, 2)
+                    max(row[name]["cpu_ms"] - startup_cpu, 0) / engine_cpu, 2)
     return out
 
 
@@ -320,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
                 row[cli] = _cli(_command(cli, path, row["status"]), repeat if row["attacks"] < 200_000 else 1)
                 if cli == "cli_score":
                     row["score_engine"] = _score_engine(path, row["status"])
-            row.update(_ratios(row, rows["tiny"]["cli_text"]["median_ms"], rows["tiny"]["cli_text"]["cpu_ms"]))
+            row.update(_ratios(row, rows["tiny"]))
             rows[name] = row
             if name in PEER_GRAPHS:
                 peer_rows[name] = _peers(evaluation, repeat)
