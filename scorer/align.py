@@ -46,7 +46,7 @@ from symbolic.model import Analysis, EdgeType, Trace, TraceEdge
 from symbolic.naming import edge_id
 from symbolic.results import Evaluation
 from symbolic.tnf import tnf
-from symbolic.trace_edges import trace_edge_map
+from symbolic.trace_edges import trace_edge_attrs, trace_edge_map
 
 from .records import AlignmentRecord
 from .subtheory import Universe
@@ -55,6 +55,7 @@ __all__ = [
     "GoldClasses",
     "align_edges",
     "edge_map",
+    "evaluation_edge_attrs",
     "evaluation_edges",
     "gold_classes",
     "trace_edges",
@@ -118,6 +119,25 @@ def evaluation_edges(evaluation: Evaluation, query: str | None = None) -> dict[s
     return trace_edge_map(evaluation, query=query)
 
 
+def evaluation_edge_attrs(evaluation: Evaluation, query: str | None = None) -> dict[str, tuple]:
+    """:func:`evaluation_edges` reduced to what an alignment compares: edge id -> attributes.
+
+    The same ids in the same order; the value is ``(state, lic)`` for an
+    attack edge and ``()`` for any other (:func:`symbolic.trace_edges.trace_edge_attrs`),
+    which :func:`align_edges` takes in place of the edges.
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+    query : str, optional
+
+    Returns
+    -------
+    dict of str to tuple
+    """
+    return trace_edge_attrs(evaluation, query=query)
+
+
 @dataclass(frozen=True, slots=True)
 class GoldClasses:
     """The admissible gold edge sets of one scenario.
@@ -128,9 +148,10 @@ class GoldClasses:
         The gold status the subtraces preserve.
     classes : tuple of (tuple of str, dict)
         One entry per equivalence class, sorted by edge ids: the handles of a
-        representative admissible object set and its TNF edges by id.
-    full : dict of str to TraceEdge
-        The edges of the full gold trace.
+        representative admissible object set and its TNF edge ids, each with
+        its alignment attributes (:func:`evaluation_edge_attrs`).
+    full : dict of str to tuple
+        The edge ids of the full gold trace with their alignment attributes.
     fallback : bool
         No subtrace preserved the status (the gold label disagrees with the
         engine on the gold objects, or a cap cut the search short): the
@@ -203,7 +224,7 @@ def gold_classes(evidence_ids: Iterable[str], gold: Analysis, target: str, statu
     evidence = frozenset(evidence_ids)
     u = universe if universe is not None else Universe(evidence, gold, target)
     before = u.evaluations
-    full_edges = evaluation_edges(u.everything(), query)
+    full_edges = evaluation_edge_attrs(u.everything(), query)
     ev = u.evaluate(u.handles)
     rule_handle, fact_handle = u.rule_handles, u.fact_handles
     objs = {a.id: frozenset(rule_handle[r] for r in a.rules) | frozenset(fact_handle[f] for f in a.premises)
@@ -274,7 +295,7 @@ def gold_classes(evidence_ids: Iterable[str], gold: Analysis, target: str, statu
         minimal = [frozenset(u.relevant)]
     classes: dict[tuple[str, ...], tuple[tuple[str, ...], dict]] = {}
     for handles in minimal:
-        edges = evaluation_edges(u.evaluate(handles), query)
+        edges = evaluation_edge_attrs(u.evaluate(handles), query)
         key = tuple(sorted(edges))
         if key not in classes:
             classes[key] = (tuple(sorted(handles, key=u.handles.index)), edges)
@@ -282,7 +303,10 @@ def gold_classes(evidence_ids: Iterable[str], gold: Analysis, target: str, statu
     return GoldClasses(status, ordered, full_edges, fallback, capped, u.evaluations - before)
 
 
-def _attrs(edge: TraceEdge) -> tuple:
+def _attrs(edge: TraceEdge | tuple) -> tuple:
+    """What the alignment compares of an edge: ``(state, lic)`` of an attack, ``()`` otherwise."""
+    if type(edge) is tuple:  # already reduced (evaluation_edge_attrs)
+        return edge
     return (edge.state, edge.lic) if edge.type is EdgeType.ATTACK else ()
 
 
@@ -293,8 +317,9 @@ def align_edges(classes: GoldClasses, output: dict[str, TraceEdge]) -> Alignment
     ----------
     classes : GoldClasses
         From :func:`gold_classes`.
-    output : dict of str to TraceEdge
-        The output's TNF edges by canonical id (empty when it has no trace).
+    output : dict of str to TraceEdge, or of str to tuple
+        The output's TNF edges by canonical id (empty when it has no trace),
+        or their alignment attributes (:func:`evaluation_edge_attrs`).
 
     Returns
     -------

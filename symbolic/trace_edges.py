@@ -21,7 +21,7 @@ from .naming import EDGE_ARROW
 from .results import Evaluation
 from .trace import trace_parts
 
-__all__ = ["trace_edge_map"]
+__all__ = ["trace_edge_attrs", "trace_edge_map"]
 
 _FIELDS = tuple(TraceEdge.model_fields)
 _ACTIVE, _DEFEATED = "active", "defeated"
@@ -56,6 +56,59 @@ def trace_edge_map(evaluation: Evaluation, *, query: str | None = None) -> dict[
     """
     with gc_paused():  # many small acyclic objects (symbolic.collector)
         return _edge_map(*trace_parts(evaluation, query=query))
+
+
+def trace_edge_attrs(evaluation: Evaluation, *, query: str | None = None) -> dict[str, tuple]:
+    """The trace's edge ids, sorted, each with the attributes an alignment compares (Algorithm 4).
+
+    The same keys, in the same order, as :func:`trace_edge_map`; the value is
+    ``(state, lic)`` for an attack edge and ``()`` for any other edge, as
+    :func:`scorer.align.align_edges` reads them from a
+    :class:`~symbolic.model.TraceEdge`.  No edge object is made, so a scorer
+    that needs only ids and these attributes pays for the ids alone.
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+    query : str, optional
+        The query node's label (it does not change any edge).
+
+    Returns
+    -------
+    dict of str to tuple
+
+    Examples
+    --------
+    >>> from symbolic.model import Analysis, Fact, Rule
+    >>> from symbolic.status import evaluate_analysis
+    >>> a = Analysis(facts=[Fact(id="f1", literal="Delay(x)", evidence=["E-01"])],
+    ...              rules=[Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)",
+    ...                          evidence=["E-02"])])
+    >>> ev = evaluate_analysis(["E-01", "E-02"], a, "Penalty(x)")
+    >>> list(trace_edge_attrs(ev)) == list(trace_edge_map(ev))
+    True
+    """
+    with gc_paused():
+        skeleton, attacks = trace_parts(evaluation, query=query)
+        rows: list[tuple] = []
+        add = rows.append
+        attack_type = EdgeType.ATTACK
+        for _, _, key, data in skeleton.edges:
+            add((key, (data.get("state"), data.get("lic")) if EdgeType(data["type"]) is attack_type else ()))
+        nodes, rules, sets = attacks.node_ids, attacks.rule_nodes, attacks.sets
+        heads = [f"attack:{AttackKind(k).value}:" for k in KINDS]
+        states = (_DEFEATED, _ACTIVE)
+        columns = zip(attacks.source.tolist(), attacks.target.tolist(), attacks.kind.tolist(),
+                      attacks.lic.tolist(), attacks.active.tolist(), attacks.defeat_set.tolist())
+        for source, target, kind, lic, active, chosen in columns:
+            key = f"{heads[kind]}{nodes[source]}{EDGE_ARROW}{nodes[target]}"
+            add((key, (states[active], rules[lic] if lic >= 0 else None)))
+            if chosen >= 0:
+                rows.extend((f"defeat:{priority}{EDGE_ARROW}{key}", ()) for priority in sets[chosen])
+        rows.sort()
+        attrs = dict(rows)
+        del rows  # before the collector resumes: it would walk every row
+    return attrs
 
 
 def _edge_map(skeleton, attacks) -> dict[str, TraceEdge]:

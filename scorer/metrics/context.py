@@ -6,7 +6,7 @@ the metric functions are pure functions of a :class:`CaseContext`.
 
 *Objects of an output.*  A trace-v2 payload is grounded against the scenario's
 evidence package and put in TNF exactly like the gold objects
-(:class:`scorer.subtheory.Universe`, :func:`scorer.align.evaluation_edges`).  An
+(:class:`scorer.subtheory.Universe`, :func:`scorer.align.evaluation_edge_attrs`).  An
 output with only a common-v1 payload has no normative objects; the metrics
 then use only its explicit fields (``final_status``, ``evidence_ids``,
 ``conflict_detected``, ``priority_applied``, ``emitted_conclusions``), as
@@ -25,7 +25,7 @@ from symbolic.literals import atom, complement
 from symbolic.model import DefectClass, Scenario
 from symbolic.results import Evaluation
 
-from ..align import GoldClasses, align_edges, evaluation_edges, gold_classes
+from ..align import GoldClasses, align_edges, evaluation_edge_attrs, gold_classes
 from ..contract import OutputRecord
 from ..errors import ScoringError
 from ..budget import DEFAULT_CASE_BUDGET, BudgetExceeded, CaseBudget
@@ -210,7 +210,8 @@ class CaseContext:
     evaluation : Evaluation or None
         The engine on the output's relevant objects.
     edges : Mapping or None
-        The output's TNF edges by canonical id.
+        The output's TNF edge ids, each with its alignment attributes
+        (:func:`scorer.align.evaluation_edge_attrs`).
     alignment : AlignmentRecord or None
         Alignment with the closest admissible gold class (``None`` without a trace,
         unless a hard failure of a trace configuration: then every gold edge is missing).
@@ -299,7 +300,7 @@ def build_context(gold: GoldView, output: OutputRecord, *, expects_trace: bool |
         try:
             universe = Universe(evidence, trace.analysis(), sc.target, CaseBudget(gold.budget))
             evaluation = universe.evaluate(universe.handles)
-            edges = evaluation_edges(universe.everything(), sc.query)
+            edges = evaluation_edge_attrs(universe.everything(), sc.query)
         except ArgumentLimitError as exc:
             raise BudgetExceeded(f"case {sc.id}, run {output.run_key}: the output's objects exceed the "
                                  f"engine's argument limit ({exc})") from None

@@ -2,7 +2,9 @@
 
 ``trace_edge_map`` must give exactly the edges of ``graph_to_trace(build_trace(...))``,
 keyed by ``edge_id``, in the same order, with the same field values and fields set,
-on every generator the trace tests use and on the shipped suites.
+on every generator the trace tests use and on the shipped suites; ``trace_edge_attrs``
+the same ids in the same order, each with ``(state, lic)`` of an attack edge and ``()``
+of any other.
 """
 
 from __future__ import annotations
@@ -13,10 +15,11 @@ from pathlib import Path
 import pytest
 
 from symbolic.io import load_suite
+from symbolic.model import EdgeType
 from symbolic.naming import edge_id
 from symbolic.tnf import normal_form
 from symbolic.trace import build_trace
-from symbolic.trace_edges import trace_edge_map
+from symbolic.trace_edges import trace_edge_attrs, trace_edge_map
 from symbolic.trace_graph import graph_to_trace
 
 from test_trace_naive import CASES, E
@@ -34,6 +37,8 @@ def _same(evaluation, query=None) -> None:
     assert list(got.values()) == list(expected.values())
     assert [e.model_fields_set for e in got.values()] == [e.model_fields_set for e in expected.values()]
     assert all(type(e) is type(x) for e, x in zip(got.values(), expected.values()))
+    reduced = [(i, (e.state, e.lic) if e.type is EdgeType.ATTACK else ()) for i, e in expected.items()]
+    assert list(trace_edge_attrs(evaluation, query=query).items()) == reduced
 
 
 @pytest.mark.parametrize("name, analysis, target", CASES, ids=[c[0] for c in CASES])
