@@ -22,7 +22,6 @@ from experiments import cli as experiments_cli
 from experiments import oracle_cli
 from experiments.runner import cli as runner_cli
 from scorer import cli as scorer_cli
-from scorer.contract import json_schemas
 from symbolic import cli as symbolic_cli
 
 from . import cli as optimize_cli
@@ -49,6 +48,16 @@ REGISTRARS = (
 QUIET_LOGGERS = ("instructor", "LiteLLM", "litellm", "httpx")
 
 
+def _contract_schemas() -> dict:
+    """The JSON Schemas of the scorer's contract (:func:`scorer.contract.json_schemas`).
+
+    Imported when ``paratrace schema`` asks for them, not at start-up.
+    """
+    from scorer.contract import json_schemas
+
+    return json_schemas()
+
+
 def compose() -> typer.Typer:
     """The ``paratrace`` group with the commands of every package.
 
@@ -56,7 +65,7 @@ def compose() -> typer.Typer:
     -------
     typer.Typer
     """
-    root = symbolic_cli.new_app(symbolic_cli.CliContext(schemas=json_schemas))
+    root = symbolic_cli.new_app(symbolic_cli.CliContext(schemas=_contract_schemas))
     for register in REGISTRARS:
         register(root)
     return root
