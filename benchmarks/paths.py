@@ -37,6 +37,8 @@ our labelling (:func:`symbolic.labelling.grounded_rounds` on the CSR, and
 :func:`symbolic.labelling.grounded_state` from the edge list) against the C
 worklist on the same CSR, a plain-Python worklist, networkx and clingo's
 grounded encoding (:mod:`benchmarks.peers`), and checks that all agree.
+``verdicts`` holds each goal of :data:`GOALS` against this run's numbers
+(with ``--quick`` the inputs are small, so only the ratios mean much).
 Timings depend on the machine's load (reported); no test reads them.
 """
 
@@ -296,6 +298,43 @@ def _ratios(row: dict, tiny: dict) -> dict:
     return out
 
 
+def _verdicts(rows: dict, peer_rows: dict) -> dict:
+    """Each goal of :data:`GOALS` against this run's numbers: the values it reads and whether they meet it.
+
+    ``path_over_engine`` reads CPU ratios (``api``, ``tnf``, each CLI path
+    after its start-up, and the scoring over its own engine calls, not over
+    one: it makes hundreds) and lists every one above the bound.
+    """
+    out = {}
+    labels = [p["label_over_c"] for p in peer_rows.values() if p.get("label_over_c") is not None]
+    if labels:
+        out["label_over_c_max"] = {"value": max(labels), "met": max(labels) <= GOALS["label_over_c_max"]}
+    clingo = [p["clingo_over_api"] for p in peer_rows.values() if p.get("clingo_over_api") is not None]
+    if clingo:
+        out["clingo_over_api_min"] = {"value": min(clingo), "met": min(clingo) >= GOALS["clingo_over_api_min"]}
+    peer_json = [row["cli_json"] for name, row in rows.items() if name in PEER_GRAPHS and "cli_json" in row]
+    if peer_json:
+        seconds = max(r["median_ms"] for r in peer_json) / 1e3
+        rss = max(r["rss_mb"] for r in peer_json)
+        out["cli_json_peer_s_max"] = {"value": round(seconds, 2), "met": seconds <= GOALS["cli_json_peer_s_max"]}
+        out["cli_json_peer_rss_mb_max"] = {"value": rss, "met": rss <= GOALS["cli_json_peer_rss_mb_max"]}
+    tiny = max(rows["tiny"][name]["median_ms"] for name in ("cli_json", "cli_text")) / 1e3
+    out["tiny_status_s_max"] = {"value": round(tiny, 3), "met": tiny <= GOALS["tiny_status_s_max"]}
+    ratios, over = {}, {}
+    for name, row in rows.items():
+        for key, value in row.items():
+            if key in ("api_cpu_over_engine", "tnf_cpu_over_engine") or (
+                    key.endswith("_minus_startup_cpu_over_engine") and not key.startswith("cli_score")):
+                ratios[f"{name}.{key}"] = value
+        score = row.get("score_engine", {}).get("score_cpu_over_its_engine_calls")
+        if score is not None:
+            ratios[f"{name}.score_cpu_over_its_engine_calls"] = score
+    over = {key: value for key, value in ratios.items() if value > GOALS["path_over_engine_max"]}
+    if ratios:
+        out["path_over_engine_max"] = {"value": max(ratios.values()), "met": not over, "over": over}
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, repeat 2")
@@ -339,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
               "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "loadavg_at_start": load,
                           "pythondontwritebytecode_set": "PYTHONDONTWRITEBYTECODE" in os.environ,
                           "loadavg_at_end": [round(x, 2) for x in os.getloadavg()]},
-              "goals": GOALS, "rows": rows, "peers": peer_rows}
+              "goals": GOALS, "verdicts": _verdicts(rows, peer_rows), "rows": rows, "peers": peer_rows}
     print(json.dumps(report, indent=2))
     return 0
 
