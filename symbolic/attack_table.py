@@ -40,6 +40,9 @@ class AttackTable(Sequence[Attack]):
         ``attacker``, ``target``, ``on``, ``lic`` (-1 for none) and ``defeat``
         (-1 for active) as int32; ``kind`` (index into :data:`KINDS`) and
         ``shape`` as int8; ``explicit`` as bool.  All of one length.
+    defeat_keys : numpy.ndarray of int64, optional
+        ``defeats`` as rule indices, ``stronger * len(rule_ids) + weaker``, when
+        the builder has them (it numbers the pairs that way); ``None`` otherwise.
 
     Examples
     --------
@@ -51,21 +54,27 @@ class AttackTable(Sequence[Attack]):
     """
 
     __slots__ = ("argument_ids", "rule_ids", "fact_ids", "defeats", "attacker", "target", "on",
-                 "lic", "defeat", "kind", "shape", "explicit")
+                 "lic", "defeat", "kind", "shape", "explicit", "defeat_keys")
 
     _INT32 = ("attacker", "target", "on", "lic", "defeat")
+    _COLUMNS = ("attacker", "target", "on", "lic", "defeat", "kind", "shape", "explicit")
 
-    def __init__(self, argument_ids, rule_ids, fact_ids, defeats, columns):
+    def __init__(self, argument_ids, rule_ids, fact_ids, defeats, columns, defeat_keys=None):
         self.argument_ids = tuple(argument_ids)
         self.rule_ids = tuple(rule_ids)
         self.fact_ids = tuple(fact_ids)
         self.defeats = tuple(defeats)
+        if defeat_keys is not None:
+            defeat_keys = np.asarray(defeat_keys, dtype=np.int64)
+            if len(defeat_keys) != len(self.defeats):
+                raise ValueError(f"{len(defeat_keys)} defeat keys for {len(self.defeats)} defeating pairs")
+        self.defeat_keys = defeat_keys
         for name in self._INT32:
             setattr(self, name, np.asarray(columns[name], dtype=np.int32))
         self.kind = np.asarray(columns["kind"], dtype=np.int8)
         self.shape = np.asarray(columns["shape"], dtype=np.int8)
         self.explicit = np.asarray(columns["explicit"], dtype=bool)
-        lengths = {len(getattr(self, name)) for name in self.__slots__[4:]}
+        lengths = {len(getattr(self, name)) for name in self._COLUMNS}
         if len(lengths) != 1:
             raise ValueError(f"attack columns have different lengths: {sorted(lengths)}")
 
@@ -130,7 +139,7 @@ class AttackTable(Sequence[Attack]):
             return False
         if (self.argument_ids, self.rule_ids, self.fact_ids, self.defeats) == (
                 other.argument_ids, other.rule_ids, other.fact_ids, other.defeats):
-            return all(np.array_equal(getattr(self, c), getattr(other, c)) for c in self.__slots__[4:])
+            return all(np.array_equal(getattr(self, c), getattr(other, c)) for c in self._COLUMNS)
         return tuple(self) == tuple(other)
 
     __hash__ = None  # type: ignore[assignment]

@@ -206,7 +206,8 @@ class _Builder(RebutBlocks):
         self.undercuts()
         self.undermines()
         columns = merge_explicit(self, self.columns())
-        return AttackTable(self.index.ids, self.rule_ids, self.fact_ids, self.defeats(), columns)
+        keys = np.concatenate(self._keys) if self._keys else np.zeros(0, dtype=np.int64)
+        return AttackTable(self.index.ids, self.rule_ids, self.fact_ids, self.defeats(), columns, keys)
 
 
 def derive_attacks(theory: Theory, arguments: Sequence[Argument], order: PriorityOrder, *,

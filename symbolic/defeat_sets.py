@@ -46,6 +46,9 @@ class _Pairs:
         code = self.code = {}
         for name in table.rule_ids:
             code.setdefault(name, len(code))
+        n_rules = len(table.rule_ids)
+        # distinct rule ids: a rule's code is its index, as in the builder's defeat keys
+        by_index = table.defeat_keys is not None and len(code) == n_rules
         layered = rules.target_rules.pair_codes
         if layered is not None:
             names, strong, weak, self._tuples = layered
@@ -59,13 +62,17 @@ class _Pairs:
             strong = np.array([position[p[0]] for p in self._tuples], dtype=np.int64)
             weak = np.array([position[p[1]] for p in self._tuples], dtype=np.int64)
         engine = table.defeats
-        engine_strong, engine_weak = zip(*engine) if engine else ((), ())
-        e_strong, e_weak = self._codes(engine_strong), self._codes(engine_weak)
-        if len(e_strong) and min(e_strong.min(), e_weak.min()) < 0:  # names outside the rules and P+
-            self._add(list(engine_strong) + list(engine_weak))
+        if by_index and n_rules:
+            e_strong, e_weak = np.divmod(table.defeat_keys, n_rules)
+        else:
+            engine_strong, engine_weak = zip(*engine) if engine else ((), ())
             e_strong, e_weak = self._codes(engine_strong), self._codes(engine_weak)
+            if len(e_strong) and min(e_strong.min(), e_weak.min()) < 0:  # names outside the rules and P+
+                self._add(list(engine_strong) + list(engine_weak))
+                e_strong, e_weak = self._codes(engine_strong), self._codes(engine_weak)
         self.width = width = max(len(code), 1)
-        self.lic = np.array([code[name] for name in table.rule_ids], dtype=np.int64)
+        self.lic = (np.arange(n_rules, dtype=np.int64) if by_index
+                    else np.array([code[name] for name in table.rule_ids], dtype=np.int64))
         self.perm, self.keys = sort_order(at[weak] * width + at[strong], width * width)
         # The engine's pairs: their index here, those outside P+ appended (each once).
         engine_codes = e_weak * width + e_strong
