@@ -68,11 +68,13 @@ def collapse_aliases(theory: Theory) -> tuple[Theory, dict[str, str]]:
                                                 "(its consequent is one of its antecedents)"))
     rules = [r for r in theory.rules if r.id not in steps]
     namer = Namer(rules)
+    namer.name_rules()  # every rule's content at once
+    content = namer.rule_content
     alias: dict[str, str] = {}
     first: dict[str, Rule] = {}
     evidence: dict[str, list] = {}
     for rule in rules:
-        key = namer.rule_content(rule.id)
+        key = content(rule.id)
         if "[?]" in key:  # inside a cycle of exceptions: content does not identify it
             key = f"{key}#{rule.id}"
         if key in first:

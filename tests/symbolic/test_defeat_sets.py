@@ -118,12 +118,13 @@ def test_sorted_keys_equal_numpy(seed, monkeypatch):
             assert found.tolist() == want
 
 
-@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("seed", range(40))
 def test_radix_order_is_a_stable_sort(seed):
     """The C sort against numpy's stable argsort: int32 and int64 keys, every width of span, runs of
     equal keys and of equal digits (skipped passes), the empty input."""
     rng = np.random.default_rng(seed)
-    span = int(rng.choice([1, 2, 255, 256, 257, 1 << 16, 3 * 8672 * 8672, 1 << 40, (1 << 63) - 1]))
+    span = int(rng.choice([1, 2, 255, 256, 257, 1 << 16, 3 * 8672 * 8672, 1 << 32, (1 << 32) + 1, 1 << 40,
+                           (1 << 63) - 1]))  # up to 2^32 the passes move uint32 pairs, above (uint64, int64)
     n = int(rng.choice([0, 1, 5, 1000, 70000]))
     key = rng.integers(0, span, n, dtype=np.int64)
     if n and seed % 3 == 0:  # few distinct keys: long runs of ties
