@@ -31,6 +31,7 @@ from typer.core import TyperGroup
 from .attack_list import AttackList
 from .collector import collected_between, gc_paused
 from .errors import ParatraceError, PriorityCycleWarning, ScenarioError
+from .priority_list import PriorityList
 
 __all__ = ["CliContext", "GuardedGroup", "app", "debug_enabled", "new_app", "register"]
 
@@ -284,8 +285,9 @@ def _citation_problems(scenario, line: int, file: str) -> list[str]:
     problems = []
     for kind in ("facts", "rules", "priorities", "attacks"):
         objs = getattr(scenario.gold, kind, ()) or ()
-        if isinstance(objs, AttackList):  # a long list kept as columns: each distinct citation checked once
-            if all(known.issuperset(cited) for cited in set(objs.evidence)):
+        if isinstance(objs, (AttackList, PriorityList)):  # a long list kept as columns: each distinct
+            stored = objs.evidence if isinstance(objs, AttackList) else objs.distinct("evidence")  # citation once
+            if all(known.issuperset(cited) for cited in set(stored)):
                 continue
             citations = objs.evidences()
         else:

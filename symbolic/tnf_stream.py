@@ -78,8 +78,12 @@ def defeat_set_id(priorities) -> str:
     >>> defeat_set_id(["priority:(b=>¬p)>(a=>p)"])[:8]
     'defeats:'
     """
-    text = "\n".join(sorted(priorities))
-    return "defeats:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+    return _sorted_set_id(sorted(priorities))
+
+
+def _sorted_set_id(priorities) -> str:
+    """:func:`defeat_set_id` of priority ids already sorted (the sets of :class:`AttackEdges` are)."""
+    return "defeats:" + hashlib.sha256("\n".join(priorities).encode("utf-8")).hexdigest()[:12]
 
 
 def _summarize(edges: AttackEdges, defeats: str) -> bool:
@@ -208,7 +212,7 @@ def iter_tnf_bytes(evaluation: Evaluation, *, query: str | None = None, defeats:
         skeleton, edges = trace_parts(evaluation, query=query)
         columns = _columnar(edges, defeats, attacks)
         summary = columns or _summarize(edges, defeats)
-        set_ids = [defeat_set_id(s) for s in edges.sets] if summary else None
+        set_ids = list(map(_sorted_set_id, edges.sets)) if summary else None
         written = SkeletonRows(skeleton)
         del skeleton
     if columns:
@@ -326,7 +330,7 @@ def iter_dot_bytes(evaluation: Evaluation, *, query: str | None = None, name: st
     with gc_paused():
         skeleton, edges = trace_parts(evaluation, query=query)
         summary = _summarize(edges, defeats)
-        set_ids = [defeat_set_id(s) for s in edges.sets] if summary else None
+        set_ids = list(map(_sorted_set_id, edges.sets)) if summary else None
         written = SkeletonRows(skeleton)
         del skeleton
     yield (f"digraph {dot_escape(name)} {{\n  rankdir=LR;\n"

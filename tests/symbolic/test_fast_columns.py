@@ -30,6 +30,7 @@ from symbolic.errors import ScenarioError
 from symbolic.grounding import ground
 from symbolic.io import load_scenario_text, load_suite
 from symbolic.model import Analysis, AttackEdge, Fact, Priority, Rule, Scenario
+from symbolic.priority_list import PriorityList
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 VALID = json.loads((FIXTURES / "penalty_suite.jsonl").read_text(encoding="utf-8").splitlines()[0])
@@ -338,3 +339,21 @@ def test_a_long_priority_list_is_validated_by_columns_with_the_same_errors():
     record["gold"]["priorities"][1100]["basis"] = "whim"
     with pytest.raises(ScenarioError, match=r"field gold\.priorities\.1100\.basis: "):
         load_scenario_text(json.dumps(record), file="s.jsonl", line=1)
+
+
+def test_validate_reports_a_bad_citation_in_a_long_priority_list(tmp_path):
+    """Priorities kept as columns are checked column-wise, with the same message as a short list."""
+    record = copy.deepcopy(VALID)
+    record["gold"]["priorities"] = [{"stronger": f"s{i}", "weaker": f"w{i}", "basis": "exception", "evidence": E}
+                                    for i in range(columns_module.MIN_ROWS + 50)]
+    record["gold"]["priorities"][1030]["evidence"] = ["E-99"]
+    path = tmp_path / "s.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    assert isinstance(load_suite(path)[0].gold.priorities, PriorityList)
+    done = subprocess.run([sys.executable, "-c", "from optimize.root import main; main()", "validate", str(path)],
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"paratrace: error: {path}:1: case {record['id']!r}, field gold.priorities.1030.evidence.0: cites fragment "
+        "'E-99', which is not in the evidence package (the engine drops the object as ungrounded; tag the case "
+        "'ungrounded-gold' if that is intended)"]
