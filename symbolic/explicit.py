@@ -23,6 +23,7 @@ from .attack_list import AttackList
 from .attack_table import SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE
 from .labels import AttackKind
 from .literals import normalize_literal
+from .sorted_keys import sort_order
 
 __all__ = ["merge_explicit"]
 
@@ -274,6 +275,11 @@ def _group_ids(parts: list[dict[str, np.ndarray]]) -> tuple[list[np.ndarray], in
     return np.split(ids, np.cumsum(sizes)[:-1]), bound
 
 
+def _sorted(key: np.ndarray, bound: int) -> np.ndarray:
+    """``key`` (values in ``[0, bound)``) sorted, by the C radix sort (:func:`symbolic.sorted_keys.sort_order`)."""
+    return sort_order(key, bound)[1]
+
+
 def _repeats(ordered: np.ndarray) -> bool:
     """Whether a sorted array holds a value twice."""
     return len(ordered) > 1 and bool((ordered[1:] == ordered[:-1]).any())
@@ -286,7 +292,7 @@ def _first_rows(key: np.ndarray, bound: int) -> np.ndarray | None:
     Otherwise one sort of ``key * n + row`` puts each value's first row first.
     """
     n = len(key)
-    if not _repeats(np.sort(key)):
+    if not _repeats(_sorted(key, bound)):
         return None
     if bound > ((1 << 62) // n):
         _, first = np.unique(key, return_index=True)
@@ -330,8 +336,8 @@ def merge_explicit(builder, columns: dict[str, np.ndarray]) -> dict[str, np.ndar
     (new_key, old_key), bound = _group_ids([extra, columns])
     if len(old_key):
         first = _first_rows(new_key, bound)
-    else:  # no derived attack: the key is only needed if a value repeats, so sort it in place
-        new_key.sort()
+    else:  # no derived attack: the key is only needed if a value repeats, so sort it
+        new_key = _sorted(new_key, bound)
         first = None
         if _repeats(new_key):
             (new_key,), bound = _group_ids([extra])
