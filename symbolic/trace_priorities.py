@@ -27,6 +27,7 @@ from typing import Sequence
 
 import numpy as np
 
+from . import _colread
 from .model import EdgeType, NodeType
 from .naming import Namer
 from .priority_list import priority_columns
@@ -112,7 +113,9 @@ class PriorityNodes:
     def codes(self, rule_ids: Sequence[str]) -> np.ndarray:
         """The rule code of each id (new rules get theirs, with their part, label and ``unresolved`` flag)."""
         code = self.rule_code
-        for rule in dict.fromkeys(rule_ids):
+        # each id's position among the distinct ids (first seen first), in one pass in C
+        raw, distinct = _colread.codes([rule_ids], None)
+        for rule in distinct:
             if rule not in code:
                 part = self._namer.priority_part(rule)
                 if part not in self.part_code:
@@ -125,7 +128,8 @@ class PriorityNodes:
                 self.rule_part.append(self.part_code[part])
                 self.rule_labels.append(self._namer.rule_label(rule))
                 self.rule_unresolved.append(rule in self._unresolved)
-        return np.fromiter(map(code.__getitem__, rule_ids), dtype=np.int64, count=len(rule_ids))
+        of_distinct = np.fromiter(map(code.__getitem__, distinct), dtype=np.int64, count=len(distinct))
+        return of_distinct[np.frombuffer(raw, dtype=np.int32)]
 
     def tag_of(self, text: str) -> int:
         """The code of a tag text."""
