@@ -81,7 +81,8 @@ def sort_order(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def unique(values: np.ndarray) -> np.ndarray:
-    """The distinct values of an integer array, sorted (``numpy.unique`` by a plain sort).
+    """The distinct values of an integer array, sorted (``numpy.unique`` by a plain sort; values that are
+    few and small against the length, as codes are, are counted instead).
 
     Examples
     --------
