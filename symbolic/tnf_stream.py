@@ -86,6 +86,22 @@ def _sorted_set_id(priorities) -> str:
     return "defeats:" + hashlib.sha256("\n".join(priorities).encode("utf-8")).hexdigest()[:12]
 
 
+_ESCAPED = bytes(range(32)) + b'"\\'  # what json.dumps escapes with ensure_ascii=False (single bytes in UTF-8)
+
+
+def _defeat_sets_json(sets) -> str:
+    """The members of ``"defeat_sets"``: ``json.dumps`` of ``{"id", "priorities"}`` per ``(id, priorities)``.
+
+    When no priority id needs an escape (the usual case: one scan of their text), each is only quoted;
+    a set id (``defeats:`` and hex) never needs one.
+    """
+    text = "".join(p for _, members in sets for p in members).encode("utf-8")
+    if len(text.translate(None, _ESCAPED)) != len(text):
+        return ",".join(f'{{"id":{_q(i)},"priorities":[{",".join(map(_q, p))}]}}' for i, p in sets)
+    return ",".join('{"id":"' + i + '","priorities":[' + ('"' + '","'.join(p) + '"' if p else "") + "]}"
+                    for i, p in sets)
+
+
 def _summarize(edges: AttackEdges, defeats: str) -> bool:
     if defeats not in DEFEATS_MODES:
         raise ValueError(f"defeats must be one of {', '.join(DEFEATS_MODES)}, got {defeats!r}")
@@ -220,8 +236,7 @@ def iter_tnf_bytes(evaluation: Evaluation, *, query: str | None = None, defeats:
         yield from _attack_columns(edges, set_ids)
     if summary:
         sets = sorted(zip(set_ids, edges.sets))
-        yield (("" if columns else "{") + '"defeat_sets":[' + ",".join(  # json.dumps of {"id", "priorities"}
-            f'{{"id":{_q(i)},"priorities":[{",".join(map(_q, p))}]}}' for i, p in sets) + '],"edges":[').encode("utf-8")
+        yield (("" if columns else "{") + '"defeat_sets":[' + _defeat_sets_json(sets) + '],"edges":[').encode("utf-8")
     else:
         yield b'{"edges":['
 

@@ -161,3 +161,16 @@ def test_dot_summary_leaves_out_defeat_edges_and_names_the_sets(seed):
     kept = [line for line in full.splitlines() if "neutralizes" not in line]
     assert [line.split(", defeats=")[0] + ("];" if ", defeats=" in line else "") for line in short.splitlines()
             if not line.strip().startswith("// ")] == kept
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_defeat_sets_are_written_as_json_dumps_writes_them(seed):
+    """The quoted-only fast path and the escaping path of the summary's ``defeat_sets`` give json.dumps."""
+    rng = random.Random(seed)
+    alphabet = ["a", "¬", "→", "(", ")", ">", "=", " ", "é"] + (['"', "\\", "\n", "\x01"] if seed % 2 else [])
+    sets = [(f"defeats:{i:012x}", tuple(sorted("".join(rng.choice(alphabet) for _ in range(rng.randint(0, 8)))
+                                              for _ in range(rng.randint(0, 4)))))
+            for i in range(rng.randint(0, 5))]
+    want = ",".join(json.dumps({"id": i, "priorities": list(p)}, ensure_ascii=False, separators=(",", ":"))
+                    for i, p in sets)
+    assert tnf_stream._defeat_sets_json(sets) == want
