@@ -46,6 +46,10 @@ def _reference(evaluation, monkeypatch):
 def _check(evaluation, monkeypatch) -> None:
     want = _reference(evaluation, monkeypatch)
     _same(_edges(evaluation), want)
+    if getattr(evaluation.attacks, "defeat_keys", None) is not None:
+        with monkeypatch.context() as patch:  # the engine pairs read from their names, not the builder's keys
+            patch.setattr(evaluation.attacks, "defeat_keys", None)
+            _same(_edges(evaluation), want)
     with monkeypatch.context() as patch:  # sub-classes by sorting, plain sorts and binary searches
         patch.setattr(attack_classes, "_KEY_LIMIT", 0)
         _same(_edges(evaluation), want)

@@ -247,22 +247,30 @@ def test_first_rows_marks_the_first_of_each_group_of_equal_edges(seed):
     assert edges.first_rows().tolist() == expected and 0 < sum(expected) < len(items)
 
 
-def test_validate_reports_a_bad_citation_in_a_long_list(tmp_path):
+_LONG_LISTS = {  # field -> (row i, the columnar type, where the bad citation goes)
+    "attacks": (lambda i: {"source": "r1", "target": f"x{i}", "kind": "undercut", "evidence": E}, AttackList, 1),
+    "priorities": (lambda i: {"stronger": f"s{i}", "weaker": f"w{i}", "basis": "exception", "evidence": E},
+                   PriorityList, 0),
+}
+
+
+@pytest.mark.parametrize("field", sorted(_LONG_LISTS))
+def test_validate_reports_a_bad_citation_in_a_long_list(tmp_path, field):
+    """A long list kept as columns is checked column-wise, with the message of a short list."""
+    row, kept_as, at = _LONG_LISTS[field]
     record = copy.deepcopy(VALID)
-    record["gold"]["attacks"] = [{"source": "r1", "target": f"x{i}", "kind": "undercut", "evidence": E}
-                                 for i in range(columns_module.MIN_ROWS + 50)]
-    record["gold"]["attacks"][1050]["evidence"] = ["E-01", "E-99"]
+    record["gold"][field] = [row(i) for i in range(columns_module.MIN_ROWS + 50)]
+    record["gold"][field][1050]["evidence"] = ["E-01", "E-99"] if at else ["E-99"]
     path = tmp_path / "s.jsonl"
     path.write_text(json.dumps(record) + "\n", encoding="utf-8")
-    assert isinstance(load_suite(path)[0].gold.attacks, AttackList)
+    assert isinstance(getattr(load_suite(path)[0].gold, field), kept_as)
     done = subprocess.run([sys.executable, "-c", "from optimize.root import main; main()", "validate", str(path)],
                           capture_output=True, text=True)
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
-        f"paratrace: error: {path}:1: case {record['id']!r}, field gold.attacks.1050.evidence.1: cites fragment "
+        f"paratrace: error: {path}:1: case {record['id']!r}, field gold.{field}.1050.evidence.{at}: cites fragment "
         "'E-99', which is not in the evidence package (the engine drops the object as ungrounded; tag the case "
         "'ungrounded-gold' if that is intended)"]
-
 
 # -- facts, rules and priorities, column by column ---------------------------------------------------
 
@@ -339,21 +347,3 @@ def test_a_long_priority_list_is_validated_by_columns_with_the_same_errors():
     record["gold"]["priorities"][1100]["basis"] = "whim"
     with pytest.raises(ScenarioError, match=r"field gold\.priorities\.1100\.basis: "):
         load_scenario_text(json.dumps(record), file="s.jsonl", line=1)
-
-
-def test_validate_reports_a_bad_citation_in_a_long_priority_list(tmp_path):
-    """Priorities kept as columns are checked column-wise, with the same message as a short list."""
-    record = copy.deepcopy(VALID)
-    record["gold"]["priorities"] = [{"stronger": f"s{i}", "weaker": f"w{i}", "basis": "exception", "evidence": E}
-                                    for i in range(columns_module.MIN_ROWS + 50)]
-    record["gold"]["priorities"][1030]["evidence"] = ["E-99"]
-    path = tmp_path / "s.jsonl"
-    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
-    assert isinstance(load_suite(path)[0].gold.priorities, PriorityList)
-    done = subprocess.run([sys.executable, "-c", "from optimize.root import main; main()", "validate", str(path)],
-                          capture_output=True, text=True)
-    assert done.returncode == 2
-    assert done.stderr.splitlines() == [
-        f"paratrace: error: {path}:1: case {record['id']!r}, field gold.priorities.1030.evidence.0: cites fragment "
-        "'E-99', which is not in the evidence package (the engine drops the object as ungrounded; tag the case "
-        "'ungrounded-gold' if that is intended)"]
