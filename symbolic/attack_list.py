@@ -129,6 +129,11 @@ class AttackList(ColumnList):
         """The cited fragments of each row."""
         return self._column(self.evidence)
 
+    def distinct(self, name: str) -> tuple:
+        """The values of column ``name`` as stored: one per row, or one for every row (as
+        :meth:`symbolic.priority_list.PriorityList.distinct`)."""
+        return getattr(self, name)
+
     def edges(self) -> tuple:
         """The rows as edge objects (built on first use, then kept)."""
         if self._edges is None:

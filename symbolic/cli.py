@@ -285,9 +285,8 @@ def _citation_problems(scenario, line: int, file: str) -> list[str]:
     problems = []
     for kind in ("facts", "rules", "priorities", "attacks"):
         objs = getattr(scenario.gold, kind, ()) or ()
-        if isinstance(objs, (AttackList, PriorityList)):  # a long list kept as columns: each distinct
-            stored = objs.evidence if isinstance(objs, AttackList) else objs.distinct("evidence")  # citation once
-            if all(known.issuperset(cited) for cited in set(stored)):
+        if isinstance(objs, (AttackList, PriorityList)):  # kept as columns: each distinct citation once
+            if all(known.issuperset(cited) for cited in set(objs.distinct("evidence"))):
                 continue
             citations = objs.evidences()
         else:
