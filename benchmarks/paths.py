@@ -43,6 +43,11 @@ our labelling (:func:`symbolic.labelling.grounded_rounds` on the CSR, and
 :func:`symbolic.labelling.grounded_state` from the edge list) against the C
 worklist on the same CSR, a plain-Python worklist, networkx and clingo's
 grounded encoding (:mod:`benchmarks.peers`), and checks that all agree.
+The verdict reads the *paired* ratios, ``*_over_paired_engine``: ``api`` and
+``tnf`` each over the engine run right after each of their runs in this process,
+each CLI path after one case over the engine run right after it in the same
+process (``after_one_case.engine_cpu_ms``), so that a ratio's two times are
+taken moments apart on the same machine state.
 ``engine_after`` times the engine core again once an input's processes have run, and
 ``engine_drift`` is its CPU time over the first (1.0: no drift; on a shared machine the same call
 has taken 2x as long minutes apart, so a ratio whose input drifted is to be read with it).
@@ -115,14 +120,27 @@ def _summary(times: list[float], cpu: list[float]) -> dict:
             "cpu_ms": round(statistics.median(cpu) * 1e3, 1)}
 
 
-def _timed(fn, repeat: int) -> tuple[dict, object]:
-    times, cpu, out = [], [], None
+def _timed(fn, repeat: int, engine=None) -> tuple[dict, object]:
+    """First-run and median times of ``fn`` over ``repeat`` runs, and its last result.
+
+    With ``engine``, each run is followed by one of ``engine``: ``engine_cpu_ms``
+    is its median CPU time measured alongside, so that the ratio of the two does
+    not carry the machine's drift (docs/performance.md).
+    """
+    times, cpu, core, out = [], [], [], None
     for _ in range(repeat):
         start, start_cpu = time.perf_counter(), time.process_time()
         out = fn()
         times.append(time.perf_counter() - start)
         cpu.append(time.process_time() - start_cpu)
-    return _summary(times, cpu), out
+        if engine is not None:
+            start = time.process_time()
+            engine()
+            core.append(time.process_time() - start)
+    summary = _summary(times, cpu)
+    if core:
+        summary["engine_cpu_ms"] = round(statistics.median(core) * 1e3, 1)
+    return summary, out
 
 
 def _with_gold_status(path: Path, status: str) -> Path:
@@ -246,7 +264,7 @@ def _cli(args: list[str], repeat: int) -> dict:
 
 
 _WARM = """
-import os, sys, time
+import os, statistics, sys, time, warnings
 import typer
 from optimize.root import app, main
 
@@ -263,13 +281,26 @@ def run(entry, args):
         sys.stdout = real
 
 
-cut = sys.argv.index("::")
-tiny, args = sys.argv[1:cut], sys.argv[cut + 1:]
+first, second = (i for i, arg in enumerate(sys.argv) if arg == "::")
+tiny, args, source = sys.argv[1:first], sys.argv[first + 1:second], sys.argv[second + 1]
 run(main, tiny)
 command = typer.main.get_command(app)  # built once per process, as in a process of its own
 start = time.process_time()
 run(lambda: command.main(args=args, prog_name="paratrace"), args)
-print(time.process_time() - start)
+used = time.process_time() - start
+# The engine core on the same input, in this process right after: the machine's drift cancels out.
+warnings.simplefilter("ignore")
+from symbolic.grounding import ground
+from symbolic.io import load_suite
+from symbolic.status import evaluate
+scenario = load_suite(source)[0]
+theory = ground(scenario.evidence_ids(), scenario.gold)
+engine = []
+for _ in range(3):
+    start = time.process_time()
+    evaluate(theory, scenario.target)
+    engine.append(time.process_time() - start)
+print(used, statistics.median(engine))
 """
 
 
@@ -281,21 +312,27 @@ def _one_case_like(cli: str, case: str) -> list[str]:
     return ["status", str(TINY), "--case", case, "-f", fmt] + (["--attacks", "edges"] if cli.endswith("_edges") else [])
 
 
-def _cli_warm(args: list[str], tiny: list[str], repeat: int) -> dict:
-    """CPU time of ``paratrace args`` in a process that has run the one-case command ``tiny`` first.
+def _cli_warm(args: list[str], tiny: list[str], source: Path, repeat: int) -> dict:
+    """CPU time of ``paratrace args`` in a process that has run the one-case command ``tiny`` first,
+    and of the engine core on ``source`` right after it in the same process.
 
     What the command costs beyond start-up -- the imports, what the same
     command builds on first use for one case, and the command group that
     typer makes once per process -- measured in one process, so without the
     noise of subtracting two processes' times.  What only a large input
-    builds on first use (a validator of columns, say) is counted.
+    builds on first use (a validator of columns, say) is counted.  The
+    engine (``engine_cpu_ms``, median of 3) runs moments later in the same
+    process, so that the ratio of the two does not carry the machine's drift.
     """
-    cpu = []
+    cpu, engine = [], []
     for _ in range(repeat):
-        done = subprocess.run([sys.executable, "-c", _WARM, *tiny, "::", *args], capture_output=True, text=True,
-                              env=_child_env(), cwd=str(ROOT))
-        cpu.append(float(done.stdout.split()[-1]))
-    return {"cpu_ms": round(statistics.median(cpu) * 1e3, 1), "first_cpu_ms": round(cpu[0] * 1e3, 1)}
+        done = subprocess.run([sys.executable, "-c", _WARM, *tiny, "::", *args, "::", str(source)],
+                              capture_output=True, text=True, env=_child_env(), cwd=str(ROOT))
+        used, core = done.stdout.split()[-2:]
+        cpu.append(float(used))
+        engine.append(float(core))
+    return {"cpu_ms": round(statistics.median(cpu) * 1e3, 1), "first_cpu_ms": round(cpu[0] * 1e3, 1),
+            "engine_cpu_ms": round(statistics.median(engine) * 1e3, 1)}
 
 
 def _in_process(path: Path, repeat: int) -> tuple[dict, object, object]:
@@ -320,8 +357,9 @@ def _in_process(path: Path, repeat: int) -> tuple[dict, object, object]:
         form = normal_form(s.evidence_ids(), s.gold, s.target, query=s.query)
         return sum(len(piece) for piece in iter_tnf_json(form.evaluation, query=s.query))
 
-    api_row, _ = _timed(api, repeat)
-    tnf_row, chars = _timed(tnf, repeat)
+    core = lambda: evaluate(theory, scenario.target)  # noqa: E731
+    api_row, _ = _timed(api, repeat, core)
+    tnf_row, chars = _timed(tnf, repeat, core)
     row = {"arguments": len(evaluation.arguments), "attacks": len(evaluation.attacks),
            "active": int(np.count_nonzero(evaluation.attacks.defeat < 0)) if hasattr(evaluation.attacks, "defeat")
            else None, "status": str(evaluation.status), "engine": engine, "api": api_row,
@@ -367,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
                 row[cli] = _cli(_command(cli, path, row["status"]), times)
                 if cli != "cli_score":
                     row[cli]["after_one_case"] = _cli_warm(_command(cli, path, row["status"]),
-                                                           _one_case_like(cli, first_case), times)
+                                                           _one_case_like(cli, first_case), path, times)
                 if cli == "cli_score":
                     row["score_engine"] = _score_engine(path, row["status"])
             # The machine's speed drifts: the engine timed again after the processes, to read the ratios by.
