@@ -1,5 +1,5 @@
 /* Text rows and decimal columns of a streamed output, written without a Python object per row
- * (docs/performance.md "Streamed outputs").  Called by symbolic.byte_rows, which builds the tables
+ * (docs/performance.md "Streaming").  Called by symbolic.byte_rows, which builds the tables
  * and checks the columns' lengths; its docstrings give the meaning.
  *
  *   rows(columns, start, stop) -> bytes

@@ -22,8 +22,10 @@ from ._byterows import decimals as _decimals, rows as _rows
 
 __all__ = ["CHUNK", "Table", "decimal_blocks", "decimals", "rows", "table"]
 
-CHUNK = 1 << 15
-_BLOCK = 1 << 20
+# Rows (and decimals) per piece: about 1 MB of text.  A larger piece is mapped afresh by the
+# allocator and costs its page faults each time (docs/performance.md, "Streaming").
+CHUNK = 1 << 12
+_BLOCK = 1 << 17
 
 
 class Table:
