@@ -19,12 +19,12 @@ The sets are numbered as the sub-classes first use them, in the order of their k
 from __future__ import annotations
 
 from itertools import repeat
-from operator import is_
 
 import numpy as np
 
 from .attack_classes import by_engine_pair, by_sorting, class_keys
 from .attack_table import AttackTable
+from .defeat_set_members import DefeatSets, expand_runs, named_sets
 from .naming import Namer
 from .results import Evaluation
 from .sorted_keys import distinct, find, sort_order, unique
@@ -115,15 +115,6 @@ class _Pairs:
         return len(self.keys) + len(self._extra)
 
 
-def _expand(starts: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The runs ``[starts[i], starts[i] + sizes[i])`` laid end to end: each position's run, and the position."""
-    run = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
-    ends = np.cumsum(sizes)
-    position = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64)
-    position += np.repeat(starts - (ends - sizes), sizes)
-    return run, position
-
-
 def _class_pairs(rules: NeutralizingPairs, table: AttackTable, pairs: _Pairs, first: np.ndarray) -> np.ndarray:
     """The pairs of ``P+`` neutralizing each class (first row of each given), as sorted keys
     ``class * len(pairs) + pair``: every ``(t, lic)`` of ``P+`` with ``t`` in ``targetRules``.
@@ -170,81 +161,14 @@ def _class_pairs(rules: NeutralizingPairs, table: AttackTable, pairs: _Pairs, fi
     by_targets = t_size <= s_size
     n_pairs, out = len(pairs), []
     a = np.flatnonzero(by_targets)  # each target rule t: (t, lic) looked up in P+
-    run, at = _expand(t_start[group[a]], t_size[a])
+    run, at = expand_runs(t_start[group[a]], t_size[a])
     hit = find(keys, weak[a][run] * width + targets[at] % width, width * width)
     out.append(cls[a][run][hit >= 0] * n_pairs + hit[hit >= 0])
     b = np.flatnonzero(~by_targets)  # each pair (t, lic) of P+: t looked up in targetRules
-    run, at = _expand(s_start[b], s_size[b])
+    run, at = expand_runs(s_start[b], s_size[b])
     hit = find(targets, group[b][run] * width + keys[at] % width, n_groups * width) >= 0
     out.append(cls[b][run][hit] * n_pairs + at[hit])
     return unique(np.concatenate(out))
-
-
-def _id_ranks(namer: Namer, names: list, strong: np.ndarray, weak: np.ndarray) -> np.ndarray | None:
-    """Ranks of the priority ids ``priority:(<strong>)>(<weak>)`` of pairs, from the ranks of their
-    rules' parts (:meth:`~symbolic.naming.Namer.priority_part`): equal ranks for equal ids, and
-    rank order for code-point order.  That holds when no ``<part>)>(`` is a proper prefix of
-    another (a part with ``)>(`` in it could be); None otherwise."""
-    rules = unique(np.concatenate([strong, weak]))
-    parts = [namer.priority_part(names[r]) for r in rules.tolist()]
-    heads = [p + ")>(" for p in parts]
-    by_head = sorted(range(len(heads)), key=heads.__getitem__)
-    for a, b in zip(by_head, by_head[1:]):
-        if heads[a] != heads[b] and heads[b].startswith(heads[a]):
-            return None
-    tails = [p + ")" for p in parts]
-    head_rank, tail_rank = _tied_ranks(heads, by_head), _tied_ranks(tails)
-    at = np.zeros(int(rules[-1]) + 1, dtype=np.int64)
-    at[rules] = np.arange(len(rules))
-    return head_rank[at[strong]] * len(rules) + tail_rank[at[weak]]
-
-
-def _tied_ranks(strings: list, order: list | None = None) -> np.ndarray:
-    """Rank of each string in code-point order, equal strings sharing one."""
-    if order is None:
-        order = sorted(range(len(strings)), key=strings.__getitem__)
-    ranks = np.empty(len(strings), dtype=np.int64)
-    rank, previous = -1, None
-    for i in order:
-        if strings[i] != previous:
-            rank, previous = rank + 1, strings[i]
-        ranks[i] = rank
-    return ranks
-
-
-def _named_sets(members: list[np.ndarray], pairs: _Pairs, namer: Namer):
-    """Each set of pair indices named: its priority node ids, sorted, each once; and the pairs used
-    (indices, and their tuples)."""
-    flat = np.concatenate(members) if members else np.zeros(0, dtype=np.int64)
-    used, tuples = pairs.in_source_order(np.flatnonzero(np.bincount(flat, minlength=len(pairs))))
-    strong, weak = pairs.codes_of(used)
-    known, priority_id = namer.priority_ids, namer.priority_id  # the base priorities' ids are known by now
-    ids = list(map(known.get, tuples))
-    if any(map(is_, ids, repeat(None))):
-        ids = [i or priority_id(*p) for i, p in zip(ids, tuples)]
-    position = np.zeros(len(pairs), dtype=np.int64)
-    position[used] = np.arange(len(used))
-    at = position[flat]
-    sizes = np.array([len(m) for m in members], dtype=np.int64)
-    rank = _id_ranks(namer, pairs.names, strong, weak) if len(used) else None
-    if rank is None:  # sorted by the ids themselves
-        flat_ids = list(map(ids.__getitem__, at.tolist()))
-        duplicate = len(set(ids)) < len(ids)  # two pairs of one id: a set lists it once
-        out, start = [], 0
-        for size in sizes.tolist():
-            part = sorted(flat_ids[start:start + size])
-            start += size
-            out.append(tuple(dict.fromkeys(part)) if duplicate else tuple(part))
-        return out, used, tuples
-    # Each set's members by rank (one sort for all sets), equal ranks (equal ids) once.
-    span = int(rank.max()) + 1
-    entry = np.repeat(np.arange(len(members), dtype=np.int64), sizes)
-    order, key = sort_order(entry * span + rank[at], len(members) * span)
-    keep = np.ones(len(key), dtype=bool)
-    np.not_equal(key[1:], key[:-1], out=keep[1:])
-    flat_ids = list(map(ids.__getitem__, at[order[keep]].tolist()))
-    ends = np.cumsum(np.bincount(entry[order[keep]], minlength=len(members))).tolist()
-    return [tuple(flat_ids[a:b]) for a, b in zip([0] + ends[:-1], ends)], used, tuples
 
 
 def defeat_sets(evaluation: Evaluation, namer: Namer, table: AttackTable, order: np.ndarray,
@@ -271,13 +195,13 @@ def defeat_sets(evaluation: Evaluation, namer: Namer, table: AttackTable, order:
     -------
     defeat_set : numpy.ndarray of int64
         Per edge, the index of its set in ``sets``, -1 for an active edge.
-    sets : tuple of tuple of str
+    sets : DefeatSets
         The sets some edge has, each its sorted priority node ids, in the order first used.
     pairs : frozenset of (str, str)
         Every pair of ``P+`` (or engine pair) in one of the sets.
     """
     if active.all():
-        return np.full(len(active), -1, dtype=np.int64), (), frozenset()
+        return np.full(len(active), -1, dtype=np.int64), DefeatSets.of_names(()), frozenset()
     keys = class_keys(evaluation, table)
     subs = by_engine_pair(keys, table) if group is None else None
     if subs is None:
@@ -318,13 +242,16 @@ def defeat_sets(evaluation: Evaluation, namer: Namer, table: AttackTable, order:
         groups = group[defeated]
         group_start, chosen = _edge_sets(entry[subs.per_row], groups, appear_list, member_list)
     # Name each set; equal names share one set, numbered as first named.
-    named: dict[tuple[str, ...], int] = {}
+    named: dict = {}
+    first_named: list[int] = []
     remap = np.full(n_classes + len(extra) + len(appear_list), -1, dtype=np.int64)
-    named_sets, used, tuples = _named_sets(member_list, pairs, namer)
-    for e, ids in zip(appear_list, named_sets):
-        remap[e] = named.setdefault(ids, len(named))
+    set_keys, chosen_sets, used, tuples = named_sets(member_list, pairs, namer)
+    for k, (e, ids) in enumerate(zip(appear_list, set_keys)):
+        i = remap[e] = named.setdefault(ids, len(named))
+        if i == len(first_named):
+            first_named.append(k)
     if group is None:  # every set is some edge's
-        sets = tuple(named)
+        sets = chosen_sets(first_named)
         if subs.pair_sub is not None:
             per_pair = np.full(len(subs.pair_sub), -1, dtype=np.int64)
             known = subs.pair_sub >= 0
@@ -340,8 +267,7 @@ def defeat_sets(evaluation: Evaluation, namer: Namer, table: AttackTable, order:
         compact[kept] = np.arange(len(kept))
         defeat_set = np.full(len(active), -1, dtype=np.int64)
         defeat_set[groups[group_start]] = compact[remap[chosen]]
-        names_of = list(named)
-        sets = tuple(names_of[i] for i in kept.tolist())
+        sets = chosen_sets([first_named[i] for i in kept.tolist()])
         kept_entries = unique(chosen).tolist()
     if group is None:  # every set is some edge's: every pair named is used
         return defeat_set, sets, frozenset(tuples)

@@ -140,11 +140,6 @@ class Namer:
         self._rule_ids: dict[str, str] = {}
 
     @property
-    def priority_ids(self) -> dict[tuple[str, str], str]:
-        """The priority node ids computed so far (``(stronger, weaker)`` -> node id), to read, not to change."""
-        return self._priority_ids
-
-    @property
     def argument_ids(self) -> dict[str, str]:
         """The argument node ids computed so far (engine argument id -> node id), to read, not to change."""
         return self._arg_ids
@@ -247,17 +242,6 @@ class Namer:
             weak = content.get(weaker) or self.priority_part(weaker)
             node = self._priority_ids[stronger, weaker] = f"priority:({strong})>({weak})"
         return node
-
-    def name_priorities(self, named: dict[tuple[str, str], str]) -> None:
-        """Record the node ids of many pairs at once (``named[s, w]`` is exactly ``priority_id(s, w)``).
-
-        :mod:`symbolic.trace_priorities` builds the ids of a theory's priorities in bulk, from
-        the parts of each rule; what it records here :meth:`priority_id` then returns.
-        """
-        if self._priority_ids:
-            self._priority_ids.update(named)
-        else:
-            self._priority_ids = dict(named)
 
     def priority_label(self, stronger: str, weaker: str) -> str:
         """A readable rendering of ``stronger > weaker``."""

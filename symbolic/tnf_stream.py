@@ -40,7 +40,6 @@ columns (:func:`symbolic.byte_rows.rows`), one ``bytes.join`` per chunk of
 
 from __future__ import annotations
 
-import hashlib
 from json.encoder import encode_basestring
 from operator import itemgetter
 from typing import Iterator
@@ -50,6 +49,7 @@ import numpy as np
 from .attack_table import KINDS
 from .byte_rows import decimal_blocks, rows, table
 from .collector import gc_paused
+from .defeat_set_members import set_id
 from .dot import _EDGE_STYLE, _NODE_STYLE, dot_escape
 from .model import EdgeType, NodeType
 from .naming import EDGE_ARROW
@@ -78,28 +78,7 @@ def defeat_set_id(priorities) -> str:
     >>> defeat_set_id(["priority:(b=>¬p)>(a=>p)"])[:8]
     'defeats:'
     """
-    return _sorted_set_id(sorted(priorities))
-
-
-def _sorted_set_id(priorities) -> str:
-    """:func:`defeat_set_id` of priority ids already sorted (the sets of :class:`AttackEdges` are)."""
-    return "defeats:" + hashlib.sha256("\n".join(priorities).encode("utf-8")).hexdigest()[:12]
-
-
-_ESCAPED = bytes(range(32)) + b'"\\'  # what json.dumps escapes with ensure_ascii=False (single bytes in UTF-8)
-
-
-def _defeat_sets_json(sets) -> str:
-    """The members of ``"defeat_sets"``: ``json.dumps`` of ``{"id", "priorities"}`` per ``(id, priorities)``.
-
-    When no priority id needs an escape (the usual case: one scan of their text), each is only quoted;
-    a set id (``defeats:`` and hex) never needs one.
-    """
-    text = "".join(p for _, members in sets for p in members).encode("utf-8")
-    if len(text.translate(None, _ESCAPED)) != len(text):
-        return ",".join(f'{{"id":{_q(i)},"priorities":[{",".join(map(_q, p))}]}}' for i, p in sets)
-    return ",".join('{"id":"' + i + '","priorities":[' + ('"' + '","'.join(p) + '"' if p else "") + "]}"
-                    for i, p in sets)
+    return set_id("\n".join(sorted(priorities)).encode("utf-8"))
 
 
 def _summarize(edges: AttackEdges, defeats: str) -> bool:
@@ -228,15 +207,17 @@ def iter_tnf_bytes(evaluation: Evaluation, *, query: str | None = None, defeats:
         skeleton, edges = trace_parts(evaluation, query=query)
         columns = _columnar(edges, defeats, attacks)
         summary = columns or _summarize(edges, defeats)
-        set_ids = list(map(_sorted_set_id, edges.sets)) if summary else None
+        set_ids = edges.sets.ids() if summary else None
         written = SkeletonRows(skeleton)
         del skeleton
     if columns:
         yield b"{"
         yield from _attack_columns(edges, set_ids)
     if summary:
-        sets = sorted(zip(set_ids, edges.sets))
-        yield (("" if columns else "{") + '"defeat_sets":[' + _defeat_sets_json(sets) + '],"edges":[').encode("utf-8")
+        yield b'"defeat_sets":[' if columns else b'{"defeat_sets":['
+        yield edges.sets.json_members(set_ids)
+        yield b'],"edges":['
+
     else:
         yield b'{"edges":['
 
@@ -345,7 +326,7 @@ def iter_dot_bytes(evaluation: Evaluation, *, query: str | None = None, name: st
     with gc_paused():
         skeleton, edges = trace_parts(evaluation, query=query)
         summary = _summarize(edges, defeats)
-        set_ids = list(map(_sorted_set_id, edges.sets)) if summary else None
+        set_ids = edges.sets.ids() if summary else None
         written = SkeletonRows(skeleton)
         del skeleton
     yield (f"digraph {dot_escape(name)} {{\n  rankdir=LR;\n"

@@ -25,6 +25,7 @@ from typing import Sequence
 import numpy as np
 
 from .attack_table import KINDS, SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE, AttackTable
+from .defeat_set_members import DefeatSets
 from .defeat_sets import defeat_sets
 from .labels import AttackKind
 from .naming import EDGE_ARROW, Namer
@@ -106,8 +107,8 @@ class AttackEdges:
         Argument node ids, sorted.
     rule_nodes : tuple of str
         Node ids of licensing rules, sorted.
-    sets : tuple of tuple of str
-        Defeat sets: the sorted priority node ids neutralizing an edge.
+    sets : DefeatSets
+        Defeat sets: the sorted priority node ids neutralizing an edge (a sequence of tuples of str).
     pairs : frozenset of (str, str)
         Every ``(stronger, weaker)`` pair of ``P+`` used by a defeat set.
     """
@@ -121,7 +122,7 @@ class AttackEdges:
     defeat_set: np.ndarray
     node_ids: tuple[str, ...]
     rule_nodes: tuple[str, ...]
-    sets: tuple[tuple[str, ...], ...]
+    sets: DefeatSets
     pairs: frozenset[tuple[str, str]]
 
     def __len__(self) -> int:
@@ -131,7 +132,7 @@ class AttackEdges:
         """How many defeat edges the full (per-edge) form has."""
         if not len(self.sets):
             return 0
-        sizes = np.array([len(s) for s in self.sets], dtype=np.int64)
+        sizes = self.sets.sizes()
         chosen = self.defeat_set[self.defeat_set >= 0]
         return int(sizes[chosen].sum())
 
@@ -252,5 +253,5 @@ def attack_edges(evaluation: Evaluation, namer: Namer) -> AttackEdges:
         source=src[first], target=dst[first], kind=table.kind[first].astype(np.int64),
         lic=lic.astype(np.int64, copy=False),
         active=active, explicit=explicit, defeat_set=defeat_set, node_ids=node_ids,
-        rule_nodes=rule_nodes, sets=sets, pairs=pairs,
+        rule_nodes=rule_nodes, sets=sets if isinstance(sets, DefeatSets) else DefeatSets.of_names(sets), pairs=pairs,
     )

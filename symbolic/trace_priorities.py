@@ -67,8 +67,8 @@ class PriorityNodes:
         Nodes ``0 .. n_base - 1`` are the theory's priorities, in order of first occurrence; the rest closure pairs.
     ambiguous : bool
         Whether some part contains :data:`PART_SEPARATOR` (nodes are then keyed by their id strings).
-    known : dict of (str, str) to str
-        While the trace is built: ``(stronger, weaker)`` of each priority -> its node id.
+    known : frozenset of (str, str)
+        While the trace is built: ``(stronger, weaker)`` of each priority.
     row_node, fragment_source : numpy.ndarray of int64
         Per priority its node; per evidence fragment (of every priority, in order) the store
         position of its evidence node.
@@ -98,7 +98,7 @@ class PriorityNodes:
         self._ids: list[str] | None = None
         self._index: dict | None = None
         self._parts_of: np.ndarray | None = None
-        self.known: dict[tuple[str, str], str] = {}  # (stronger, weaker) of each priority -> its node id
+        self.known: frozenset[tuple[str, str]] = frozenset()  # (stronger, weaker) of each priority
 
     def __len__(self) -> int:
         return len(self.strong_part)
@@ -106,7 +106,7 @@ class PriorityNodes:
     def finish(self) -> None:
         """Drop what only building needed (the namer, the pairs of the priorities, the node index, the ids)."""
         self._namer = self._index = self._ids = None
-        self.known = {}
+        self.known = frozenset()
 
     # -- coding ---------------------------------------------------------------------------------
 
@@ -285,9 +285,8 @@ def priority_nodes(evaluation, namer: Namer, store: NodeStore) -> PriorityNodes:
     position = {f: store.node(f"evidence:{f}", NodeType.EVIDENCE, f) for f in dict.fromkeys(fragments)}
     block.fragment_source = np.fromiter(map(position.__getitem__, fragments), dtype=np.int64, count=len(fragments))
     block.row_node = row_node
-    ids = block.node_ids()
-    block.known = dict(zip(zip(strongers, weakers), ids if distinct else [ids[j] for j in row_node.tolist()]))
-    namer.name_priorities(block.known)
+    # Each pair's id is namer.priority_id's (made from the same parts) and is made only when asked.
+    block.known = frozenset(zip(strongers, weakers))
     return block
 
 
@@ -370,7 +369,7 @@ def closure_pairs(evaluation, namer: Namer, block: PriorityNodes, store: NodeSto
         Derivation edges from each supporting base pair to the closure node.
     """
     base = evaluation.priorities.base
-    if base == frozenset(block.known):  # the engine's base: the theory's pairs, each with its node
+    if base == block.known:  # the engine's base: the theory's pairs, each with its node
         pairs = list(pairs - base) if isinstance(pairs, (set, frozenset)) else [p for p in pairs if p not in base]
     else:
         pairs = [p for p in pairs if p not in block.known]  # the pair of a priority has its node

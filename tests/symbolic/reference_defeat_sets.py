@@ -111,9 +111,9 @@ def reference_defeat_sets(evaluation, namer, table, order, group, active, defeat
     # Name each set by its priority node ids; equal names share one set.
     named: dict[tuple[str, ...], int] = {}
     remap = np.empty(len(by_index), dtype=np.int64)
-    node_of, priority_id = namer.priority_ids, namer.priority_id  # the base priorities' ids are known by now
+    priority_id = namer.priority_id
     for i, found in enumerate(by_index):
-        ids = tuple(sorted({node_of.get(p) or priority_id(*p) for p in found}))
+        ids = tuple(sorted({priority_id(*p) for p in found}))
         remap[i] = named.setdefault(ids, len(named))
     # Only the sets some edge uses are kept, in first-named order.
     if chosen is None:  # every class is some edge's set

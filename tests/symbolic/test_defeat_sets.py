@@ -14,7 +14,7 @@ import random
 import numpy as np
 import pytest
 
-from symbolic import _sortkeys, attack_classes, defeat_sets, sorted_keys, trace_attacks
+from symbolic import _sortkeys, attack_classes, defeat_set_members, defeat_sets, sorted_keys, trace_attacks
 from symbolic.naming import Namer
 from symbolic.sorted_keys import distinct, find, sort_order, unique
 from symbolic.trace_attacks import attack_edges
@@ -57,7 +57,7 @@ def _check(evaluation, monkeypatch) -> None:
         _same(_edges(evaluation), want)
         patch.setattr(sorted_keys, "PACK_LIMIT", 0)
         _same(_edges(evaluation), want)
-        patch.setattr(defeat_sets, "_id_ranks", lambda *args: None)  # sets sorted by their ids
+        patch.setattr(defeat_set_members, "_id_ranks", lambda *args: None)  # sets sorted by their ids
         _same(_edges(evaluation), want)
 
 

@@ -7,6 +7,7 @@ out; ``paratrace status --defeats`` selects the form.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import subprocess
@@ -14,9 +15,11 @@ import sys
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from symbolic import tnf_stream
+from symbolic.defeat_set_members import DefeatSets
 from symbolic.dot import to_dot
 from symbolic.io import load_suite
 from symbolic.model import Analysis, Fact, Priority, Rule
@@ -163,14 +166,24 @@ def test_dot_summary_leaves_out_defeat_edges_and_names_the_sets(seed):
             if not line.strip().startswith("// ")] == kept
 
 
-@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("seed", range(40))
 def test_defeat_sets_are_written_as_json_dumps_writes_them(seed):
-    """The quoted-only fast path and the escaping path of the summary's ``defeat_sets`` give json.dumps."""
+    """A defeat set's id and the summary's ``defeat_sets`` from integer members (the rows kernel over
+    the parts, also with escapes and empty sets) and from the ids give json.dumps and sha256 of the ids."""
     rng = random.Random(seed)
     alphabet = ["a", "¬", "→", "(", ")", ">", "=", " ", "é"] + (['"', "\\", "\n", "\x01"] if seed % 2 else [])
-    sets = [(f"defeats:{i:012x}", tuple(sorted("".join(rng.choice(alphabet) for _ in range(rng.randint(0, 8)))
-                                              for _ in range(rng.randint(0, 4)))))
-            for i in range(rng.randint(0, 5))]
-    want = ",".join(json.dumps({"id": i, "priorities": list(p)}, ensure_ascii=False, separators=(",", ":"))
-                    for i, p in sets)
-    assert tnf_stream._defeat_sets_json(sets) == want
+    parts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 8))) for _ in range(rng.randint(1, 6))]
+    sizes = [rng.randint(0 if seed % 3 == 0 else 1, 4) for _ in range(rng.randint(0, 6))]
+    strong = np.array([rng.randrange(len(parts)) for _ in range(sum(sizes))], dtype=np.int64)
+    weak = np.array([rng.randrange(len(parts)) for _ in range(sum(sizes))], dtype=np.int64)
+    ends = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    members = DefeatSets.of_members(strong, weak, ends, parts)
+    names = [tuple(f"priority:({parts[s]})>({parts[w]})" for s, w in zip(strong[a:b], weak[a:b]))
+             for a, b in zip(ends[:-1], ends[1:])]
+    assert members.names() == tuple(names) and list(members.sizes()) == sizes
+    ids = ["defeats:" + hashlib.sha256("\n".join(n).encode("utf-8")).hexdigest()[:12] for n in names]
+    want = ",".join(json.dumps({"id": ids[i], "priorities": list(names[i])}, ensure_ascii=False,
+                               separators=(",", ":")) for i in sorted(range(len(ids)), key=ids.__getitem__))
+    for sets in (members, DefeatSets.of_names(names)):
+        assert sets.ids() == ids
+        assert sets.json_members(ids) == want.encode("utf-8")
