@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 from json.encoder import encode_basestring
 from itertools import starmap
-from operator import add
+from operator import add, and_, ne
 from typing import Iterator, Sequence
 
 import numpy as np
@@ -161,12 +161,12 @@ def _id_ranks(namer: Namer, names: list, strong: np.ndarray, weak: np.ndarray):
         Each pair's rank; the parts of the rules met; each pair's strong and weak part (indices into them).
     """
     rules = unique(np.concatenate([strong, weak]))
-    parts = [namer.priority_part(names[r]) for r in rules.tolist()]
+    parts = namer.priority_parts(map(names.__getitem__, rules.tolist()))
     heads = [p + ")>(" for p in parts]
     by_head = sorted(range(len(heads)), key=heads.__getitem__)
-    for a, b in zip(by_head, by_head[1:]):
-        if heads[a] != heads[b] and heads[b].startswith(heads[a]):
-            return None
+    ordered = list(map(heads.__getitem__, by_head))
+    if any(map(and_, map(ne, ordered[:-1], ordered[1:]), map(str.startswith, ordered[1:], ordered[:-1]))):
+        return None
     tails = [p + ")" for p in parts]
     head_rank, tail_rank = _tied_ranks(heads, by_head), _tied_ranks(tails)
     at = np.zeros(int(rules[-1]) + 1, dtype=np.int64)
@@ -176,15 +176,14 @@ def _id_ranks(namer: Namer, names: list, strong: np.ndarray, weak: np.ndarray):
 
 
 def _tied_ranks(strings: list, order: list | None = None) -> np.ndarray:
-    """Rank of each string in code-point order, equal strings sharing one."""
+    """Rank of each string in code-point order, equal strings sharing one (``order``: their sorted order)."""
     if order is None:
         order = sorted(range(len(strings)), key=strings.__getitem__)
+    ordered = list(map(strings.__getitem__, order))
+    step = np.zeros(len(ordered), dtype=np.int64)
+    step[1:] = np.fromiter(map(ne, ordered[1:], ordered[:-1]), dtype=bool, count=max(len(ordered) - 1, 0))
     ranks = np.empty(len(strings), dtype=np.int64)
-    rank, previous = -1, None
-    for i in order:
-        if strings[i] != previous:
-            rank, previous = rank + 1, strings[i]
-        ranks[i] = rank
+    ranks[np.asarray(order, dtype=np.int64)] = np.cumsum(step)
     return ranks
 
 

@@ -115,19 +115,20 @@ class PriorityNodes:
         code = self.rule_code
         # each id's position among the distinct ids (first seen first), in one pass in C
         raw, distinct = _colread.codes([rule_ids], None)
-        for rule in distinct:
-            if rule not in code:
-                part = self._namer.priority_part(rule)
-                if part not in self.part_code:
-                    self.part_code[part] = len(self.parts)
-                    self.parts.append(part)
+        new = [rule for rule in distinct if rule not in code]
+        if new:
+            part_code, parts = self.part_code, self.parts
+            for rule, part in zip(new, self._namer.priority_parts(new)):
+                if part not in part_code:
+                    part_code[part] = len(parts)
+                    parts.append(part)
                     if PART_SEPARATOR in part and not self.ambiguous:
                         self.ambiguous, self._index = True, None
                 code[rule] = len(self.rules)
                 self.rules.append(rule)
-                self.rule_part.append(self.part_code[part])
-                self.rule_labels.append(self._namer.rule_label(rule))
-                self.rule_unresolved.append(rule in self._unresolved)
+                self.rule_part.append(part_code[part])
+            self.rule_labels.extend(map(self._namer.rule_label, new))
+            self.rule_unresolved.extend(rule in self._unresolved for rule in new)
         of_distinct = np.fromiter(map(code.__getitem__, distinct), dtype=np.int64, count=len(distinct))
         return of_distinct[np.frombuffer(raw, dtype=np.int32)]
 

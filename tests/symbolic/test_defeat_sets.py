@@ -155,3 +155,36 @@ def test_radix_order_checks_its_arguments():
         _sortkeys.order(np.array([0, 0, 0]), 3, out, out.copy())
     with pytest.raises(TypeError):
         _sortkeys.order(np.array([0.0, 1.0]), 3, out, out.copy())
+
+
+class _Parts:
+    """A namer whose rules' parts are given."""
+
+    def __init__(self, parts):
+        self.parts = dict(parts)
+
+    def priority_parts(self, rule_ids):
+        return [self.parts[r] for r in rule_ids]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_id_ranks_order_pairs_as_their_priority_ids(seed):
+    """The ranks of the pairs' ids from their parts' ranks: equal exactly for equal ids, in code-point
+    order, or None when a part holding ``)>(`` makes one ``<part>)>(`` a proper prefix of another."""
+    rng = random.Random(seed)
+    alphabet = ["a", "b", "¬", "→"] + ([")>(", ")", "("] if seed % 2 else [])
+    names = [f"r{i}" for i in range(rng.randint(1, 8))]
+    parts = {name: "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 4))) for name in names}
+    strong = np.array([rng.randrange(len(names)) for _ in range(30)], dtype=np.int64)
+    weak = np.array([rng.randrange(len(names)) for _ in range(30)], dtype=np.int64)
+    got = defeat_set_members._id_ranks(_Parts(parts), names, strong, weak)
+    heads = {parts[n] + ")>(" for n in names}
+    if got is None:
+        assert any(a != b and b.startswith(a) for a in heads for b in heads)
+        return
+    rank, found, strong_part, weak_part = got
+    ids = [f"priority:({parts[names[s]]})>({parts[names[w]]})" for s, w in zip(strong, weak)]
+    assert [f"priority:({found[s]})>({found[w]})" for s, w in zip(strong_part, weak_part)] == ids
+    for i in range(len(ids)):
+        for j in range(len(ids)):
+            assert (rank[i] < rank[j]) == (ids[i] < ids[j]) and (rank[i] == rank[j]) == (ids[i] == ids[j])
