@@ -7,8 +7,8 @@ with the attacked argument) and its licensing rule; its *sub-class* adds the eng
 
 Two ways to find the sub-classes, with the same result: :func:`by_engine_pair`, for the usual
 case where every engine pair neutralizes attacks of one class only (a derived rebut's pair
-``(t, lic)`` fixes both its conclusion and ``lic``), reads the attack columns once, in chunks
-that stay in the cache, and sorts only the engine pairs; :func:`by_sorting` sorts the attacks
+``(t, lic)`` fixes both its conclusion and ``lic``), reads the attack columns once, in one pass
+in C (``symbolic._classkeys``), and sorts only the engine pairs; :func:`by_sorting` sorts the attacks
 by their full key.
 """
 
@@ -18,13 +18,13 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._classkeys import pair_keys
 from .attack_table import SHAPE_FACT, SHAPE_RULE, AttackTable
 from .results import Evaluation
 from .sorted_keys import distinct, sort_order
 
 __all__ = ["ClassKeys", "SubClasses", "by_engine_pair", "by_sorting", "class_keys"]
 
-CHUNK = 1 << 16  # attacks read at a time by by_engine_pair
 _KEY_LIMIT = 1 << 62  # class keys stay below this bound on the by_engine_pair path
 
 
@@ -113,33 +113,9 @@ def by_engine_pair(keys: ClassKeys, table: AttackTable) -> SubClasses | None:
         return None
     key_of = np.full(n_pairs, -1, dtype=np.int64)
     row_of = np.zeros(n_pairs, dtype=np.int64)
-    on_class, offset = keys.on_class, keys.offset
-    for a in range(0, len(table), CHUNK):
-        b = a + CHUNK
-        pair = table.defeat[a:b]
-        chosen = np.flatnonzero(pair >= 0)
-        if not len(chosen):
-            continue
-        pair = pair[chosen]
-        shape = table.shape[a:b][chosen]
-        key = offset[shape]
-        key += table.on[a:b][chosen]
-        key = on_class[key]
-        key *= keys.lic_span
-        key += table.lic[a:b][chosen]
-        key += 1
-        if keys.attacked_span > 1:
-            key *= keys.attacked_span
-            fact = np.flatnonzero(shape == SHAPE_FACT)
-            key[fact] += table.target[a:b][chosen[fact]] + 1
-        known = key_of[pair]
-        new = known < 0
-        if new.any():
-            key_of[pair[new]] = key[new]
-            row_of[pair[new]] = chosen[new] + a
-            known = key_of[pair]
-        if not np.array_equal(known, key):
-            return None
+    if not pair_keys(table.defeat, table.shape, table.on, table.lic, table.target, keys.on_class,
+                     keys.offset, keys.lic_span, keys.attacked_span, SHAPE_FACT, key_of, row_of):
+        return None
     used = np.flatnonzero(key_of >= 0)
     classes, _, cls = distinct(key_of[used], span)
     order, _ = sort_order(cls * n_pairs + used, len(classes) * n_pairs)

@@ -188,3 +188,51 @@ def test_id_ranks_order_pairs_as_their_priority_ids(seed):
     for i in range(len(ids)):
         for j in range(len(ids)):
             assert (rank[i] < rank[j]) == (ids[i] < ids[j]) and (rank[i] == rank[j]) == (ids[i] == ids[j])
+
+
+def _pair_keys_by_hand(defeat, shape, on, lic, target, on_class, offset, lic_span, attacked_span, fact_shape,
+                       n_pairs):
+    key_of, row_of = [-1] * n_pairs, [0] * n_pairs
+    for i, p in enumerate(defeat.tolist()):
+        if p < 0:
+            continue
+        key = int(on_class[offset[shape[i]] + on[i]]) * lic_span + int(lic[i]) + 1
+        if attacked_span > 1:
+            key = key * attacked_span + (int(target[i]) + 1 if shape[i] == fact_shape else 0)
+        if key_of[p] < 0:
+            key_of[p], row_of[p] = key, i
+        elif key_of[p] != key:
+            return False, None, None
+    return True, key_of, row_of
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_pair_keys_kernel_reads_each_engine_pairs_class_key(seed):
+    """symbolic._classkeys.pair_keys against the same keys by hand: one key per engine pair (its first
+    attack's row), False when a pair has two, IndexError for a pair or class outside the arrays."""
+    from symbolic._classkeys import pair_keys
+
+    rng = np.random.default_rng(seed)
+    n, n_pairs, n_class = int(rng.integers(0, 60)), int(rng.integers(1, 8)), 12
+    # few distinct (on, lic) per pair on even seeds, so that each pair has one key there
+    pair = rng.integers(-1, n_pairs, n).astype(np.int32)
+    on = (pair % 3 if seed % 2 == 0 else rng.integers(0, 4, n)).astype(np.int32)
+    lic = (pair % 2 if seed % 2 == 0 else rng.integers(-1, 3, n)).astype(np.int32)
+    shape = np.zeros(n, dtype=np.int8) if seed % 2 == 0 else rng.integers(0, 3, n).astype(np.int8)
+    target = rng.integers(0, 5, n).astype(np.int32)
+    on_class = rng.integers(0, 9, n_class).astype(np.int64)
+    offset = np.array([0, 4, 8], dtype=np.int64)
+    attacked_span = 1 if seed % 4 < 2 else 6
+    key_of, row_of = np.full(n_pairs, -1, dtype=np.int64), np.zeros(n_pairs, dtype=np.int64)
+    ok = pair_keys(pair, shape, on, lic, target, on_class, offset, 4, attacked_span, 2, key_of, row_of)
+    want_ok, want_key, want_row = _pair_keys_by_hand(pair, shape, on, lic, target, on_class, offset, 4,
+                                                     attacked_span, 2, n_pairs)
+    assert ok is want_ok
+    if ok:
+        assert key_of.tolist() == want_key and row_of.tolist() == want_row
+    if n and (pair >= 0).any():
+        bad = pair.copy()
+        bad[np.flatnonzero(pair >= 0)[0]] = n_pairs
+        with pytest.raises(IndexError):
+            pair_keys(bad, shape, on, lic, target, on_class, offset, 4, attacked_span, 2,
+                      np.full(n_pairs, -1, dtype=np.int64), np.zeros(n_pairs, dtype=np.int64))
