@@ -142,7 +142,7 @@ def _find(data: bytes, key: bytes, at: int = 0, opener: bytes = b"[",
         at += len(pattern)
 
 
-def split_rows(data: bytes, key: bytes, min_rows: int = 2):
+def split_rows(data: bytes, key: bytes, min_rows: int = 2, skip: tuple[int, int] = (0, 0)):
     """The array of flat objects that is the value of a ``key`` in ``data``, read as columns.
 
     Parameters
@@ -154,6 +154,8 @@ def split_rows(data: bytes, key: bytes, min_rows: int = 2):
         qualifies is taken).
     min_rows : int
         Decline shorter arrays.
+    skip : tuple of (int, int)
+        A range of ``data`` not to look into (an array read already).
 
     Returns
     -------
@@ -163,7 +165,7 @@ def split_rows(data: bytes, key: bytes, min_rows: int = 2):
         make sure ``data[start:end]`` is a value of the document (the array
         bytes alone are checked here).
     """
-    for start in _find(data, key):
+    for start in _find(data, key, skip=skip):
         try:
             found = _columns(data, start, min_rows)
         except (_Decline, ValueError, IndexError):
@@ -280,10 +282,13 @@ def splices(data: bytes, paths: tuple[tuple[str, ...], ...],
         left out).  The caller checks the paths.
     """
     found = []
+    skip = (0, 0)  # the longest array read so far: no other key is inside it
     for path in paths:
-        rows = split_rows(data, path[-1].encode("utf-8"), min_rows)
+        rows = split_rows(data, path[-1].encode("utf-8"), min_rows, skip)
         if rows is not None:
             found.append((rows[0], rows[1], path, rows[2]))
+            if rows[1] - rows[0] > skip[1] - skip[0]:
+                skip = (rows[0], rows[1])
     attacks = next((path for path in paths if path[-1] == "attacks"), None)
     if attacks is not None:
         skip = next(((start, end) for start, end, path, _ in found if path == attacks), (0, 0))
