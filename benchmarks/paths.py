@@ -62,9 +62,7 @@ import argparse
 import json
 import os
 import platform
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -80,6 +78,7 @@ import numpy as np  # noqa: E402
 
 import peers  # noqa: E402
 import theories  # noqa: E402
+from path_runs import run_cli, run_cli_warm, summary  # noqa: E402
 from path_verdicts import GOALS, ratios, verdicts  # noqa: E402
 
 TINY = ROOT / "tests" / "symbolic" / "fixtures" / "penalty_suite.jsonl"
@@ -115,11 +114,6 @@ SCORE_BUDGET = 1_000_000
 
 
 
-def _summary(times: list[float], cpu: list[float]) -> dict:
-    return {"first_ms": round(times[0] * 1e3, 1), "median_ms": round(statistics.median(times) * 1e3, 1),
-            "cpu_ms": round(statistics.median(cpu) * 1e3, 1)}
-
-
 def _timed(fn, repeat: int, engine=None) -> tuple[dict, object]:
     """First-run and median times of ``fn`` over ``repeat`` runs, and its last result.
 
@@ -137,10 +131,10 @@ def _timed(fn, repeat: int, engine=None) -> tuple[dict, object]:
             start = time.process_time()
             engine()
             core.append(time.process_time() - start)
-    summary = _summary(times, cpu)
+    row = summary(times, cpu)
     if core:
-        summary["engine_cpu_ms"] = round(statistics.median(core) * 1e3, 1)
-    return summary, out
+        row["engine_cpu_ms"] = round(statistics.median(core) * 1e3, 1)
+    return row, out
 
 
 def _with_gold_status(path: Path, status: str) -> Path:
@@ -215,124 +209,12 @@ def _score_engine(path: Path, status: str) -> dict:
             "score_cpu_over_its_engine_calls": round(total / max(spent["cpu"], 1e-9), 2)}
 
 
-def _paratrace() -> list[str]:
-    script = shutil.which("paratrace", path=str(Path(sys.executable).parent)) or shutil.which("paratrace")
-    return [script] if script else [sys.executable, "-c", "from optimize.root import main; main()"]
-
-
-_RSS = """
-import resource, subprocess, sys
-child = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-size = 0
-while True:
-    chunk = child.stdout.read(1 << 20)
-    if not chunk:
-        break
-    size += len(chunk)
-code = child.wait()
-usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(code, usage.ru_maxrss, size, usage.ru_utime + usage.ru_stime)
-"""
-
-
-def _child_env() -> dict:
-    """The environment of the timed commands: this one without ``PYTHONDONTWRITEBYTECODE``.
-
-    With it set, every ``paratrace`` process compiles each module it imports
-    again (about 0.25 s of start-up here); an installed package has its
-    bytecode cached, so the timings are of that case (``machine`` reports
-    whether the variable was set).
-    """
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    return env
-
-
-def _cli(args: list[str], repeat: int) -> dict:
-    """Run ``paratrace args`` ``repeat`` times, reading its output from a pipe; wall times, peak RSS, bytes."""
-    times, cpu, rss, code, size = [], [], 0, None, 0
-    env = _child_env()
-    for _ in range(repeat):
-        start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-c", _RSS, *_paratrace(), *args], capture_output=True, text=True,
-                              env=env)
-        times.append(time.perf_counter() - start)
-        code, peak, size, used = done.stdout.split()
-        code, size, rss = int(code), int(size), max(rss, int(peak) // 1024)
-        cpu.append(float(used))
-    return {**_summary(times, cpu), "rss_mb": rss, "exit": code, "output_bytes": size}
-
-
-_WARM = """
-import os, statistics, sys, time, warnings
-import typer
-from optimize.root import app, main
-
-
-def run(entry, args):
-    sys.argv = ["paratrace", *args]
-    real, sys.stdout = sys.stdout, open(os.devnull, "w")
-    try:
-        entry()
-    except SystemExit:
-        pass
-    finally:
-        sys.stdout.close()
-        sys.stdout = real
-
-
-first, second = (i for i, arg in enumerate(sys.argv) if arg == "::")
-tiny, args, source = sys.argv[1:first], sys.argv[first + 1:second], sys.argv[second + 1]
-run(main, tiny)
-command = typer.main.get_command(app)  # built once per process, as in a process of its own
-start = time.process_time()
-run(lambda: command.main(args=args, prog_name="paratrace"), args)
-used = time.process_time() - start
-# The engine core on the same input, in this process right after: the machine's drift cancels out.
-warnings.simplefilter("ignore")
-from symbolic.grounding import ground
-from symbolic.io import load_suite
-from symbolic.status import evaluate
-scenario = load_suite(source)[0]
-theory = ground(scenario.evidence_ids(), scenario.gold)
-engine = []
-for _ in range(3):
-    start = time.process_time()
-    evaluate(theory, scenario.target)
-    engine.append(time.process_time() - start)
-print(used, statistics.median(engine))
-"""
-
-
 def _one_case_like(cli: str, case: str) -> list[str]:
     """The command of path ``cli`` on the one-case fixture: the start-up ``after_one_case`` runs first."""
     fmt = cli.split("_")[1]
     if fmt == "validate":
         return ["validate", str(TINY), "--check-gold"]
     return ["status", str(TINY), "--case", case, "-f", fmt] + (["--attacks", "edges"] if cli.endswith("_edges") else [])
-
-
-def _cli_warm(args: list[str], tiny: list[str], source: Path, repeat: int) -> dict:
-    """CPU time of ``paratrace args`` in a process that has run the one-case command ``tiny`` first,
-    and of the engine core on ``source`` right after it in the same process.
-
-    What the command costs beyond start-up -- the imports, what the same
-    command builds on first use for one case, and the command group that
-    typer makes once per process -- measured in one process, so without the
-    noise of subtracting two processes' times.  What only a large input
-    builds on first use (a validator of columns, say) is counted.  The
-    engine (``engine_cpu_ms``, median of 3) runs moments later in the same
-    process, so that the ratio of the two does not carry the machine's drift.
-    """
-    cpu, engine = [], []
-    for _ in range(repeat):
-        done = subprocess.run([sys.executable, "-c", _WARM, *tiny, "::", *args, "::", str(source)],
-                              capture_output=True, text=True, env=_child_env(), cwd=str(ROOT))
-        used, core = done.stdout.split()[-2:]
-        cpu.append(float(used))
-        engine.append(float(core))
-    return {"cpu_ms": round(statistics.median(cpu) * 1e3, 1), "first_cpu_ms": round(cpu[0] * 1e3, 1),
-            "engine_cpu_ms": round(statistics.median(engine) * 1e3, 1)}
 
 
 def _in_process(path: Path, repeat: int) -> tuple[dict, object, object]:
@@ -387,9 +269,9 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="paratrace-paths-") as tmp:
         first_case = json.loads(TINY.read_text(encoding="utf-8").splitlines()[0])["id"]
         # one untimed run, so that the timed ones find the bytecode of every module written
-        _cli(["status", str(TINY), "--case", first_case, "-f", "json"], 1)
-        rows["tiny"] = {"cli_json": _cli(["status", str(TINY), "--case", first_case, "-f", "json"], repeat),
-                        "cli_text": _cli(["status", str(TINY), "--case", first_case], repeat)}
+        run_cli(["status", str(TINY), "--case", first_case, "-f", "json"], 1)
+        rows["tiny"] = {"cli_json": run_cli(["status", str(TINY), "--case", first_case, "-f", "json"], repeat),
+                        "cli_text": run_cli(["status", str(TINY), "--case", first_case], repeat)}
         for name, (family, options, paths) in inputs.items():
             if args.only and name not in args.only:
                 continue
@@ -402,9 +284,9 @@ def main(argv: list[str] | None = None) -> int:
                 if cli == "tnf":
                     continue
                 times = repeat if row["attacks"] < 200_000 else 1
-                row[cli] = _cli(_command(cli, path, row["status"]), times)
+                row[cli] = run_cli(_command(cli, path, row["status"]), times)
                 if cli != "cli_score":
-                    row[cli]["after_one_case"] = _cli_warm(_command(cli, path, row["status"]),
+                    row[cli]["after_one_case"] = run_cli_warm(_command(cli, path, row["status"]),
                                                            _one_case_like(cli, first_case), path, times)
                 if cli == "cli_score":
                     row["score_engine"] = _score_engine(path, row["status"])
