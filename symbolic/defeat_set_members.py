@@ -13,8 +13,8 @@ defeat edges, the DOT comments).
 from __future__ import annotations
 
 import hashlib
-from json.encoder import encode_basestring
 from itertools import starmap
+from json.encoder import encode_basestring
 from operator import add, and_, ne
 from typing import Iterator, Sequence
 
@@ -125,8 +125,8 @@ class DefeatSets(Sequence):
                             f'{",".join(map(encode_basestring, names[i]))}]}}' for i in order).encode("utf-8")
         chosen = np.asarray(order, dtype=np.int64)
         starts, sizes = self._ends[:-1][chosen], np.diff(self._ends)[chosen]
+        _, member = expand_runs(starts, sizes)
         ends = np.cumsum(sizes)
-        member = np.arange(int(ends[-1]), dtype=np.int64) + np.repeat(starts - (ends - sizes), sizes)
         first = np.zeros(len(member), dtype=np.int64)  # 0: a later member; k + 1: the first of the k-th set
         first[ends - sizes] = np.arange(1, len(order) + 1)
         last = np.zeros(len(member), dtype=np.int8)
