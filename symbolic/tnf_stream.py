@@ -41,7 +41,6 @@ columns (:func:`symbolic.byte_rows.rows`), one ``bytes.join`` per chunk of
 from __future__ import annotations
 
 from json.encoder import encode_basestring
-from operator import itemgetter
 from typing import Iterator
 
 import numpy as np
@@ -50,8 +49,8 @@ from .attack_table import KINDS
 from .byte_rows import decimal_blocks, rows, table
 from .collector import gc_paused
 from .defeat_set_members import set_id
-from .dot import _EDGE_STYLE, _NODE_STYLE, dot_escape
-from .model import EdgeType, NodeType
+from .dot import _EDGE_STYLE, dot_escape
+from .model import EdgeType
 from .naming import EDGE_ARROW
 from .results import Evaluation
 from .tnf_json import COLUMNS_SCHEMA_VERSION, SCHEMA_VERSION, SUMMARY_SCHEMA_VERSION

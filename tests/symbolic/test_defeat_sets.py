@@ -14,7 +14,7 @@ import random
 import numpy as np
 import pytest
 
-from symbolic import _sortkeys, attack_classes, defeat_set_members, defeat_sets, sorted_keys, trace_attacks
+from symbolic import _sortkeys, attack_classes, defeat_set_members, sorted_keys, trace_attacks
 from symbolic.naming import Namer
 from symbolic.sorted_keys import distinct, find, sort_order, unique
 from symbolic.trace_attacks import attack_edges
