@@ -23,10 +23,11 @@ import numpy as np
 from .byte_rows import rows, table
 from .naming import Namer
 from .sorted_keys import sort_order, unique
+from .trace_priorities import PART_SEPARATOR
 
 __all__ = ["DefeatSets", "expand_runs", "named_sets", "set_id"]
 
-_PREFIX, _SEPARATOR, _SUFFIX = "priority:(", ")>(", ")"
+_PREFIX, _SEPARATOR, _SUFFIX = "priority:(", PART_SEPARATOR, ")"
 
 
 def set_id(text: bytes) -> str:
@@ -161,8 +162,8 @@ def _id_ranks(namer: Namer, names: list, strong: np.ndarray, weak: np.ndarray):
         Each pair's rank; the parts of the rules met; each pair's strong and weak part (indices into them).
     """
     rules = unique(np.concatenate([strong, weak]))
-    parts = namer.priority_parts(map(names.__getitem__, rules.tolist()))
-    heads = [p + ")>(" for p in parts]
+    parts = [namer.priority_part(names[r]) for r in rules.tolist()]
+    heads = [p + _SEPARATOR for p in parts]
     by_head = sorted(range(len(heads)), key=heads.__getitem__)
     ordered = list(map(heads.__getitem__, by_head))
     if any(map(and_, map(ne, ordered[:-1], ordered[1:]), map(str.startswith, ordered[1:], ordered[:-1]))):

@@ -233,11 +233,6 @@ class Namer:
         """How a rule is written inside a priority id: its content when known, else its author id."""
         return self.rule_content(rule_id) if rule_id in self._rules else rule_id
 
-    def priority_parts(self, rule_ids: Iterable[str]) -> list[str]:
-        """:meth:`priority_part` of each rule id, in one pass."""
-        content, rules, rule_content = self._content, self._rules, self.rule_content
-        return [content.get(r) or (rule_content(r) if r in rules else r) for r in rule_ids]
-
     def priority_id(self, stronger: str, weaker: str) -> str:
         """The node id of ``stronger > weaker``."""
         node = self._priority_ids.get((stronger, weaker))

@@ -253,5 +253,5 @@ def attack_edges(evaluation: Evaluation, namer: Namer) -> AttackEdges:
         source=src[first], target=dst[first], kind=table.kind[first].astype(np.int64),
         lic=lic.astype(np.int64, copy=False),
         active=active, explicit=explicit, defeat_set=defeat_set, node_ids=node_ids,
-        rule_nodes=rule_nodes, sets=sets if isinstance(sets, DefeatSets) else DefeatSets.of_names(sets), pairs=pairs,
+        rule_nodes=rule_nodes, sets=sets, pairs=pairs,
     )

@@ -118,7 +118,7 @@ class PriorityNodes:
         new = [rule for rule in distinct if rule not in code]
         if new:
             part_code, parts = self.part_code, self.parts
-            for rule, part in zip(new, self._namer.priority_parts(new)):
+            for rule, part in zip(new, map(self._namer.priority_part, new)):
                 if part not in part_code:
                     part_code[part] = len(parts)
                     parts.append(part)

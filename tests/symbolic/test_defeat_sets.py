@@ -163,8 +163,8 @@ class _Parts:
     def __init__(self, parts):
         self.parts = dict(parts)
 
-    def priority_parts(self, rule_ids):
-        return [self.parts[r] for r in rule_ids]
+    def priority_part(self, rule_id):
+        return self.parts[rule_id]
 
 
 @pytest.mark.parametrize("seed", range(40))
