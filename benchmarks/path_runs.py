@@ -25,7 +25,7 @@ def summary(times: list[float], cpu: list[float]) -> dict:
 
 def _paratrace() -> list[str]:
     script = shutil.which("paratrace", path=str(Path(sys.executable).parent)) or shutil.which("paratrace")
-    return [script] if script else [sys.executable, "-c", "from optimize.root import main; main()"]
+    return [script] if script else [sys.executable, "-c", "from optimize.console import main; main()"]
 
 
 _RSS = """
@@ -73,8 +73,7 @@ def run_cli(args: list[str], repeat: int) -> dict:
 
 _WARM = """
 import os, statistics, sys, time, warnings
-import typer
-from optimize.root import app, main
+from optimize.console import main  # the console script's entry point: its thread defaults, then the app
 
 
 def run(entry, args):
@@ -92,6 +91,8 @@ def run(entry, args):
 first, second = (i for i, arg in enumerate(sys.argv) if arg == "::")
 tiny, args, source = sys.argv[1:first], sys.argv[first + 1:second], sys.argv[second + 1]
 run(main, tiny)
+import typer
+from optimize.root import app
 command = typer.main.get_command(app)  # built once per process, as in a process of its own
 start = time.process_time()
 run(lambda: command.main(args=args, prog_name="paratrace"), args)

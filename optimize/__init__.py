@@ -17,6 +17,7 @@ defines it, so that ``import optimize`` stays light:
   benchmarks;
 * :mod:`optimize.errors` -- ``OptimizeError``, ``ProgramLoadError``;
 * :mod:`optimize.serve` -- serving the assistant over HTTP.
+* :mod:`optimize.console` -- the ``paratrace`` console script (thread defaults, then :mod:`optimize.root`).
 
 Leak-free splits by scenario and update-pair cluster are in :mod:`experiments.splits`.
 

@@ -57,3 +57,53 @@ def test_status_on_one_case_leaves_networkx_unimported():
     assert report["code"] in (0, None)
     assert report["bytes"] > 0
     assert report["heavy"] == []
+
+
+CONSOLE = """
+import json, os, sys
+from optimize.console import main
+numpy_before = "numpy" in sys.modules
+sys.argv = ["paratrace", "status", sys.argv[1], "--format", "json"]
+real, sys.stdout = sys.stdout, open(os.devnull, "w")
+try:
+    main()
+except SystemExit as exc:
+    code = exc.code
+else:
+    code = 0
+sys.stdout = real
+tasks = len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else None
+print(json.dumps({"code": code, "numpy_before": numpy_before, "numpy_after": "numpy" in sys.modules,
+                  "blas": os.environ.get("OPENBLAS_NUM_THREADS"), "tasks": tasks}))
+"""
+
+
+def _console(env_extra: dict) -> dict:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"} | env_extra
+    done = subprocess.run([sys.executable, "-c", CONSOLE, str(SUITE)], capture_output=True, text=True, check=True,
+                          env=env)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_console_script_is_the_thread_setting_entry_point():
+    from importlib.metadata import entry_points
+
+    scripts = {e.name: e.value for e in entry_points(group="console_scripts") if e.name == "paratrace"}
+    assert scripts == {"paratrace": "optimize.console:main"}
+
+
+def test_console_runs_numpy_without_blas_worker_threads():
+    report = _console({})
+    assert report["code"] in (0, None)
+    assert report["numpy_before"] is False and report["numpy_after"] is True
+    assert report["blas"] == "1"
+    if report["tasks"] is not None:  # Linux: the process is one thread, no OpenBLAS worker spinning
+        assert report["tasks"] == 1
+
+
+def test_console_keeps_the_users_blas_threads():
+    report = _console({"OPENBLAS_NUM_THREADS": "2"})
+    assert report["code"] in (0, None)
+    assert report["blas"] == "2"
