@@ -15,19 +15,17 @@ from __future__ import annotations
 import hashlib
 from itertools import starmap
 from json.encoder import encode_basestring
-from operator import add, and_, ne
+from operator import and_, ne
 from typing import Iterator, Sequence
 
 import numpy as np
 
 from .byte_rows import rows, table
-from .naming import Namer
+from .naming import PART_SEPARATOR, Namer, id_pieces, ids_of_parts
 from .sorted_keys import sort_order, unique
-from .trace_priorities import PART_SEPARATOR
 
 __all__ = ["DefeatSets", "expand_runs", "named_sets", "set_id"]
 
-_PREFIX, _SEPARATOR, _SUFFIX = "priority:(", PART_SEPARATOR, ")"
 
 
 def set_id(text: bytes) -> str:
@@ -87,10 +85,7 @@ class DefeatSets(Sequence):
     def names(self) -> tuple[tuple[str, ...], ...]:
         """Every set as a tuple of priority node ids (made on first use)."""
         if self._names is None:
-            heads = [_PREFIX + p + _SEPARATOR for p in self._parts]
-            tails = [p + _SUFFIX for p in self._parts]
-            ids = list(map(add, map(heads.__getitem__, self._strong.tolist()), map(tails.__getitem__,
-                                                                                  self._weak.tolist())))
+            ids = ids_of_parts(self._parts, self._strong, self._weak)
             ends = self._ends.tolist()
             self._names = tuple(tuple(ids[a:b]) for a, b in zip(ends, ends[1:]))
         return self._names
@@ -108,7 +103,7 @@ class DefeatSets(Sequence):
         n = len(self._strong)
         last = np.zeros(n, dtype=np.int8)
         last[self._ends[1:][np.diff(self._ends) > 0] - 1] = 1
-        heads, tails = table([_PREFIX + p + _SEPARATOR for p in self._parts]), table([p + _SUFFIX for p in self._parts])
+        heads, tails = map(table, id_pieces(self._parts))
         text = b"".join(rows([(heads, self._strong), (tails, self._weak), (table(["\n", ""]), last)], n))
         size = np.diff(heads.ends)[self._strong] + np.diff(tails.ends)[self._weak] + 1 - last
         at = np.concatenate([[0], np.cumsum(size)])[self._ends].tolist()
@@ -134,10 +129,8 @@ class DefeatSets(Sequence):
         last[ends - 1] = 1
         opening = ['","'] + [('{"id":"' if k == 0 else ',{"id":"') + ids[i] + '","priorities":["'
                              for k, i in enumerate(order)]
-        escaped = [encode_basestring(p)[1:-1] for p in self._parts]
-        return b"".join(rows([(table(opening), first), (table([_PREFIX + p + _SEPARATOR for p in escaped]),
-                                                        self._strong[member]),
-                              (table([p + _SUFFIX for p in escaped]), self._weak[member]),
+        heads, tails = map(table, id_pieces([encode_basestring(p)[1:-1] for p in self._parts]))
+        return b"".join(rows([(table(opening), first), (heads, self._strong[member]), (tails, self._weak[member]),
                               (table(["", '"]}']), last)], len(member)))
 
 
@@ -163,7 +156,7 @@ def _id_ranks(namer: Namer, names: list, strong: np.ndarray, weak: np.ndarray):
     """
     rules = unique(np.concatenate([strong, weak]))
     parts = [namer.priority_part(names[r]) for r in rules.tolist()]
-    heads = [p + _SEPARATOR for p in parts]
+    heads = [p + PART_SEPARATOR for p in parts]
     by_head = sorted(range(len(heads)), key=heads.__getitem__)
     ordered = list(map(heads.__getitem__, by_head))
     if any(map(and_, map(ne, ordered[:-1], ordered[1:]), map(str.startswith, ordered[1:], ordered[:-1]))):

@@ -46,7 +46,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+from operator import add
 from typing import Iterable, Sequence
+
+import numpy as np
 
 from .digraph import adjacency, cyclic_components
 from .labels import RuleKind
@@ -54,7 +57,35 @@ from .literals import NEG
 from .model import EdgeType, Rule, TraceEdge
 from .results import Argument
 
-__all__ = ["ARROWS", "EDGE_ARROW", "Namer", "edge_id", "edge_key", "trace_sort_key"]
+__all__ = ["ARROWS", "EDGE_ARROW", "PART_SEPARATOR", "Namer", "edge_id", "edge_key", "id_pieces", "ids_of_parts",
+           "trace_sort_key"]
+
+PART_SEPARATOR = ")>("  # between the two parts of a priority id; a part that contains it makes ids ambiguous
+
+
+def id_pieces(parts) -> tuple[list[str], list[str]]:
+    """The two pieces of the priority ids made of ``parts``: ``priority:(<part>)>(`` and ``<part>)``.
+
+    The id of ``stronger > weaker`` is the head piece of the stronger rule's part followed by the
+    tail piece of the weaker's (:meth:`Namer.priority_id`).
+
+    >>> id_pieces(["b=>¬p"])
+    (['priority:(b=>¬p)>('], ['b=>¬p)'])
+    """
+    return [f"priority:({p}{PART_SEPARATOR}" for p in parts], [p + ")" for p in parts]
+
+
+def ids_of_parts(parts, strong_part: np.ndarray, weak_part: np.ndarray) -> list[str]:
+    """The priority id of each pair of part indices (:func:`id_pieces`).
+
+    >>> import numpy as np
+    >>> ids_of_parts(["a=>p", "b=>¬p"], np.array([1]), np.array([0]))
+    ['priority:(b=>¬p)>(a=>p)']
+    """
+    heads, tails = id_pieces(parts)
+    return list(map(add, map(heads.__getitem__, np.asarray(strong_part).tolist()),
+                    map(tails.__getitem__, np.asarray(weak_part).tolist())))
+
 
 ARROWS = {RuleKind.STRICT: "->", RuleKind.DEFEASIBLE: "=>", RuleKind.DEFEATER: "~>"}
 EDGE_ARROW = "\u2192"
@@ -240,7 +271,7 @@ class Namer:
             content = self._content  # rule_id(r)[5:]: the content of a known rule, else its author id
             strong = content.get(stronger) or self.priority_part(stronger)
             weak = content.get(weaker) or self.priority_part(weaker)
-            node = self._priority_ids[stronger, weaker] = f"priority:({strong})>({weak})"
+            node = self._priority_ids[stronger, weaker] = f"priority:({strong}{PART_SEPARATOR}{weak})"
         return node
 
     def priority_label(self, stronger: str, weaker: str) -> str:

@@ -40,9 +40,8 @@ import numpy as np
 from .byte_rows import Table, rows, table
 from .dot import _EDGE_STYLE, _NODE_STYLE, dot_escape
 from .model import EdgeType, NodeType
-from .naming import EDGE_ARROW
+from .naming import EDGE_ARROW, PART_SEPARATOR, id_pieces
 from .skeleton import Skeleton
-from .trace_priorities import PART_SEPARATOR
 
 __all__ = ["SkeletonRows", "dot_pieces", "json_pieces"]
 
@@ -211,8 +210,9 @@ class SkeletonRows:
         head_of = np.arange(n + self.n_block, dtype=np.int64)
         tail_of = np.zeros(n + self.n_block, dtype=np.int64)
         if self.n_block:
-            heads += [f"{_PREFIX}({p}{PART_SEPARATOR}" for p in block.parts]
-            tails += [p + ")" for p in block.parts]
+            block_heads, block_tails = id_pieces(block.parts)
+            heads += block_heads
+            tails += block_tails
             head_of[n:] = n + block.strong_part
             tail_of[n:] = 1 + block.weak_part
         return head_of, tail_of, pieces(heads), pieces(tails)

@@ -216,7 +216,6 @@ def iter_tnf_bytes(evaluation: Evaluation, *, query: str | None = None, defeats:
         yield b'"defeat_sets":[' if columns else b'{"defeat_sets":['
         yield edges.sets.json_members(set_ids)
         yield b'],"edges":['
-
     else:
         yield b'{"edges":['
 

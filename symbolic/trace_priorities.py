@@ -22,20 +22,19 @@ from __future__ import annotations
 
 from collections import defaultdict
 from itertools import chain
-from operator import add, itemgetter
+from operator import itemgetter
 from typing import Sequence
 
 import numpy as np
 
 from . import _colread
 from .model import EdgeType, NodeType
-from .naming import Namer
+from .naming import PART_SEPARATOR, Namer, ids_of_parts
 from .priority_list import priority_columns
 from .skeleton import EdgeGroup, NodeStore
 
-__all__ = ["CLOSURE_TAG", "PART_SEPARATOR", "PriorityNodes", "closure_pairs", "priority_nodes"]
+__all__ = ["CLOSURE_TAG", "PriorityNodes", "closure_pairs", "priority_nodes"]
 
-PART_SEPARATOR = ")>("  # between the two parts of a priority id; a part that contains it makes ids ambiguous
 CLOSURE_TAG = "closure"
 _SHIFT = 32  # node key: stronger part << _SHIFT | weaker part
 
@@ -144,9 +143,7 @@ class PriorityNodes:
         """Node keys of part pairs: integers, or the id strings when ids are ambiguous."""
         if not self.ambiguous:
             return (strong_part << _SHIFT) | weak_part
-        parts = self.parts
-        return [f"priority:({parts[s]}{PART_SEPARATOR}{parts[w]})" for s, w in
-                zip(strong_part.tolist(), weak_part.tolist())]
+        return ids_of_parts(self.parts, strong_part, weak_part)
 
     def _part_array(self) -> np.ndarray:
         if self._parts_of is None or len(self._parts_of) != len(self.rule_part):
@@ -189,10 +186,7 @@ class PriorityNodes:
     def node_ids(self) -> list[str]:
         """Node -> its id string (built once)."""
         if self._ids is None:
-            heads = [f"priority:({p}{PART_SEPARATOR}" for p in self.parts]
-            tails = [p + ")" for p in self.parts]
-            self._ids = list(map(add, map(heads.__getitem__, self.strong_part.tolist()),
-                                 map(tails.__getitem__, self.weak_part.tolist())))
+            self._ids = ids_of_parts(self.parts, self.strong_part, self.weak_part)
         return self._ids
 
     def attributes(self, j: int) -> dict:
