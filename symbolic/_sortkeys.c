@@ -9,12 +9,21 @@
  * as two uint32 between the passes, half the traffic of (uint64, int64) pairs.  Linear in the keys, no recursion,
  * the GIL released while it runs.  Called by symbolic.sorted_keys, which checks the types and keeps the numpy fallback.
  *
- *   order(key, span, order, ordered) -> None
+ *   order(key, span, order, ordered) -> int
  *       key: a contiguous buffer of n int32 or int64 values in [0, span); order, ordered:
  *       writable int64 buffers of n items, filled with the positions that sort key (equal keys
- *       in position order) and the sorted keys.  A key outside [0, span) raises ValueError (the
- *       outputs are then unspecified); span must be at least 1 and below 2^63; a failed
- *       allocation raises MemoryError.
+ *       in position order) and the sorted keys; ordered may be None (the sorted keys are then
+ *       not written).  Returns the number of ties: the i >= 1 whose sorted key equals the one
+ *       before.  A key outside [0, span) raises ValueError (the outputs are then unspecified);
+ *       span must be at least 1 and below 2^63; a failed allocation raises MemoryError.
+ *
+ *   edge_keys(attacker, target, kind, arg_node, source_rank, kind_rank, n_nodes, key) -> None
+ *       The sort keys of the trace's attack edges (symbolic.trace_attacks.attack_edges), in one
+ *       pass: key[i] = (kind_rank[kind[i]] * n_nodes + source_rank[arg_node[attacker[i]]]) * n_nodes
+ *       + arg_node[target[i]].  attacker, target: int32 buffers of n items (argument indices);
+ *       kind: int8 of n; arg_node: int32 (each argument's node, in [0, n_nodes)); source_rank:
+ *       int64 of n_nodes items in [0, n_nodes); kind_rank: int64; key: writable int32 or int64 of n
+ *       items.  An index or rank out of range raises ValueError (key is then unspecified).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -111,9 +120,31 @@ static void scatter_widen(const uint32_t *key, const uint32_t *pos, int64_t n, i
     }
 }
 
+/* The last scatter when the sorted keys are not wanted: positions widened, keys kept narrow (to count ties). */
+static void scatter_positions(const uint32_t *key, const uint32_t *pos, int64_t n, int shift, uint64_t mask,
+                              int64_t *start, uint32_t *to_key, int64_t *to_pos) {
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t k = key[i];
+        int64_t at = start[(k >> shift) & mask]++;
+        to_key[at] = k;
+        to_pos[at] = (int64_t)pos[i];
+    }
+}
+
+/* How many sorted keys equal the one before. */
+#define TIES_KERNEL(NAME, TYPE)                                                                   \
+    static int64_t NAME(const TYPE *sorted, int64_t n) {                                         \
+        int64_t ties = 0;                                                                       \
+        for (int64_t i = 1; i < n; i++)                                                         \
+            ties += sorted[i] == sorted[i - 1];                                                 \
+        return ties;                                                                            \
+    }
+TIES_KERNEL(ties_32, uint32_t)
+TIES_KERNEL(ties_64, uint64_t)
+
 /* The moving digits (m of them, at least 2) in narrow passes: input -> a -> b -> ... -> outputs. */
 static int sort_narrow(const void *key, int wide, int64_t n, int bits, const int *moving, int m, int64_t *counts,
-                       int64_t *order, int64_t *ordered) {
+                       int64_t *order, int64_t *ordered, int64_t *ties) {
     uint32_t *buf = malloc((size_t)(n ? n : 1) * 4 * sizeof(uint32_t));
     if (!buf)
         return -2;
@@ -126,8 +157,12 @@ static int sort_narrow(const void *key, int wide, int64_t n, int bits, const int
         first_narrow_32(key, n, moving[0] * bits, mask, start, key_a, pos_a);
     for (int j = 1; j < m; j++) {
         start = counts + ((int64_t)moving[j] << bits);
-        if (j == m - 1) {
+        if (j == m - 1 && ordered) {
             scatter_widen(key_a, pos_a, n, moving[j] * bits, mask, start, ordered, order);
+            *ties = ties_64((const uint64_t *)ordered, n);
+        } else if (j == m - 1) {
+            scatter_positions(key_a, pos_a, n, moving[j] * bits, mask, start, key_b, order);
+            *ties = ties_32(key_b, n);
         } else {
             scatter_narrow(key_a, pos_a, n, moving[j] * bits, mask, start, key_b, pos_b);
             uint32_t *t = key_a; key_a = key_b; key_b = t;
@@ -139,7 +174,8 @@ static int sort_narrow(const void *key, int wide, int64_t n, int bits, const int
 }
 
 /* The sort; -1 for a key out of range, -2 for a failed allocation. */
-static int sort_kernel(const void *key, int wide, int64_t n, uint64_t span, int64_t *order, int64_t *ordered) {
+static int sort_kernel(const void *key, int wide, int64_t n, uint64_t span, int64_t *order, int64_t *ordered,
+                       int64_t *ties) {
     int digits, bits;
     digits_of(span, &digits, &bits);
     int64_t size = (int64_t)1 << bits;
@@ -165,24 +201,31 @@ static int sort_kernel(const void *key, int wide, int64_t n, uint64_t span, int6
             moving[m++] = d;
     }
     if (m > 1 && span <= ((uint64_t)1 << 32) && (uint64_t)n < ((uint64_t)1 << 32)) {
-        int failed_narrow = sort_narrow(key, wide, n, bits, moving, m, counts, order, ordered);
+        int failed_narrow = sort_narrow(key, wide, n, bits, moving, m, counts, order, ordered, ties);
         free(counts);
         return failed_narrow;
     }
-    uint64_t *out_key = (uint64_t *)ordered, *tmp_key = NULL;
+    uint64_t *out_key = (uint64_t *)ordered, *tmp_key = NULL, *own_key = NULL;
     int64_t *tmp_pos = NULL;
+    if (!out_key) {  /* the sorted keys are not wanted: they go to a buffer of our own, to count ties */
+        out_key = own_key = malloc((size_t)(n ? n : 1) * sizeof(uint64_t));
+        if (!own_key) {
+            free(counts);
+            return -2;
+        }
+    }
     if (m > 1) {
         tmp_key = malloc((size_t)(n ? n : 1) * sizeof(uint64_t));
         tmp_pos = malloc((size_t)(n ? n : 1) * sizeof(int64_t));
         if (!tmp_key || !tmp_pos) {
-            free(counts); free(tmp_key); free(tmp_pos);
+            free(counts); free(tmp_key); free(tmp_pos); free(own_key);
             return -2;
         }
     }
     uint64_t mask = (uint64_t)size - 1;
     if (!m) {  /* already sorted: every key is equal */
         for (int64_t i = 0; i < n; i++) {
-            ordered[i] = wide ? ((const int64_t *)key)[i] : ((const int32_t *)key)[i];
+            out_key[i] = (uint64_t)(wide ? ((const int64_t *)key)[i] : ((const int32_t *)key)[i]);
             order[i] = i;
         }
     }
@@ -201,7 +244,8 @@ static int sort_kernel(const void *key, int wide, int64_t n, uint64_t span, int6
             scatter(into_out ? tmp_key : out_key, into_out ? tmp_pos : order, n, shift, mask, start, to_key, to_pos);
         }
     }
-    free(counts); free(tmp_key); free(tmp_pos);
+    *ties = ties_64(out_key, n);
+    free(counts); free(tmp_key); free(tmp_pos); free(own_key);
     return 0;
 }
 
@@ -217,33 +261,99 @@ static PyObject *order(PyObject *self, PyObject *args) {
         PyErr_Format(PyExc_ValueError, "span must be at least 1, got %lld", span);
         return NULL;
     }
+    int keys_wanted = o_ordered != Py_None;
     if (acquire(o_key, &key, "key", 0, 0) < 0 || acquire(o_order, &out_order, "order", 8, 1) < 0
-        || acquire(o_ordered, &out_ordered, "ordered", 8, 1) < 0)
+        || (keys_wanted && acquire(o_ordered, &out_ordered, "ordered", 8, 1) < 0))
         goto done;
     int64_t n = key.view.len / key.view.itemsize;
-    if (out_order.view.len / 8 != n || out_ordered.view.len / 8 != n) {
+    if (out_order.view.len / 8 != n || (keys_wanted && out_ordered.view.len / 8 != n)) {
         PyErr_Format(PyExc_ValueError, "order and ordered must have len(key) = %lld items", (long long)n);
         goto done;
     }
     int failed;
+    int64_t ties = 0;
     Py_BEGIN_ALLOW_THREADS
     failed = sort_kernel(key.view.buf, key.view.itemsize == 8, n, (uint64_t)span, out_order.view.buf,
-                         out_ordered.view.buf);
+                         keys_wanted ? out_ordered.view.buf : NULL, &ties);
     Py_END_ALLOW_THREADS
     if (failed == -1)
         PyErr_Format(PyExc_ValueError, "a key is outside [0, %lld)", span);
     else if (failed)
         PyErr_NoMemory();
     else
-        out = Py_NewRef(Py_None);
+        out = PyLong_FromLongLong((long long)ties);
 done:
     release(&key); release(&out_order); release(&out_ordered);
     return out;
 }
 
+/* The attack edge keys; -1 for an index or rank out of range. */
+#define EDGE_KEYS_KERNEL(NAME, TYPE)                                                              \
+    static int NAME(const int32_t *attacker, const int32_t *target, const int8_t *kind, int64_t n,   \
+                    const int32_t *arg_node, int64_t n_args, const int64_t *source_rank,            \
+                    const int64_t *kind_rank, int64_t n_kinds, int64_t n_nodes, TYPE *key) {        \
+        for (int64_t i = 0; i < n; i++) {                                                       \
+            int64_t a = attacker[i], t = target[i], k = kind[i];                                \
+            if (a < 0 || a >= n_args || t < 0 || t >= n_args || k < 0 || k >= n_kinds)          \
+                return -1;                                                                      \
+            int64_t s = arg_node[a], d = arg_node[t];                                           \
+            if (s < 0 || s >= n_nodes || d < 0 || d >= n_nodes)                                 \
+                return -1;                                                                      \
+            int64_t r = source_rank[s], kr = kind_rank[k];                                      \
+            if (r < 0 || r >= n_nodes || kr < 0 || kr >= n_kinds)                               \
+                return -1;                                                                      \
+            key[i] = (TYPE)((kr * n_nodes + r) * n_nodes + d);                                  \
+        }                                                                                       \
+        return 0;                                                                               \
+    }
+EDGE_KEYS_KERNEL(edge_keys_32, int32_t)
+EDGE_KEYS_KERNEL(edge_keys_64, int64_t)
+
+static PyObject *edge_keys(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *o_att, *o_tgt, *o_kind, *o_node, *o_rank, *o_kinds, *o_key;
+    long long n_nodes;
+    buffer_t att = {0}, tgt = {0}, kind = {0}, node = {0}, rank = {0}, kinds = {0}, key = {0};
+    PyObject *out = NULL;
+    if (!PyArg_ParseTuple(args, "OOOOOOLO:edge_keys", &o_att, &o_tgt, &o_kind, &o_node, &o_rank, &o_kinds,
+                          &n_nodes, &o_key))
+        return NULL;
+    if (acquire(o_att, &att, "attacker", 4, 0) < 0 || acquire(o_tgt, &tgt, "target", 4, 0) < 0
+        || acquire(o_kind, &kind, "kind", 1, 0) < 0 || acquire(o_node, &node, "arg_node", 4, 0) < 0
+        || acquire(o_rank, &rank, "source_rank", 8, 0) < 0 || acquire(o_kinds, &kinds, "kind_rank", 8, 0) < 0
+        || acquire(o_key, &key, "key", 0, 1) < 0)
+        goto done;
+    int64_t n = att.view.len / 4, n_kinds = kinds.view.len / 8;
+    if (tgt.view.len / 4 != n || kind.view.len != n || key.view.len / key.view.itemsize != n
+        || rank.view.len / 8 != n_nodes) {
+        PyErr_Format(PyExc_ValueError, "target, kind and key must have len(attacker) = %lld items, "
+                     "source_rank n_nodes = %lld", (long long)n, n_nodes);
+        goto done;
+    }
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    if (key.view.itemsize == 8)
+        failed = edge_keys_64(att.view.buf, tgt.view.buf, kind.view.buf, n, node.view.buf, node.view.len / 4,
+                              rank.view.buf, kinds.view.buf, n_kinds, n_nodes, key.view.buf);
+    else
+        failed = edge_keys_32(att.view.buf, tgt.view.buf, kind.view.buf, n, node.view.buf, node.view.len / 4,
+                              rank.view.buf, kinds.view.buf, n_kinds, n_nodes, key.view.buf);
+    Py_END_ALLOW_THREADS
+    if (failed)
+        PyErr_SetString(PyExc_ValueError, "an argument index, node or rank is out of range");
+    else
+        out = Py_NewRef(Py_None);
+done:
+    release(&att); release(&tgt); release(&kind); release(&node); release(&rank); release(&kinds); release(&key);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"order", order, METH_VARARGS,
-     "order(key, span, order, ordered) -> None: a stable radix sort of keys in [0, span)."},
+     "order(key, span, order, ordered) -> int: a stable radix sort of keys in [0, span); returns the ties."},
+    {"edge_keys", edge_keys, METH_VARARGS,
+     "edge_keys(attacker, target, kind, arg_node, source_rank, kind_rank, n_nodes, key) -> None: "
+     "the trace's attack edge sort keys."},
     {NULL, NULL, 0, NULL},
 };
 

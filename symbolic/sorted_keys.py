@@ -14,7 +14,7 @@ import numpy as np
 
 from . import _sortkeys
 
-__all__ = ["PACK_LIMIT", "RADIX", "distinct", "find", "sort_order", "unique"]
+__all__ = ["PACK_LIMIT", "RADIX", "distinct", "find", "sort_order", "sort_positions", "unique"]
 
 PACK_LIMIT = 1 << 62  # packed sort values stay below this bound (tests lower it to force the fallbacks)
 RADIX = _sortkeys.order  # the C sort of sort_order (tests set None to force the numpy paths)
@@ -69,7 +69,7 @@ def sort_order(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray]:
         return order, ordered
     fits, bits = _fits(span, n)
     if not fits:
-        order = np.argsort(key).astype(np.int64, copy=False)
+        order = np.argsort(key, kind="stable").astype(np.int64, copy=False)
         return order, key[order].astype(np.int64, copy=False)
     packed = key.astype(np.int64)
     packed <<= bits
@@ -78,6 +78,44 @@ def sort_order(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray]:
     order = packed & ((1 << bits) - 1)
     packed >>= bits
     return order, packed
+
+
+def sort_positions(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray | None]:
+    """An order that sorts ``key`` (ties in position order), and the sorted keys only when two are equal.
+
+    As :func:`sort_order`, for callers that need the sorted keys only to find equal ones: the
+    C sort then counts the ties itself and the sorted keys are not written (an int64 array of
+    ``len(key)`` items less in fresh memory).
+
+    Parameters
+    ----------
+    key : numpy.ndarray of int
+        Values in ``[0, span)``.
+    span : int
+        A bound on the values.
+
+    Returns
+    -------
+    order : numpy.ndarray of int64
+        ``key[order]`` is sorted.
+    ordered : numpy.ndarray or None
+        ``key[order]`` (of ``key``'s type) when some two keys are equal, else None.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> order, ordered = sort_positions(np.array([3, 1, 2]), 4)
+    >>> order.tolist(), ordered
+    ([1, 2, 0], None)
+    >>> sort_positions(np.array([3, 1, 3]), 4)[1].tolist()
+    [1, 3, 3]
+    """
+    n = len(key)
+    if RADIX is not None and 0 < span < 1 << 63 and key.dtype in (np.int32, np.int64):
+        order = np.empty(n, dtype=np.int64)
+        return order, key[order] if RADIX(np.ascontiguousarray(key), span, order, None) else None
+    order, ordered = sort_order(key, span)
+    return order, ordered if n > 1 and bool((ordered[1:] == ordered[:-1]).any()) else None
 
 
 def unique(values: np.ndarray) -> np.ndarray:

@@ -24,16 +24,18 @@ from typing import Sequence
 
 import numpy as np
 
+from . import _sortkeys
 from .attack_table import KINDS, SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE, AttackTable
 from .defeat_set_members import DefeatSets
 from .defeat_sets import defeat_sets
 from .labels import AttackKind
 from .naming import EDGE_ARROW, Namer
 from .results import Evaluation
-from .sorted_keys import sort_order
+from .sorted_keys import sort_positions
 
-__all__ = ["AttackEdges", "attack_columns", "attack_edges"]
+__all__ = ["EDGE_KEYS", "AttackEdges", "attack_columns", "attack_edges"]
 
+EDGE_KEYS = _sortkeys.edge_keys  # the C pass of _edge_keys (tests set None to force numpy)
 _KIND_RANK = {kind: i for i, kind in enumerate(sorted(KINDS, key=lambda k: k.value))}
 
 
@@ -181,6 +183,30 @@ def _ranks(strings: Sequence[str]) -> np.ndarray:
     return ranks
 
 
+def _edge_keys(table: AttackTable, arg_node: np.ndarray, source_rank: np.ndarray, kind_rank: np.ndarray,
+               n_nodes: int) -> np.ndarray:
+    """The sort key of each attack's edge: ``(kind rank * n_nodes + source rank) * n_nodes + target node``.
+
+    In one C pass (:data:`EDGE_KEYS`) when the columns have its types; the keys are as narrow as
+    they can be, since fresh memory is what these columns cost most.
+    """
+    key_type = np.int32 if len(KINDS) * n_nodes * n_nodes < 1 << 31 else np.int64
+    if not len(table):
+        return np.zeros(0, dtype=key_type)
+    if (EDGE_KEYS is not None and table.attacker.dtype == np.int32 and table.target.dtype == np.int32
+            and table.kind.dtype == np.int8):
+        key = np.empty(len(table), dtype=key_type)
+        EDGE_KEYS(np.ascontiguousarray(table.attacker), np.ascontiguousarray(table.target),
+                  np.ascontiguousarray(table.kind), arg_node, source_rank, kind_rank, n_nodes, key)
+        return key
+    key = kind_rank.astype(key_type)[table.kind]
+    key *= n_nodes
+    key += source_rank.astype(key_type)[arg_node[table.attacker]]
+    key *= n_nodes
+    key += arg_node[table.target]
+    return key
+
+
 def attack_edges(evaluation: Evaluation, namer: Namer) -> AttackEdges:
     """Group an evaluation's attacks into trace edges, in canonical order.
 
@@ -208,24 +234,14 @@ def attack_edges(evaluation: Evaluation, namer: Namer) -> AttackEdges:
     node_pos = {n: i for i, n in enumerate(node_ids)}
     arg_node = np.array([node_pos[n] for n in arg_nodes], dtype=np.int32).reshape(n_args)
     # Edge ids "attack:<kind>:<source>→<target>": kind, then source (with the arrow), then target.
-    # Fresh memory is what these columns cost most, so the keys are as narrow as they can be and
-    # built in place.
     n_nodes = max(len(node_ids), 1)
-    key_type = np.int32 if len(KINDS) * n_nodes * n_nodes < 1 << 31 else np.int64
-    source_rank = _ranks([n + EDGE_ARROW for n in node_ids]).astype(key_type)
-    kind_rank = np.array([_KIND_RANK[k] for k in KINDS], dtype=key_type)
-    src = arg_node[table.attacker] if len(table) else np.zeros(0, dtype=np.int32)
-    dst = arg_node[table.target] if len(table) else np.zeros(0, dtype=np.int32)
-    key = kind_rank[table.kind]
-    key *= n_nodes
-    key += source_rank[src]
-    key *= n_nodes
-    key += dst
+    source_rank = _ranks([n + EDGE_ARROW for n in node_ids])
+    kind_rank = np.array([_KIND_RANK[k] for k in KINDS], dtype=np.int64)
+    key = _edge_keys(table, arg_node, source_rank, kind_rank, n_nodes)
     # Equal keys are one edge whose members are pooled order-independently, so any order of ties does.
-    order, key = sort_order(key, len(KINDS) * n_nodes * n_nodes)
-    ties = key[1:] == key[:-1]
-    starts = None if not ties.any() else np.concatenate([[0], np.flatnonzero(~ties) + 1])
-    del key, ties
+    order, key = sort_positions(key, len(KINDS) * n_nodes * n_nodes)
+    starts = None if key is None else np.concatenate([[0], np.flatnonzero(key[1:] != key[:-1]) + 1])
+    del key
     defeat = table.defeat[order]
     is_active = defeat < 0
     # lic: the smallest rule node id within the pool (active members, or all of a defeated edge).
@@ -250,7 +266,8 @@ def attack_edges(evaluation: Evaluation, namer: Namer) -> AttackEdges:
         lic = np.where(lic >= none, -1, lic)
     defeat_set, sets, pairs = defeat_sets(evaluation, namer, table, order, group, active, defeat)
     return AttackEdges(
-        source=src[first], target=dst[first], kind=table.kind[first].astype(np.int64),
+        source=arg_node[table.attacker[first]], target=arg_node[table.target[first]],
+        kind=table.kind[first].astype(np.int64),
         lic=lic.astype(np.int64, copy=False),
         active=active, explicit=explicit, defeat_set=defeat_set, node_ids=node_ids,
         rule_nodes=rule_nodes, sets=sets, pairs=pairs,

@@ -16,7 +16,7 @@ import pytest
 
 from symbolic import _sortkeys, attack_classes, defeat_set_members, sorted_keys, trace_attacks
 from symbolic.naming import Namer
-from symbolic.sorted_keys import distinct, find, sort_order, unique
+from symbolic.sorted_keys import distinct, find, sort_order, sort_positions, unique
 from symbolic.trace_attacks import attack_edges
 
 from reference_defeat_sets import reference_defeat_sets
@@ -52,6 +52,8 @@ def _check(evaluation, monkeypatch) -> None:
             _same(_edges(evaluation), want)
     with monkeypatch.context() as patch:  # sub-classes by sorting, plain sorts and binary searches
         patch.setattr(attack_classes, "_KEY_LIMIT", 0)
+        _same(_edges(evaluation), want)
+        patch.setattr(trace_attacks, "EDGE_KEYS", None)  # the edge keys by numpy
         _same(_edges(evaluation), want)
         patch.setattr(sorted_keys, "RADIX", None)  # numpy's packed sorts
         _same(_edges(evaluation), want)
@@ -110,6 +112,12 @@ def test_sorted_keys_equal_numpy(seed, monkeypatch):
             order, ordered = sort_order(key, span)
             assert np.array_equal(ordered, np.sort(key)) and np.array_equal(key[order], ordered)
             assert sorted(order.tolist()) == list(range(n))
+            positions, tied = sort_positions(key, span)
+            assert np.array_equal(positions, np.argsort(key, kind="stable"))
+            if len(np.unique(key)) == n:
+                assert tied is None
+            else:
+                assert np.array_equal(tied, ordered)
             values, first, inverse = distinct(key, span)
             assert np.array_equal(values, np.unique(key)) and np.array_equal(unique(key), values)
             assert np.array_equal(key[first], values) and np.array_equal(values[inverse], key)
@@ -138,9 +146,13 @@ def test_radix_order_is_a_stable_sort(seed):
         key = np.minimum(key, span - 1)
     for keys in ((key, key.astype(np.int32)) if span <= 1 << 31 else (key,)):
         order, ordered = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
-        _sortkeys.order(keys, span, order, ordered)
+        ties = _sortkeys.order(keys, span, order, ordered)
         want = np.argsort(key, kind="stable")
         assert np.array_equal(order, want) and np.array_equal(ordered, key[want])
+        assert ties == n - len(np.unique(key))
+        positions = np.full(n, -1, dtype=np.int64)  # without the sorted keys: the same order and ties
+        assert _sortkeys.order(keys, span, positions, None) == ties
+        assert np.array_equal(positions, want)
 
 
 def test_radix_order_checks_its_arguments():
@@ -155,6 +167,41 @@ def test_radix_order_checks_its_arguments():
         _sortkeys.order(np.array([0, 0, 0]), 3, out, out.copy())
     with pytest.raises(TypeError):
         _sortkeys.order(np.array([0.0, 1.0]), 3, out, out.copy())
+    with pytest.raises(ValueError, match="outside"):
+        _sortkeys.order(np.array([0, 3]), 3, out, None)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_edge_keys_kernel_equals_numpy(seed):
+    """The C pass of the attack edge keys against the same arithmetic in numpy, int32 and int64 keys."""
+    rng = np.random.default_rng(seed)
+    n_args, n_nodes, n = int(rng.integers(1, 300)), 0, int(rng.choice([0, 1, 50, 5000]))
+    arg_node = rng.integers(0, max(n_args // 2, 1), n_args).astype(np.int32)
+    n_nodes = int(arg_node.max()) + 1
+    source_rank = rng.permutation(n_nodes).astype(np.int64)
+    kind_rank = np.array([2, 0, 1], dtype=np.int64)
+    attacker = rng.integers(0, n_args, n).astype(np.int32)
+    target = rng.integers(0, n_args, n).astype(np.int32)
+    kind = rng.integers(0, 3, n).astype(np.int8)
+    want = (kind_rank[kind] * n_nodes + source_rank[arg_node[attacker]]) * n_nodes + arg_node[target]
+    for key_type in (np.int32, np.int64):
+        key = np.full(n, -1, dtype=key_type)
+        _sortkeys.edge_keys(attacker, target, kind, arg_node, source_rank, kind_rank, n_nodes, key)
+        assert np.array_equal(key, want)
+
+
+def test_edge_keys_kernel_checks_its_arguments():
+    one = np.zeros(1, dtype=np.int32)
+    args = [one, one, np.zeros(1, dtype=np.int8), one, np.zeros(1, dtype=np.int64), np.zeros(3, dtype=np.int64), 1]
+    _sortkeys.edge_keys(*args, np.empty(1, dtype=np.int32))
+    with pytest.raises(ValueError, match="out of range"):  # an attacker index past the arguments
+        _sortkeys.edge_keys(np.array([1], dtype=np.int32), *args[1:], np.empty(1, dtype=np.int32))
+    with pytest.raises(ValueError, match="out of range"):  # a kind past the kind ranks
+        _sortkeys.edge_keys(one, one, np.array([3], dtype=np.int8), *args[3:], np.empty(1, dtype=np.int32))
+    with pytest.raises(ValueError, match="len"):
+        _sortkeys.edge_keys(*args, np.empty(2, dtype=np.int32))
+    with pytest.raises(TypeError):  # int64 argument indices
+        _sortkeys.edge_keys(np.zeros(1, dtype=np.int64), *args[1:], np.empty(1, dtype=np.int32))
 
 
 class _Parts:
