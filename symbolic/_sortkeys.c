@@ -7,7 +7,8 @@
  * scatter then writes to few places at a time, which the cache keeps up with (wider digits,
  * fewer passes, measured slower on the trace's attack keys).  Keys below 2^32 (and fewer than 2^32 of them) move
  * as two uint32 between the passes, half the traffic of (uint64, int64) pairs.  Linear in the keys, no recursion,
- * the GIL released while it runs.  Called by symbolic.sorted_keys, which checks the types and keeps the numpy fallback.
+ * the GIL released while it runs.  Called by symbolic.sorted_keys (order) and symbolic.trace_attacks (edge_keys),
+ * which check the types and keep the numpy fallbacks.
  *
  *   order(key, span, order, ordered) -> int
  *       key: a contiguous buffer of n int32 or int64 values in [0, span); order, ordered:
