@@ -328,11 +328,12 @@ class Namer:
                         self.argument_id(arg.id)
                         continue
                 else:
-                    named = [get(sub) for sub in subs]
+                    named = list(map(get, subs))
                     if None in named:
                         self.argument_id(arg.id)
                         continue
-                    named = ",".join(sorted(named))
+                    named.sort()
+                    named = ",".join(named)
                 text = f"{rule_ids.get(top) or rule_id(top)}({named})"
             ids[arg.id] = f"arg:{conclusion}@{sha256(text.encode()).hexdigest()[:12]}"
         return ids
