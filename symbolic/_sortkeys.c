@@ -101,36 +101,22 @@ static void scatter(const uint64_t *key, const int64_t *pos, int64_t n, int shif
 FIRST_NARROW_KERNEL(first_narrow_32, int32_t)
 FIRST_NARROW_KERNEL(first_narrow_64, int64_t)
 
-static void scatter_narrow(const uint32_t *key, const uint32_t *pos, int64_t n, int shift, uint64_t mask,
-                           int64_t *start, uint32_t *to_key, uint32_t *to_pos) {
-    for (int64_t i = 0; i < n; i++) {
-        uint32_t k = key[i];
-        int64_t at = start[(k >> shift) & mask]++;
-        to_key[at] = k;
-        to_pos[at] = pos[i];
+/* One scatter of narrow (key, position) pairs into outputs of the given types: narrow between
+ * passes (scatter_narrow), widened in the last (scatter_widen), or positions widened and keys kept
+ * narrow when the sorted keys are not wanted, to count the ties (scatter_positions). */
+#define SCATTER_NARROW_KERNEL(NAME, KEY_T, POS_T)                                                 \
+    static void NAME(const uint32_t *key, const uint32_t *pos, int64_t n, int shift, uint64_t mask, \
+                     int64_t *start, KEY_T *to_key, POS_T *to_pos) {                             \
+        for (int64_t i = 0; i < n; i++) {                                                       \
+            uint32_t k = key[i];                                                                \
+            int64_t at = start[(k >> shift) & mask]++;                                          \
+            to_key[at] = (KEY_T)k;                                                              \
+            to_pos[at] = (POS_T)pos[i];                                                         \
+        }                                                                                       \
     }
-}
-
-static void scatter_widen(const uint32_t *key, const uint32_t *pos, int64_t n, int shift, uint64_t mask,
-                          int64_t *start, int64_t *to_key, int64_t *to_pos) {
-    for (int64_t i = 0; i < n; i++) {
-        uint32_t k = key[i];
-        int64_t at = start[(k >> shift) & mask]++;
-        to_key[at] = (int64_t)k;
-        to_pos[at] = (int64_t)pos[i];
-    }
-}
-
-/* The last scatter when the sorted keys are not wanted: positions widened, keys kept narrow (to count ties). */
-static void scatter_positions(const uint32_t *key, const uint32_t *pos, int64_t n, int shift, uint64_t mask,
-                              int64_t *start, uint32_t *to_key, int64_t *to_pos) {
-    for (int64_t i = 0; i < n; i++) {
-        uint32_t k = key[i];
-        int64_t at = start[(k >> shift) & mask]++;
-        to_key[at] = k;
-        to_pos[at] = (int64_t)pos[i];
-    }
-}
+SCATTER_NARROW_KERNEL(scatter_narrow, uint32_t, uint32_t)
+SCATTER_NARROW_KERNEL(scatter_widen, int64_t, int64_t)
+SCATTER_NARROW_KERNEL(scatter_positions, uint32_t, int64_t)
 
 /* How many sorted keys equal the one before. */
 #define TIES_KERNEL(NAME, TYPE)                                                                   \

@@ -85,14 +85,7 @@ def sort_positions(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray |
 
     As :func:`sort_order`, for callers that need the sorted keys only to find equal ones: the
     C sort then counts the ties itself and the sorted keys are not written (an int64 array of
-    ``len(key)`` items less in fresh memory).
-
-    Parameters
-    ----------
-    key : numpy.ndarray of int
-        Values in ``[0, span)``.
-    span : int
-        A bound on the values.
+    ``len(key)`` items less in fresh memory).  ``key`` and ``span`` are as for :func:`sort_order`.
 
     Returns
     -------
