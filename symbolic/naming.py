@@ -58,7 +58,7 @@ from .model import EdgeType, Rule, TraceEdge
 from .results import Argument
 
 __all__ = ["ARROWS", "EDGE_ARROW", "PART_SEPARATOR", "Namer", "edge_id", "edge_key", "id_pieces", "ids_of_parts",
-           "trace_sort_key"]
+           "string_ranks", "trace_sort_key"]
 
 PART_SEPARATOR = ")>("  # between the two parts of a priority id; a part that contains it makes ids ambiguous
 
@@ -85,6 +85,18 @@ def ids_of_parts(parts, strong_part: np.ndarray, weak_part: np.ndarray) -> list[
     heads, tails = id_pieces(parts)
     return list(map(add, map(heads.__getitem__, np.asarray(strong_part).tolist()),
                     map(tails.__getitem__, np.asarray(weak_part).tolist())))
+
+
+def string_ranks(strings: Sequence[str]) -> np.ndarray:
+    """The rank of each string in Python's string (code-point) order; equal strings get distinct ranks.
+
+    >>> string_ranks(["b", "a", "c"]).tolist()
+    [1, 0, 2]
+    """
+    order = sorted(range(len(strings)), key=strings.__getitem__)
+    ranks = np.empty(len(strings), dtype=np.int64)
+    ranks[order] = np.arange(len(strings), dtype=np.int64)
+    return ranks
 
 
 ARROWS = {RuleKind.STRICT: "->", RuleKind.DEFEASIBLE: "=>", RuleKind.DEFEATER: "~>"}

@@ -40,7 +40,7 @@ import numpy as np
 from .byte_rows import Table, rows, table
 from .dot import _EDGE_STYLE, _NODE_STYLE, dot_escape
 from .model import EdgeType, NodeType
-from .naming import EDGE_ARROW, PART_SEPARATOR, id_pieces
+from .naming import EDGE_ARROW, PART_SEPARATOR, id_pieces, string_ranks
 from .skeleton import Skeleton
 
 __all__ = ["SkeletonRows", "dot_pieces", "json_pieces"]
@@ -83,14 +83,6 @@ def dot_pieces(strings: Sequence[str]) -> list[bytes]:
     if len(pieces) != len(strings):
         pieces = [dot_escape(s)[1:-1].encode("utf-8") for s in strings]
     return pieces
-
-
-def _ranks(strings: Sequence[str]) -> np.ndarray:
-    """Rank of each (distinct) string in Python's string order."""
-    order = sorted(range(len(strings)), key=strings.__getitem__)
-    ranks = np.empty(len(strings), dtype=np.int64)
-    ranks[order] = np.arange(len(strings), dtype=np.int64)
-    return ranks
 
 
 def _suffixed(pieces: list[bytes], suffix: bytes) -> Table:
@@ -154,14 +146,14 @@ class SkeletonRows:
         self.block_order = np.zeros(0, dtype=np.int64)
         if n_block:
             parts = block.parts
-            strong = _ranks([p + PART_SEPARATOR for p in parts])
-            weak = _ranks([p + ")" for p in parts])
+            strong = string_ranks([p + PART_SEPARATOR for p in parts])
+            weak = string_ranks([p + ")" for p in parts])
             width = len(parts)
             head = strong[block.strong_part] * width
             by_id = np.argsort(head + weak[block.weak_part])
             g_rank[n_store:][by_id] = low + np.arange(n_block, dtype=np.int64)
             if any((group.source < 0).any() for group in skeleton.groups):  # priority nodes as sources
-                weak_arrow = _ranks([p + ")" + EDGE_ARROW for p in parts])
+                weak_arrow = string_ranks([p + ")" + EDGE_ARROW for p in parts])
                 g_arrow[n_store:][np.argsort(head + weak_arrow[block.weak_part])] = low + np.arange(n_block)
             self.block_order = by_id
         self.rank, self.arrow = g_rank, g_arrow

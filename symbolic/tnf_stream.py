@@ -51,7 +51,7 @@ from .collector import gc_paused
 from .defeat_set_members import set_id
 from .dot import _EDGE_STYLE, dot_escape
 from .model import EdgeType
-from .naming import EDGE_ARROW
+from .naming import EDGE_ARROW, string_ranks
 from .results import Evaluation
 from .tnf_json import COLUMNS_SCHEMA_VERSION, SCHEMA_VERSION, SUMMARY_SCHEMA_VERSION
 from .skeleton_rows import SkeletonRows
@@ -99,8 +99,7 @@ def _columnar(edges: AttackEdges, defeats: str, attacks: str) -> bool:
 
 def _attack_columns(edges: AttackEdges, set_ids: list[str]) -> Iterator[bytes]:
     """The ``"attack_edges"`` member of the columnar form (keys sorted, compact), in pieces."""
-    rank = np.empty(len(set_ids), dtype=np.int64)  # sets are listed sorted by id
-    rank[sorted(range(len(set_ids)), key=set_ids.__getitem__)] = np.arange(len(set_ids))
+    rank = string_ranks(set_ids)  # sets are listed sorted by id
     chosen = np.full(len(edges), -1, dtype=np.int64)
     defeated = edges.defeat_set >= 0
     chosen[defeated] = rank[edges.defeat_set[defeated]]

@@ -20,7 +20,6 @@ and :mod:`symbolic.tnf_stream` (streamed JSON and DOT).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
@@ -29,7 +28,7 @@ from .attack_table import KINDS, SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE, AttackT
 from .defeat_set_members import DefeatSets
 from .defeat_sets import defeat_sets
 from .labels import AttackKind
-from .naming import EDGE_ARROW, Namer
+from .naming import EDGE_ARROW, Namer, string_ranks
 from .results import Evaluation
 from .sorted_keys import sort_positions
 
@@ -170,31 +169,22 @@ class AttackEdges:
         within = np.arange(len(edge)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
         priority = flat[starts + within]
         # "defeat:<priority>→<attack id>": by priority id (with the arrow), then attack edge order.
-        arrow_rank = _ranks([p + EDGE_ARROW for p in priorities])
+        arrow_rank = string_ranks([p + EDGE_ARROW for p in priorities])
         order = np.lexsort((edge, arrow_rank[priority]))
         return edge[order], priority[order], priorities
-
-
-def _ranks(strings: Sequence[str]) -> np.ndarray:
-    """Rank of each string in code-point order."""
-    order = sorted(range(len(strings)), key=strings.__getitem__)
-    ranks = np.empty(len(strings), dtype=np.int64)
-    ranks[order] = np.arange(len(strings))
-    return ranks
 
 
 def _edge_keys(table: AttackTable, arg_node: np.ndarray, source_rank: np.ndarray, kind_rank: np.ndarray,
                n_nodes: int) -> np.ndarray:
     """The sort key of each attack's edge: ``(kind rank * n_nodes + source rank) * n_nodes + target node``.
 
-    In one C pass (:data:`EDGE_KEYS`) when the columns have its types; the keys are as narrow as
-    they can be, since fresh memory is what these columns cost most.
+    In one C pass (:data:`EDGE_KEYS`; the table's columns are int32 and int8 by construction); the
+    keys are as narrow as they can be, since fresh memory is what these columns cost most.
     """
     key_type = np.int32 if len(KINDS) * n_nodes * n_nodes < 1 << 31 else np.int64
     if not len(table):
         return np.zeros(0, dtype=key_type)
-    if (EDGE_KEYS is not None and table.attacker.dtype == np.int32 and table.target.dtype == np.int32
-            and table.kind.dtype == np.int8):
+    if EDGE_KEYS is not None:
         key = np.empty(len(table), dtype=key_type)
         EDGE_KEYS(np.ascontiguousarray(table.attacker), np.ascontiguousarray(table.target),
                   np.ascontiguousarray(table.kind), arg_node, source_rank, kind_rank, n_nodes, key)
@@ -235,7 +225,7 @@ def attack_edges(evaluation: Evaluation, namer: Namer) -> AttackEdges:
     arg_node = np.array([node_pos[n] for n in arg_nodes], dtype=np.int32).reshape(n_args)
     # Edge ids "attack:<kind>:<source>→<target>": kind, then source (with the arrow), then target.
     n_nodes = max(len(node_ids), 1)
-    source_rank = _ranks([n + EDGE_ARROW for n in node_ids])
+    source_rank = string_ranks([n + EDGE_ARROW for n in node_ids])
     kind_rank = np.array([_KIND_RANK[k] for k in KINDS], dtype=np.int64)
     key = _edge_keys(table, arg_node, source_rank, kind_rank, n_nodes)
     # Equal keys are one edge whose members are pooled order-independently, so any order of ties does.
