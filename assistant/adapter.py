@@ -35,11 +35,14 @@ from dspy.clients.capabilities import with_capability_planning
 from instructor.core.exceptions import InstructorRetryException
 
 from .cache import active_cache, endpoint_of, request_key
+from .constrained import case_schema, output_example
 from .errors import CallLimitError, ValidationFailure, call_limit_in
 
 __all__ = ["CallLog", "CallRecord", "InstructorAdapter", "compact_schema", "recording", "response_model_for"]
 
 _DROP = ("n", "tools", "tool_choice", "response_format", "rollout_id")
+#: Whether the call being formatted decodes under the per-case grammar (then an example replaces the schema).
+_GRAMMAR: contextvars.ContextVar[bool] = contextvars.ContextVar("paratrace_grammar", default=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,14 +121,24 @@ def recording() -> Iterator[CallLog]:
         _ACTIVE.reset(token)
 
 
-def response_model_for(signature) -> type[pydantic.BaseModel]:
-    """A pydantic model with one field per output field of ``signature``."""
+def response_model_for(signature, inputs: dict[str, Any] | None = None) -> type[pydantic.BaseModel]:
+    """A pydantic model with one field per output field of ``signature``.
+
+    With the call's ``inputs``, the model's JSON schema (what a constrained
+    decoder receives) is the per-case grammar of :func:`assistant.constrained.case_schema`
+    where the output types have one; validation is the same either way.
+    """
     def desc(f) -> str | None:
         text = (f.json_schema_extra or {}).get("desc")
         return None if not text or text.startswith("${") else text
 
     fields = {name: (f.annotation, pydantic.Field(description=desc(f))) for name, f in signature.output_fields.items()}
-    return pydantic.create_model(f"{signature.__name__}Output", **fields)
+    model = pydantic.create_model(f"{signature.__name__}Output", **fields)
+    schema = case_schema({n: f.annotation for n, f in signature.output_fields.items()}, inputs) if inputs else None
+    if schema is None:
+        return model
+    return type(model.__name__, (model,), {"__module__": model.__module__,
+                                           "model_json_schema": classmethod(lambda cls, *a, **k: schema)})
 
 
 def _strip(node: Any, *, in_properties: bool = False) -> Any:
@@ -208,10 +221,23 @@ class InstructorAdapter(dspy.JSONAdapter):
         self.endpoint = endpoint
 
     def format_field_structure(self, signature) -> str:
-        """The input layout, the output layout and the output JSON schema, once and compact."""
+        """The input layout, the output layout and the output JSON schema, once and compact.
+
+        Under a per-case grammar (:mod:`assistant.constrained`) the decoder enforces the
+        schema, and a short example of the reply replaces it in the prompt.
+        """
         inputs = self.format_field_with_value(
             {FieldInfoWithName(name=n, info=f): f"{{{n}}}" for n, f in signature.input_fields.items()}, role="user")
         outputs = json.dumps({n: f"{{{n}}}" for n in signature.output_fields}, ensure_ascii=False)
+        example = output_example({n: f.annotation for n, f in signature.output_fields.items()}) \
+            if _GRAMMAR.get() else None
+        if example is not None:
+            return "\n\n".join([
+                "All interactions will be structured in the following way, with the appropriate values filled in.",
+                "Inputs will have the following structure:", inputs,
+                "Outputs will be a JSON object with the following fields.", outputs,
+                "For example (the shape only; the ids, literals and fragments come from the actual evidence):",
+                example])
         return "\n\n".join([
             "All interactions will be structured in the following way, with the appropriate values filled in.",
             "Inputs will have the following structure:", inputs,
@@ -227,8 +253,14 @@ class InstructorAdapter(dspy.JSONAdapter):
     @with_capability_planning
     def __call__(self, lm, lm_kwargs, signature, demos, inputs):
         lm_kwargs = {k: v for k, v in lm_kwargs.items() if k not in _DROP}
-        messages = self.format(signature, demos, inputs)
         constrained = self._constrained(lm)
+        grammar = constrained and case_schema({n: f.annotation for n, f in signature.output_fields.items()},
+                                              dict(inputs)) is not None
+        token = _GRAMMAR.set(grammar)
+        try:
+            messages = self.format(signature, demos, inputs)
+        finally:
+            _GRAMMAR.reset(token)
         log = _ACTIVE.get()
         call_errors: list[Exception] = []
         cache = active_cache() if getattr(lm, "cache", False) else None
@@ -282,7 +314,8 @@ class InstructorAdapter(dspy.JSONAdapter):
             client.on("parse:error", lambda error: log.mark_error(_short(error)))
         try:
             obj, _ = client.chat.completions.create_with_completion(
-                model=lm.model, messages=messages, response_model=response_model_for(signature),
+                model=lm.model, messages=messages,
+                response_model=response_model_for(signature, dict(inputs) if constrained else None),
                 max_retries=self.max_retries, strict=False, context=dict(inputs))
         except CallLimitError:
             raise

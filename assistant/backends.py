@@ -8,8 +8,9 @@ the variable named by ``api_key_env`` (default ``PARATRACE_API_KEY``, then the
 provider's own variable such as ``OPENAI_API_KEY``); an endpoint that needs
 no key gets the placeholder ``EMPTY`` (vLLM's convention), so no dummy key
 has to be set.  Two model families are paratrace's own:
-``local/gemma-3-270m`` (the embedded llama.cpp server, the default when no
-model is configured) and ``scripted/...`` (the deterministic backend of
+``local/...`` (the embedded llama.cpp server and the models of
+:data:`assistant.local_models.LOCAL_MODELS`; ``local/qwen2.5-coder-0.5b`` is the
+default when no model is configured) and ``scripted/...`` (the deterministic backend of
 :mod:`assistant.scripted`).  API keys are read from the environment by the
 provider clients; paratrace never stores, logs or caches them.
 """
@@ -20,7 +21,8 @@ import os
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .errors import BackendError, ConfigurationError
+from .errors import BackendError, ConfigurationError, LocalModelError
+from .local_models import DEFAULT_LOCAL_MODEL, LOCAL_MODELS, local_model
 
 __all__ = [
     "Backbone",
@@ -38,7 +40,7 @@ __all__ = [
     "resolve",
 ]
 
-LOCAL_MODEL = "local/gemma-3-270m"
+LOCAL_MODEL = DEFAULT_LOCAL_MODEL
 DEFAULT_MODEL = LOCAL_MODEL
 DEFAULT_API_KEY_ENV = "PARATRACE_API_KEY"
 NO_KEY = "EMPTY"
@@ -184,7 +186,7 @@ def resolve(model: str | None = None, *, decoding: Decoding = Decoding(), api_ba
     Parameters
     ----------
     model : str, optional
-        A litellm model string, ``local/gemma-3-270m`` or ``scripted/...``;
+        A litellm model string, a ``local/...`` model or ``scripted/...``;
         :func:`default_model` when ``None``.
     decoding : Decoding, optional
         Decoding parameters.
@@ -227,8 +229,8 @@ def resolve(model: str | None = None, *, decoding: Decoding = Decoding(), api_ba
         from .local_llm import ensure_server, local_bounds, local_reasks
 
         max_tokens, timeout = local_bounds(decoding.max_tokens)
-        engine = LlamaServerEngine(ensure_server(), timeout=timeout)
-        lm = dspy.LM(LOCAL_MODEL, engine=engine, cache=cache, num_retries=0,
+        engine = LlamaServerEngine(ensure_server(model), timeout=timeout, model=model)
+        lm = dspy.LM(model, engine=engine, cache=cache, num_retries=0,
                      **{**decoding.kwargs_for("local"), "max_tokens": max_tokens})
         return Backbone(model, lm, "local", json_schema=True, endpoint=engine.endpoint_id,
                         max_reasks=local_reasks())
@@ -272,8 +274,11 @@ def check_model(model: str | None) -> str:
     if not sep or not name:
         raise BackendError(f"model {model!r} needs a provider prefix, e.g. openai/gpt-4o-mini, "
                            f"ollama_chat/llama3, {LOCAL_MODEL} or scripted/null")
-    if provider == "local" and model != LOCAL_MODEL:
-        raise BackendError(f"unknown local model {model!r}; the embedded model is {LOCAL_MODEL}")
+    if provider == "local":
+        try:
+            model = local_model(model).name
+        except LocalModelError as exc:
+            raise BackendError(str(exc)) from None
     if provider == "scripted":
         from .scripted import check_scripted
 
@@ -352,7 +357,7 @@ def _check_provider(model: str, provider: str) -> None:
     known = _known_providers()
     if known and provider not in known:
         raise BackendError(f"model {model!r}: unknown provider {provider!r} (known: openai, anthropic, gemini, "
-                           f"hosted_vllm, ollama_chat, ... or local/gemma-3-270m, scripted/null)")
+                           f"hosted_vllm, ollama_chat, ... or {', '.join(LOCAL_MODELS)}, scripted/null)")
 
 
 def _known_providers() -> frozenset[str]:

@@ -105,7 +105,7 @@ def register(app: typer.Typer) -> None:
         config: str = typer.Option("b4", "--config", "-c", help="b1, b2, b3 or b4."),
         model: Optional[str] = typer.Option(None, "--model", "-m",
                                             help="litellm model string; default $PARATRACE_MODEL or "
-                                                 "local/gemma-3-270m."),
+                                                 "local/qwen2.5-coder-0.5b (paratrace local-llm models)."),
         variant: str = typer.Option("standard", "--variant", help="standard, compact, zero-shot[+common-v1]."),
         api_base: Optional[str] = typer.Option(None, "--api-base", help="The model's endpoint (OpenAI-compatible "
                                                                        "server, vLLM, Ollama, a gateway)."),
@@ -162,32 +162,46 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"paratrace: the model's output failed validation: {reason}", err=True)
             raise typer.Exit(1)
 
-    local = typer.Typer(help="Manage the embedded llama.cpp server (local/gemma-3-270m).", no_args_is_help=True)
+    local = typer.Typer(help="Manage the embedded llama.cpp servers (local/... models; see 'local-llm models').",
+                        no_args_is_help=True)
+    model_option = typer.Option("local/qwen2.5-coder-0.5b", "--model", "-m",
+                                help="The embedded model (local/qwen2.5-coder-0.5b, local/qwen2.5-coder-1.5b, "
+                                     "local/gemma-3-270m).")
+
+    @local.command("models")
+    def models() -> None:
+        """List the embedded models, which one is the default and why."""
+        from .local_models import LOCAL_MODELS, local_model
+
+        for name in LOCAL_MODELS:
+            spec = local_model(name)
+            typer.echo(f"{name:28} {spec.size / 1e6:6.0f} MB  extra [{spec.extra}]  {spec.summary}")
+        typer.echo(f"\n{MODEL_CHOICE}")
 
     @local.command("start")
     def start(port: Optional[int] = typer.Option(None, "--port", help="Port on 127.0.0.1 (default: a free one)."),
-              ) -> None:
-        """Start the server (it keeps running until 'stop')."""
+              model: str = model_option) -> None:
+        """Start the model's server (it keeps running until 'stop')."""
         from .local_llm import start_server
 
-        info = start_server(port)
-        typer.echo(f"running: pid {info.pid}, {info.base_url} (log {info.log})")
+        info = start_server(port, model=model)
+        typer.echo(f"running: {model}, pid {info.pid}, {info.base_url} (log {info.log})")
 
     @local.command("stop")
-    def stop() -> None:
-        """Stop the server."""
+    def stop(model: str = model_option) -> None:
+        """Stop the model's server."""
         from .local_llm import stop_server
 
-        typer.echo("stopped" if stop_server() else "not running")
+        typer.echo("stopped" if stop_server(model) else "not running")
 
     @local.command("status")
-    def show() -> None:
-        """Show whether the server is running, and where."""
+    def show(model: str = model_option) -> None:
+        """Show whether the model's server is running, and where."""
         from .local_llm import stale_reason, status
 
-        reason = stale_reason()
-        info = status()
-        typer.echo(f"running: pid {info.pid}, {info.base_url}" if info
+        reason = stale_reason(model)
+        info = status(model)
+        typer.echo(f"running: {model}, pid {info.pid}, {info.base_url}" if info
                    else "not running" + (f" ({reason})" if reason else ""))
         if info is None:
             raise typer.Exit(3)

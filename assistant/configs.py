@@ -164,7 +164,7 @@ class B4(dspy.Module):
             diagnostics = diff_candidate(candidate, grounded, evidence.ids, target,
                                          explicit_attack_edges(evaluation))
         common = common_from_evaluation(evaluation, analysis)
-        trace = trace_from_evaluation(evaluation, analysis, query, diagnostics)
+        trace = trace_from_evaluation(evaluation, analysis, query, diagnostics, unresolved=theory.dropped)
         engine_ms = (time.perf_counter() - started) * 1000.0
         return dspy.Prediction(common=common, trace=trace, evaluation=evaluation, analysis=analysis,
                                target=target, engine_ms=engine_ms)

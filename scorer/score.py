@@ -51,7 +51,7 @@ def _result(gold: GoldView, output: OutputRecord, expects_trace: bool | None) ->
         case_id=output.case_id, configuration=output.configuration, model=output.model,
         variant=output.variant, repeat=output.repeat, status_gold=gold.status.value,
         status_pred=None if ctx.pred is None else ctx.pred.value, correct=ctx.correct,
-        hard_failure=ctx.hard_failure, metrics=metrics, alignment=ctx.alignment,
+        hard_failure=ctx.hard_failure, metrics=metrics, alignment=ctx.alignment, shortcut=bool(ctx.shortcut),
     )
 
 

@@ -117,7 +117,7 @@ def register(app: typer.Typer) -> None:
                                               "the default; b4 when none)."),
         model: Optional[str] = typer.Option(None, "--model", "-m",
                                             help="Backbone; default the program's model, else $PARATRACE_MODEL "
-                                                 "or local/gemma-3-270m."),
+                                                 "or local/qwen2.5-coder-0.5b."),
         api_base: Optional[str] = typer.Option(None, "--api-base", help="OpenAI-compatible endpoint."),
         api_key_env: Optional[str] = typer.Option(None, "--api-key-env", help="Environment variable holding the "
                                                                              "key (default PARATRACE_API_KEY, "

@@ -25,6 +25,7 @@ from symbolic.literals import atom, complement
 from symbolic.model import DefectClass, Scenario
 from symbolic.results import Evaluation
 
+from ..shortcut import shortcut_facts
 from ..align import GoldClasses, align_edges, evaluation_edge_attrs, gold_classes
 from ..contract import OutputRecord
 from ..errors import ScoringError
@@ -221,6 +222,9 @@ class CaseContext:
         Conclusions the output states (common-v1 and trace-v2 together), sorted.
     cited : frozenset of str or None
         Evidence ids the output cites (``None`` if not emitted).
+    shortcut : tuple of str
+        The output's grounded facts that assert the target or its complement
+        (:func:`scorer.shortcut.shortcut_facts`): a shortcut, never a correct answer.
     """
 
     gold: GoldView
@@ -235,11 +239,12 @@ class CaseContext:
     chosen: tuple[str, ...]
     emitted: tuple[str, ...]
     cited: frozenset[str] | None
+    shortcut: tuple[str, ...] = ()
 
     @property
     def correct(self) -> bool:
-        """The predicted status equals the gold status (never on a hard failure)."""
-        return not self.hard_failure and self.pred is self.gold.status
+        """The predicted status equals the gold status (never on a hard failure or a shortcut)."""
+        return not self.hard_failure and not self.shortcut and self.pred is self.gold.status
 
     @property
     def has_trace(self) -> bool:
@@ -324,5 +329,6 @@ def build_context(gold: GoldView, output: OutputRecord, *, expects_trace: bool |
     cited = None
     if output.common is not None and output.common.evidence_ids is not None:
         cited = frozenset(output.common.evidence_ids)
+    shortcut = shortcut_facts(universe.theory.facts, sc.target) if universe is not None else ()
     return CaseContext(gold, output, output.status, hard, expects, universe, evaluation, edges,
-                       alignment, chosen, tuple(sorted(emitted)), cited)
+                       alignment, chosen, tuple(sorted(emitted)), cited, shortcut)

@@ -35,5 +35,8 @@ def answer_status_accuracy(ctx: CaseContext) -> MetricRecord:
         return MetricRecord("ASA", 0.0, f"hard failure ({ctx.output.meta.failure_reason}); gold {gold}",
                             {"gold": gold, "predicted": None})
     pred = ctx.pred.value
+    if ctx.shortcut:
+        return MetricRecord("ASA", 0.0, f"predicted {pred} by a shortcut (facts {', '.join(ctx.shortcut)} assert "
+                            f"the target), gold {gold}", {"gold": gold, "predicted": pred, "shortcut": True})
     return MetricRecord("ASA", 1.0 if ctx.correct else 0.0, f"predicted {pred}, gold {gold}",
                         {"gold": gold, "predicted": pred})

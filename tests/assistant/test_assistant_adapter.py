@@ -18,10 +18,11 @@ from assistant.signatures import AnswerWithCitations, ExtractTheory
 from assistant_cases import ANSWER, FRAGMENTS, QUERY, THEORY
 
 
-def _predict(signature, replies, *, max_retries=2, **inputs):
+def _predict(signature, replies, *, max_retries=2, constrained=None, **inputs):
     script = Script(replies)
     lm = scripted_lm("scripted/test", script)
-    with recording() as log, dspy.context(lm=lm, adapter=InstructorAdapter(max_retries=max_retries)):
+    adapter = InstructorAdapter(max_retries=max_retries, constrained=constrained)
+    with recording() as log, dspy.context(lm=lm, adapter=adapter):
         pred = dspy.Predict(signature)(**inputs)
     return pred, script, log, lm
 
@@ -35,11 +36,26 @@ def test_valid_reply_is_parsed_into_pydantic_objects():
 
 
 def test_prompt_holds_instructions_evidence_and_schema_once():
-    _, script, _, _ = _predict(AnswerWithCitations, [{"result": ANSWER}], query=QUERY,
+    _, script, _, _ = _predict(AnswerWithCitations, [{"result": ANSWER}], query=QUERY, constrained=False,
                                evidence=EvidencePackage(fragments=FRAGMENTS))
     system, user = script.requests[0][0]["content"], script.requests[0][-1]["content"]
     assert "cite the ids of the fragments you rely on" in system
     assert system.count('"required"') >= 1 and system.count("It must validate against this JSON schema") == 1
+    assert script.schemas[0] is None  # nothing constrains the decoder
+    assert "[E-04] (Supply Agreement, 7.2) Clause 7.2: late delivery incurs a penalty." in user
+    assert QUERY in user
+    assert "Definition" not in system  # developer docstrings of enums stay out of the prompt
+
+
+def test_constrained_call_sends_the_case_grammar_and_shows_an_example_instead_of_the_schema():
+    _, script, _, _ = _predict(AnswerWithCitations, [{"result": ANSWER}], query=QUERY, constrained=True,
+                               evidence=EvidencePackage(fragments=FRAGMENTS))
+    system, user = script.requests[0][0]["content"], script.requests[0][-1]["content"]
+    assert "It must validate against this JSON schema" not in system and '"required"' not in system
+    assert 'For example' in system and '"cited":["E-01","E-04"]' in system
+    schema = script.schemas[0]
+    cited = schema["$defs"]["cited"]
+    assert cited["items"]["enum"] == sorted(f.id for f in FRAGMENTS) and cited["minItems"] == 1
     assert "[E-04] (Supply Agreement, 7.2) Clause 7.2: late delivery incurs a penalty." in user
     assert QUERY in user
     assert "Definition" not in system  # developer docstrings of enums stay out of the prompt

@@ -1,0 +1,292 @@
+"""Per-case output grammars: the JSON schema a constrained decoder receives for one call.
+
+The pydantic models of :mod:`assistant.schemas` and :mod:`assistant.extraction`
+validate every reply, whatever the backbone.  A backbone with constrained
+decoding (llama.cpp, vLLM) can do more: when the schema it decodes against is
+built from the case, a whole class of invalid replies cannot be generated at all.
+:func:`case_schema` builds that schema from the call's inputs:
+
+* fragment ids are an ``enum`` of the evidence package's ids, and every object
+  and every answer cites one to three of them;
+* literals follow the predicate syntax the validator accepts,
+  ``¬?Name(args)``, with the arguments of the target literal, so that a fact and
+  a rule's antecedent name the same proposition when they name the same predicate;
+* a fact can never assert the target or its complement (that would be the
+  answer, not an analysis: :func:`assistant.shortcuts.shortcut_facts`);
+* B4's extraction is asked fragment by fragment (:mod:`assistant.by_fragment`): the
+  model visits every fragment in order, and priorities and exceptions name
+  fragments of the package, never their own, so no reference can dangle;
+* every list and free text is bounded, so a looping model stops early.
+
+The schema only narrows what the pydantic model accepts; the model still
+validates the reply.  Docs: docs/local-models.md.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from typing import Any, Callable, Mapping, Sequence
+
+from symbolic.labels import normalize_evidence_id
+from symbolic.literals import NEG, normalize_literal
+
+from .by_fragment import fragment_entry_schema
+
+__all__ = ["LIMITS", "case_schema", "literal_pattern", "name_except", "output_example"]
+
+#: Bounds of a constrained reply: list lengths and free-text characters.
+LIMITS: Mapping[str, int] = {"facts": 6, "rules": 5, "antecedents": 3,
+                             "fragment_facts": 3, "fragment_rules": 2, "over": 2,
+                             "cited": 3, "answer_chars": 240, "note_chars": 160, "notes": 3, "name_chars": 32}
+
+_FIRST = string.ascii_uppercase
+_REST = string.ascii_letters + string.digits
+_STATUS = ["accepted", "rejected", "both", "undecidable"]
+_KINDS = ["defeasible", "strict", "defeater"]
+
+
+def _char_class(chars: str) -> str:
+    """A regex character class of ``chars``, with runs written as ranges."""
+    ordered = sorted(set(chars))
+    parts, i = [], 0
+    while i < len(ordered):
+        j = i
+        while j + 1 < len(ordered) and ord(ordered[j + 1]) == ord(ordered[j]) + 1:
+            j += 1
+        parts.append(ordered[i] if i == j else f"{ordered[i]}-{ordered[j]}")
+        i = j + 1
+    return "[" + "".join(parts) + "]"
+
+
+def name_except(word: str | None, longest: int = LIMITS["name_chars"]) -> str:
+    """A regex (no anchors) of predicate names ``[A-Z][A-Za-z0-9]*`` other than ``word``, bounded in length.
+
+    Parameters
+    ----------
+    word : str or None
+        The excluded name; ``None`` excludes nothing.
+    longest : int, optional
+        The longest name without ``word``; with one, a name has at most
+        ``len(word) + longest - 1`` characters (the bound that a looping model runs into).
+
+    Examples
+    --------
+    >>> rx = re.compile("^(?:" + name_except("Pay", longest=6) + ")$")
+    >>> [bool(rx.match(s)) for s in ("Pay", "Pa", "Pays", "Pax", "Delay", "P", "Payssss", "Paysssss9")]
+    [False, True, True, True, True, False, True, False]
+    """
+    rest = _char_class(_REST)
+    if not word:
+        return f"{_char_class(_FIRST)}{rest}{{1,{longest - 1}}}"
+    # A name differs from word first at position i (then any tail) or extends it, or is a proper prefix of it;
+    # the heads share one bounded tail, so the grammar holds the repetition once.  Names within the bound only.
+    heads = [re.escape(word[:i]) + _char_class((_FIRST if i == 0 else _REST).replace(ch, ""))
+             for i, ch in enumerate(word[:longest])]
+    if len(word) < longest:
+        heads.append(re.escape(word) + rest)
+    prefixes = [re.escape(word[:k]) for k in range(2, min(len(word), longest + 1))]
+    tail = f"{rest}{{0,{max(0, longest - 2)}}}"
+    return "|".join([f"({'|'.join(heads)}){tail}", *prefixes])
+
+
+def _arguments(target: str | None) -> str:
+    """The argument list of every literal: the target's, or one short constant."""
+    if target and "(" in target and target.endswith(")"):
+        return re.escape(target[target.index("("):])
+    return r"\([a-z0-9_]{1,16}\)"
+
+
+def _predicate(target: str | None) -> str | None:
+    if not target:
+        return None
+    positive = target[1:] if target.startswith(NEG) else target
+    return positive.split("(", 1)[0]
+
+
+def literal_pattern(target: str | None = None, *, exclude_target: bool = False) -> str:
+    """The anchored regex of a literal, ``¬?Name(args)`` with the target's arguments.
+
+    Parameters
+    ----------
+    target : str, optional
+        The target literal; without one, a literal has one short lower-case argument.
+    exclude_target : bool, optional
+        Refuse the target's predicate (the pattern of a fact).
+
+    Examples
+    --------
+    >>> rx = re.compile(literal_pattern("Penalty(x)", exclude_target=True))
+    >>> [bool(rx.match(s)) for s in ("Delay(x)", "¬Delay(x)", "Penalty(x)", "¬Penalty(x)", "Delay(y)")]
+    [True, True, False, False, False]
+    """
+    name = name_except(_predicate(target) if exclude_target else None)
+    return f"^{NEG}?({name}){_arguments(target)}$"
+
+
+def _ids(ids: Sequence[str], least: int = 1) -> dict[str, Any]:
+    return {"$ref": "#/$defs/cited" if least else "#/$defs/cited_or_none"}
+
+
+_LITERAL = {"$ref": "#/$defs/literal"}
+_FACT_LITERAL = {"$ref": "#/$defs/fact_literal"}
+_FREE_LITERAL = {"$ref": "#/$defs/free_literal"}
+
+
+def _definitions(ids: Sequence[str], target: str | None) -> dict[str, Any]:
+    """The shared pieces, referenced by ``$ref`` so that the grammar holds each once."""
+    def cited(least: int) -> dict[str, Any]:
+        return {"type": "array", "items": {"enum": list(ids)}, "minItems": least, "maxItems": LIMITS["cited"]}
+
+    return {"cited": cited(1), "cited_or_none": cited(0),
+            "literal": {"type": "string", "pattern": literal_pattern(target)},
+            "fact_literal": {"type": "string", "pattern": literal_pattern(target, exclude_target=bool(target))},
+            "free_literal": {"type": "string", "pattern": literal_pattern(None)}}
+
+
+def _text(chars: int) -> dict[str, Any]:
+    return {"type": "string", "maxLength": chars}
+
+
+def _object(**properties: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": list(properties)}
+
+
+def _cited_answer(ids: Sequence[str]) -> dict[str, Any]:
+    return _object(answer=_text(LIMITS["answer_chars"]), cited=_ids(ids), conflict={"type": "boolean"},
+                   priority_applied={"type": "boolean"}, status={"enum": _STATUS})
+
+
+def _facts(ids: Sequence[str], target: str | None) -> dict[str, Any]:
+    fact = _object(id={"type": "string", "pattern": f"^f[1-{LIMITS['facts']}]$"}, evidence=_ids(ids),
+                   literal=_FACT_LITERAL)
+    return {"type": "array", "items": fact, "maxItems": LIMITS["facts"]}
+
+
+def _extraction(ids: Sequence[str], target: str | None) -> dict[str, Any]:
+    """B4's extraction in the by-fragment form (:mod:`assistant.by_fragment`)."""
+    return _object(**{i: fragment_entry_schema(i, ids, LIMITS) for i in ids})
+
+
+def _targeted_extraction(ids: Sequence[str], target: str | None) -> dict[str, Any]:
+    return _object(target=_FREE_LITERAL, **{i: fragment_entry_schema(i, ids, LIMITS) for i in ids})
+
+
+def _structured_answer(ids: Sequence[str], target: str | None) -> dict[str, Any]:
+    rule = _object(id={"type": "string", "pattern": f"^r[1-{LIMITS['rules']}]$"}, evidence=_ids(ids),
+                   antecedents={"type": "array", "items": _LITERAL, "maxItems": LIMITS["antecedents"]},
+                   consequent=_LITERAL, kind={"enum": _KINDS})
+    return _object(facts=_facts(ids, target), rules={"type": "array", "items": rule, "maxItems": LIMITS["rules"]},
+                   result=_cited_answer(ids))
+
+
+def _self_check(ids: Sequence[str], target: str | None) -> dict[str, Any]:
+    notes = {"type": "array", "items": _text(LIMITS["note_chars"]), "maxItems": LIMITS["notes"]}
+    return _object(missing_exceptions=notes, contradictions=notes, unresolved=notes, uncovered=_ids(ids, least=0),
+                   final=_cited_answer(ids))
+
+
+def _builders() -> dict[type, Callable[[Sequence[str], str | None], dict[str, Any]]]:
+    from .extraction import Extraction, StructuredAnswer, TargetedExtraction
+    from .schemas import CitedAnswer, SelfCheck
+
+    return {CitedAnswer: lambda ids, target: _cited_answer(ids), Extraction: _extraction,
+            TargetedExtraction: _targeted_extraction, StructuredAnswer: _structured_answer, SelfCheck: _self_check}
+
+
+def case_schema(output_fields: Mapping[str, Any], inputs: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The constrained JSON schema of a call's reply, or ``None`` when it has no per-case form.
+
+    Parameters
+    ----------
+    output_fields : mapping
+        Output field name -> annotation (a signature's ``output_fields`` annotations).
+    inputs : mapping
+        The call's inputs; ``evidence`` (an :class:`~assistant.evidence.EvidencePackage`) and, where
+        given, ``target`` (a literal) shape the schema.
+
+    Returns
+    -------
+    dict or None
+        ``None`` when an output type has no per-case schema, or the inputs hold no evidence package.
+
+    Examples
+    --------
+    >>> from assistant.evidence import EvidencePackage
+    >>> from assistant.schemas import CitedAnswer
+    >>> pkg = EvidencePackage.of([{"id": "E-01", "text": "A penalty applies.", "source": "contract"}])
+    >>> schema = case_schema({"result": CitedAnswer}, {"evidence": pkg, "query": "Is a penalty due?"})
+    >>> schema["properties"]["result"]["properties"]["cited"], schema["$defs"]["cited"]["items"]
+    ({'$ref': '#/$defs/cited'}, {'enum': ['E-01']})
+    """
+    package = inputs.get("evidence")
+    ids = [normalize_evidence_id(f.id) for f in getattr(package, "fragments", ()) or ()]
+    if not ids:
+        return None
+    builders = _builders()
+    target = inputs.get("target")
+    try:
+        target = normalize_literal(target) if isinstance(target, str) and target.strip() else None
+    except ValueError:
+        target = None
+    properties = {}
+    for name, annotation in output_fields.items():
+        build = builders.get(annotation)
+        if build is None:
+            return None
+        properties[name] = build(ids, target)
+    return {**_object(**properties), "$defs": _definitions(ids, target)}
+
+
+# One worked shape per output type, shown instead of the JSON schema when the decoder enforces the grammar:
+# a small model copies a shape far better than it reads a schema.  The contents are the penalty example of
+# docs/semantics.md (never a case of a shipped suite).
+_BY_FRAGMENT_EXAMPLE = {
+    "<fragment id>": {"facts": ["<literal the fragment states as true>"],
+                      "rules": [{"if": ["<condition literal>"], "then": "<concluded literal, or ¬applicable(<fragment id>)>",
+                                 "over": ["<fragment id whose rule this one overrides>"],
+                                 "basis": "<exception|hierarchy|specificity|temporal|authority>"}]},
+    "<next fragment id>": {"facts": [], "rules": []},
+}
+_THEORY_EXAMPLE = {
+    "facts": [{"id": "f1", "evidence": ["E-02"], "literal": "Delay(x)"},
+              {"id": "f2", "evidence": ["E-03"], "literal": "ForceMajeure(x)"}],
+    "rules": [{"id": "r1", "evidence": ["E-01"], "antecedents": ["Delay(x)"], "consequent": "Penalty(x)",
+               "kind": "defeasible"},
+              {"id": "r2", "evidence": ["E-04"], "antecedents": ["ForceMajeure(x)"], "consequent": "¬Penalty(x)",
+               "kind": "defeasible"}],
+    "attacks": [],
+    "priorities": [{"stronger": "r2", "weaker": "r1", "basis": "exception", "evidence": ["E-04"]}],
+}
+_ANSWER_EXAMPLE = {"answer": "No: clause E-04 excuses the delay caused by force majeure.", "cited": ["E-01", "E-04"],
+                   "conflict": True, "priority_applied": True, "status": "rejected"}
+
+
+def _examples() -> dict[type, Any]:
+    from .extraction import Extraction, StructuredAnswer, TargetedExtraction
+    from .schemas import CitedAnswer, SelfCheck
+
+    return {CitedAnswer: _ANSWER_EXAMPLE, Extraction: _BY_FRAGMENT_EXAMPLE,
+            TargetedExtraction: {"target": "Penalty(x)", **_BY_FRAGMENT_EXAMPLE},
+            StructuredAnswer: {"facts": _THEORY_EXAMPLE["facts"], "rules": _THEORY_EXAMPLE["rules"],
+                               "result": _ANSWER_EXAMPLE},
+            SelfCheck: {"missing_exceptions": ["E-04 excuses force majeure"], "contradictions": [], "unresolved": [],
+                        "uncovered": ["E-04"], "final": _ANSWER_EXAMPLE}}
+
+
+def output_example(output_fields: Mapping[str, Any]) -> str | None:
+    """A compact JSON example of a reply with these output fields, or ``None`` if a type has none.
+
+    Examples
+    --------
+    >>> from assistant.schemas import CitedAnswer
+    >>> output_example({"result": CitedAnswer})[:40]
+    '{"result":{"answer":"No: clause E-04 exc'
+    """
+    import json
+
+    examples = _examples()
+    if any(annotation not in examples for annotation in output_fields.values()):
+        return None
+    return json.dumps({name: examples[a] for name, a in output_fields.items()}, ensure_ascii=False,
+                      separators=(",", ":"))

@@ -1,0 +1,226 @@
+"""The embedded models on the shipped suites, run through ``paratrace run``, and docs/results.md.
+
+Three steps, each resumable::
+
+    python benchmarks/local_results.py plan                 # the runs and the slices (cases listed)
+    python benchmarks/local_results.py run [--only SUBSTR]  # run or resume them (paratrace run --resume)
+    python benchmarks/local_results.py page [--out docs/results.md]   # the page, from what has finished
+
+The runs: the default model's B1 and B4 on all 85 cases of normative-en, and
+every embedded model's B1-B4 on a fixed slice of normative-en and of
+controlled-140 (``--slice`` cases each, stratified by gold status, chosen by
+``--seed``).  Each run is ``paratrace run --suite SLICE.jsonl --config C --model M``
+as a user types it, in ``--workdir`` (default ``.paratrace-results``), without
+MLflow tracking; a killed run continues where it stopped.  ``page`` scores every
+finished case with the project's scorer, and prints the page's tables as JSON too.
+Not a test: nothing here asserts a time or a score.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+# Run as a script, benchmarks/ is first on sys.path and benchmarks/assistant.py would shadow the package.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "true")
+os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
+
+__all__ = ["main", "plan_runs", "slice_ids"]
+
+_SUITES = ("normative-en", "controlled-140")
+_CONFIGS = ("b1", "b2", "b3", "b4")
+
+
+def slice_ids(scenarios, n: int, seed: int) -> list[str]:
+    """``n`` case ids stratified by gold status (proportional, at least one per status), sorted."""
+    by_status: dict[str, list[str]] = defaultdict(list)
+    for sc in scenarios:
+        by_status[sc.gold.status.value].append(sc.id)
+    rng = random.Random(seed)
+    total = sum(len(v) for v in by_status.values())
+    chosen: list[str] = []
+    for status in sorted(by_status):
+        ids = sorted(by_status[status])
+        k = max(1, round(n * len(ids) / total))
+        chosen += rng.sample(ids, min(k, len(ids)))
+    return sorted(chosen)[:n] if len(chosen) > n else sorted(chosen)
+
+
+def plan_runs(workdir: Path, slice_n: int, seed: int) -> list[dict]:
+    """The runs, with the slice files written into ``workdir/suites``."""
+    from assistant.local_models import DEFAULT_LOCAL_MODEL, LOCAL_MODELS
+    from experiments.suites.registry import load_suite
+
+    suites_dir = workdir / "suites"
+    suites_dir.mkdir(parents=True, exist_ok=True)
+    runs = []
+    full = load_suite("normative-en")
+    path = suites_dir / "normative-en-all.jsonl"
+    path.write_text("".join(sc.model_dump_json(exclude_none=True) + "\n" for sc in full))
+    for config in ("b1", "b4"):
+        runs.append({"name": f"default-{config}-normative-en-all", "model": DEFAULT_LOCAL_MODEL, "config": config,
+                     "suite": str(path), "slice": "normative-en (all 85)", "cases": [sc.id for sc in full]})
+    for suite in _SUITES:
+        scenarios = load_suite(suite)
+        ids = slice_ids(scenarios, slice_n, seed)
+        path = suites_dir / f"{suite}-slice{slice_n}-seed{seed}.jsonl"
+        path.write_text("".join(sc.model_dump_json(exclude_none=True) + "\n" for sc in scenarios if sc.id in ids))
+        for model in LOCAL_MODELS:
+            for config in _CONFIGS:
+                runs.append({"name": f"{model.split('/')[1]}-{config}-{suite}-slice", "model": model,
+                             "config": config, "suite": str(path), "slice": f"{suite} slice ({len(ids)})",
+                             "cases": ids})
+    return runs
+
+
+def _run(workdir: Path, run: dict) -> int:
+    results = workdir / "runs" / run["name"] / "results.jsonl"
+    cmd = [sys.executable, "-c", "from optimize.console import main; main()", "run", "--suite", run["suite"],
+           "--config", run["config"], "--model", run["model"], "--name", run["name"], "--workdir", str(workdir),
+           "--no-track", *(["--resume"] if results.exists() else [])]
+    print(f"[local_results] {run['name']}: {' '.join(cmd[3:])}", file=sys.stderr, flush=True)
+    return subprocess.call(cmd)
+
+
+def _latest(results: Path) -> dict[str, dict]:
+    latest: dict[str, dict] = {}
+    for line in results.read_text(encoding="utf-8").splitlines():
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        output = rec.get("output") or {}
+        case = output.get("case_id") or rec.get("case_id")
+        if case:
+            latest[case] = rec
+    return latest
+
+
+def _summarize(workdir: Path, run: dict) -> dict | None:
+    from experiments.suites.registry import load_suite
+    from scorer.contract import OutputRecord
+    from scorer.score import aggregate, score_suite
+    from scorer.stats import wilson
+
+    results = workdir / "runs" / run["name"] / "results.jsonl"
+    if not results.exists():
+        return None
+    latest = _latest(results)
+    outcomes = Counter(str(r.get("outcome")) for r in latest.values())
+    outputs = [OutputRecord.model_validate(r["output"]) for r in latest.values()
+               if r.get("output") and r.get("outcome") != "infra_error"]
+    suite = "controlled-140" if "controlled-140" in run["slice"] else "normative-en"
+    scenarios = [sc for sc in load_suite(suite) if sc.id in {o.case_id for o in outputs}]
+    scored = score_suite(scenarios, outputs, ncr=False) if outputs else []
+    agg = aggregate(scored) if scored else {}
+    correct = sum(r.correct for r in scored)
+    interval = wilson(correct, len(scored)) if scored else None
+    metas = [o.meta for o in outputs]
+    seconds = [m.latency_ms / 1000 for m in metas if m.latency_ms is not None]
+    tokens = [(m.prompt_tokens or 0) + (m.completion_tokens or 0) for m in metas]
+    dla: dict[str, list[float]] = defaultdict(list)
+    for res, sc in ((r, next(s for s in scenarios if s.id == r.case_id)) for r in scored):
+        value = res.metrics.get("DLA")
+        if value is not None and value.value is not None and sc.metadata.defect_class is not None:
+            dla[sc.metadata.defect_class.value].append(value.value)
+    return {
+        "name": run["name"], "model": run["model"], "config": run["config"], "slice": run["slice"],
+        "planned": len(run["cases"]), "finished": len(latest), "outcomes": dict(sorted(outcomes.items())),
+        "answered": len(scored), "hard_failures": sum(r.hard_failure for r in scored),
+        "shortcuts": sum(r.shortcut for r in scored),
+        "scored_rate": (len(scored) - sum(r.hard_failure for r in scored)) / len(run["cases"]),
+        "ASA": correct / len(scored) if scored else None,
+        "ASA_ci": None if interval is None else [round(interval.low, 3), round(interval.high, 3)],
+        "metrics": {k: (None if v.value is None else round(v.value, 3)) for k, v in sorted(agg.items())},
+        "DLA_by_class": {k: round(sum(v) / len(v), 3) for k, v in sorted(dla.items())},
+        "seconds_median": round(statistics.median(seconds), 1) if seconds else None,
+        "tokens_median": int(statistics.median(tokens)) if tokens else None,
+        "correct_by_case": {r.case_id: r.correct for r in scored},
+    }
+
+
+def _paired(a: dict, b: dict) -> str:
+    from scorer.stats import paired_mcnemar
+
+    common = sorted(set(a["correct_by_case"]) & set(b["correct_by_case"]))
+    if not common:
+        return "no common cases"
+    test = paired_mcnemar([a["correct_by_case"][c] for c in common], [b["correct_by_case"][c] for c in common])
+    return f"n={len(common)}, b={test.b}, c={test.c}, exact p={test.p_value:.3g}"
+
+
+def _fmt(value) -> str:
+    return "—" if value is None else (f"{value:.2f}" if isinstance(value, float) else str(value))
+
+
+def page(rows: list[dict]) -> str:
+    """docs/results.md from the summarized runs."""
+    head = ["# Results of the embedded models", "",
+            "Generated by `python benchmarks/local_results.py page` from runs of `paratrace run` "
+            "(`python benchmarks/local_results.py run` resumes them). Every figure here comes from a real "
+            "model served by llama.cpp on 127.0.0.1 on a 2-core machine; none comes from an oracle (the "
+            "oracle backbones are install checks, see README). A case is *scored* when the model's reply "
+            "validated; hard failures (invalid after re-asks, or a token/time bound) count as incorrect; "
+            "a shortcut (a theory that asserts the target as a fact) counts as incorrect. Intervals are "
+            "Wilson 95 %; paired tests are exact McNemar on the cases both runs answered (b: only the "
+            "first correct, c: only the second).", ""]
+    lines = head + ["| run | model | config | cases | finished | scored rate | shortcuts | ASA [95 % CI] | CLA | "
+                    "DLA | TGC | NER | PHA | s/case (median) | tokens/case (median) |",
+                    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for r in rows:
+        m = r["metrics"]
+        ci = "" if r["ASA_ci"] is None else f" [{r['ASA_ci'][0]:.2f}, {r['ASA_ci'][1]:.2f}]"
+        lines.append(f"| {r['slice']} | {r['model']} | {r['config']} | {r['planned']} | {r['finished']} | "
+                     f"{r['scored_rate']:.2f} | {r['shortcuts']} | {_fmt(r['ASA'])}{ci} | {_fmt(m.get('CLA'))} | "
+                     f"{_fmt(m.get('DLA'))} | {_fmt(m.get('TGC'))} | {_fmt(m.get('NER'))} | {_fmt(m.get('PHA'))} | "
+                     f"{_fmt(r['seconds_median'])} | {_fmt(r['tokens_median'])} |")
+    lines += ["", "## Paired tests: B4 against B1 on the same cases", ""]
+    by_key = {(r["model"], r["slice"], r["config"]): r for r in rows}
+    for (model, slice_, config), r in sorted(by_key.items()):
+        if config == "b4" and (model, slice_, "b1") in by_key:
+            lines.append(f"- {model}, {slice_}: {_paired(by_key[(model, slice_, 'b1')], r)}")
+    lines += ["", "## DLA by defect class", ""]
+    for r in rows:
+        if r["DLA_by_class"]:
+            lines.append(f"- {r['model']} {r['config']} {r['slice']}: "
+                         + ", ".join(f"{k} {v:.2f}" for k, v in r["DLA_by_class"].items()))
+    lines += ["", "## Outcomes per run", ""]
+    lines += [f"- {r['name']}: {r['outcomes']}" for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("step", choices=("plan", "run", "page"))
+    ap.add_argument("--workdir", type=Path, default=Path(".paratrace-results"))
+    ap.add_argument("--slice", type=int, default=24, help="Cases per suite slice.")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--only", default=None, help="Only runs whose name contains this.")
+    ap.add_argument("--out", type=Path, default=Path("docs/results.md"))
+    args = ap.parse_args(argv)
+    runs = [r for r in plan_runs(args.workdir, args.slice, args.seed) if not args.only or args.only in r["name"]]
+    if args.step == "plan":
+        print(json.dumps([{k: v for k, v in r.items()} for r in runs], indent=1))
+        return 0
+    if args.step == "run":
+        codes = {r["name"]: _run(args.workdir, r) for r in runs}
+        print(json.dumps({"exit_codes": codes}))
+        return 0
+    rows = [row for row in (_summarize(args.workdir, r) for r in runs) if row is not None]
+    args.out.write_text(page(rows), encoding="utf-8")
+    print(json.dumps([{k: v for k, v in r.items() if k != "correct_by_case"} for r in rows], indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
