@@ -37,7 +37,7 @@ __all__ = ["LIMITS", "case_schema", "literal_pattern", "name_except", "output_ex
 
 #: Bounds of a constrained reply: list lengths and free-text characters.
 LIMITS: Mapping[str, int] = {"facts": 6, "rules": 5, "antecedents": 3,
-                             "fragment_facts": 3, "fragment_rules": 2, "over": 2,
+                             "fragment_facts": 2, "fragment_rules": 1, "over": 2,
                              "cited": 3, "answer_chars": 240, "note_chars": 160, "notes": 3, "name_chars": 32}
 
 _FIRST = string.ascii_uppercase

@@ -113,8 +113,10 @@ EXTRACTION_INSTRUCTION = (
     "fragments stating it and may quote their words verbatim."
 )
 
-_THEORY = (f"{EXTRACTION_INSTRUCTION} Do not judge the question: a symbolic engine computes the status from what "
-           f"you extract. {_UNTRUSTED}")
+_THEORY = (f"{EXTRACTION_INSTRUCTION} Name each condition in one to three CamelCase words and write the same "
+           "condition with the same name wherever it occurs, so that facts match the conditions of rules; give each "
+           "fragment only what it states itself, and nothing for a fragment that states nothing relevant. Do not "
+           f"judge the question: a symbolic engine computes the status from what you extract. {_UNTRUSTED}")
 
 
 class ExtractTheory(dspy.Signature):
