@@ -236,7 +236,7 @@ class InstructorAdapter(dspy.JSONAdapter):
                 "All interactions will be structured in the following way, with the appropriate values filled in.",
                 "Inputs will have the following structure:", inputs,
                 "Outputs will be a JSON object with the following fields.", outputs,
-                "For example (the shape only; the ids, literals and fragments come from the actual evidence):",
+                "For example (the shape only: replace every <...> with what the actual evidence gives):",
                 example])
         return "\n\n".join([
             "All interactions will be structured in the following way, with the appropriate values filled in.",

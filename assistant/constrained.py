@@ -238,28 +238,22 @@ def case_schema(output_fields: Mapping[str, Any], inputs: Mapping[str, Any]) -> 
     return {**_object(**properties), "$defs": _definitions(ids, target)}
 
 
-# One worked shape per output type, shown instead of the JSON schema when the decoder enforces the grammar:
-# a small model copies a shape far better than it reads a schema.  The contents are the penalty example of
-# docs/semantics.md (never a case of a shipped suite).
+# One shape per output type, shown instead of the JSON schema when the decoder enforces the grammar: a small
+# model follows a shape far better than it reads a schema.  Placeholders only: a small model copies concrete
+# example values verbatim into its answer.
 _BY_FRAGMENT_EXAMPLE = {
-    "<fragment id>": {"facts": ["<literal the fragment states as true>"],
-                      "rules": [{"if": ["<condition literal>"], "then": "<concluded literal, or ¬applicable(<fragment id>)>",
+    "<fragment id>": {"facts": ["<condition the fragment reports as true, or ¬condition>"],
+                      "rules": [{"if": ["<condition>"], "then": "<concluded literal, or ¬applicable(<fragment id>)>",
                                  "over": ["<fragment id whose rule this one overrides>"],
                                  "basis": "<exception|hierarchy|specificity|temporal|authority>"}]},
     "<next fragment id>": {"facts": [], "rules": []},
 }
-_THEORY_EXAMPLE = {
-    "facts": [{"id": "f1", "evidence": ["E-02"], "literal": "Delay(x)"},
-              {"id": "f2", "evidence": ["E-03"], "literal": "ForceMajeure(x)"}],
-    "rules": [{"id": "r1", "evidence": ["E-01"], "antecedents": ["Delay(x)"], "consequent": "Penalty(x)",
-               "kind": "defeasible"},
-              {"id": "r2", "evidence": ["E-04"], "antecedents": ["ForceMajeure(x)"], "consequent": "¬Penalty(x)",
-               "kind": "defeasible"}],
-    "attacks": [],
-    "priorities": [{"stronger": "r2", "weaker": "r1", "basis": "exception", "evidence": ["E-04"]}],
-}
-_ANSWER_EXAMPLE = {"answer": "No: clause E-04 excuses the delay caused by force majeure.", "cited": ["E-01", "E-04"],
-                   "conflict": True, "priority_applied": True, "status": "rejected"}
+_LITERALS = {"facts": [{"id": "<f1>", "evidence": ["<fragment id>"], "literal": "<condition>"}],
+             "rules": [{"id": "<r1>", "evidence": ["<fragment id>"], "antecedents": ["<condition>"],
+                        "consequent": "<literal>", "kind": "<defeasible|strict|defeater>"}]}
+_ANSWER_EXAMPLE = {"answer": "<one sentence naming the decisive clauses>", "cited": ["<fragment id>"],
+                   "conflict": "<true|false>", "priority_applied": "<true|false>",
+                   "status": "<accepted|rejected|both|undecidable>"}
 
 
 def _examples() -> dict[type, Any]:
@@ -268,10 +262,9 @@ def _examples() -> dict[type, Any]:
 
     return {CitedAnswer: _ANSWER_EXAMPLE, Extraction: _BY_FRAGMENT_EXAMPLE,
             TargetedExtraction: {"target": "Penalty(x)", **_BY_FRAGMENT_EXAMPLE},
-            StructuredAnswer: {"facts": _THEORY_EXAMPLE["facts"], "rules": _THEORY_EXAMPLE["rules"],
-                               "result": _ANSWER_EXAMPLE},
-            SelfCheck: {"missing_exceptions": ["E-04 excuses force majeure"], "contradictions": [], "unresolved": [],
-                        "uncovered": ["E-04"], "final": _ANSWER_EXAMPLE}}
+            StructuredAnswer: {**_LITERALS, "result": _ANSWER_EXAMPLE},
+            SelfCheck: {"missing_exceptions": ["<an exception the draft overlooked>"], "contradictions": [],
+                        "unresolved": [], "uncovered": ["<fragment id>"], "final": _ANSWER_EXAMPLE}}
 
 
 def output_example(output_fields: Mapping[str, Any]) -> str | None:
@@ -281,7 +274,7 @@ def output_example(output_fields: Mapping[str, Any]) -> str | None:
     --------
     >>> from assistant.schemas import CitedAnswer
     >>> output_example({"result": CitedAnswer})[:40]
-    '{"result":{"answer":"No: clause E-04 exc'
+    '{"result":{"answer":"<one sentence namin'
     """
     import json
 
