@@ -4,7 +4,7 @@ Usage::
 
     python benchmarks/assistant.py                 # scripted oracle, 10 normative-en cases
     python benchmarks/assistant.py --cases 30
-    python benchmarks/assistant.py --local 2       # also 2 cases per configuration on local/gemma-3-270m
+    python benchmarks/assistant.py --local 2       # also 2 cases per configuration on the embedded default
 
 Per configuration it reports prompt and completion tokens per case, LM calls
 per case, the wall-clock time per case, and (B4) the engine's share of the
@@ -17,7 +17,7 @@ Two backends:
 - ``scripted``: the scripted LM replies with each case's gold-derived output
   (an oracle, so every run is valid and deterministic) through the real
   DSPy/Instructor path; tokens are estimated as ``ceil(characters / 4)``.
-- ``local``: the embedded llama.cpp server with Gemma 3 270M; tokens are the
+- ``local``: the embedded llama.cpp server with the default model; tokens are the
   server's own counts and latencies are real.  The model is tiny and not
   instruction-tuned: its answers are not meaningful, only the cost is.
   ``--max-tokens`` bounds each reply (default 1024) to keep the run short.
@@ -115,10 +115,11 @@ def main(argv=None) -> None:
                                          max_tokens=args.max_tokens, scripted=True)
     if args.local:
         from assistant.local_llm import ensure_server
+        from assistant.local_models import DEFAULT_LOCAL_MODEL
 
         ensure_server()
         for config in configs:
-            report["local"][config] = run(config, "local/gemma-3-270m", scenarios[: args.local],
+            report["local"][config] = run(config, DEFAULT_LOCAL_MODEL, scenarios[: args.local],
                                           max_tokens=args.max_tokens, scripted=False)
     for mode in ("scripted", "local"):
         b4 = report[mode].get("b4")

@@ -1,5 +1,5 @@
 """The embedded demo, measured: ``paratrace demo`` as a user runs it, on the
-embedded model (llama.cpp server + Gemma 3 270M).
+embedded default model (llama.cpp server + Qwen2.5-Coder-0.5B-Instruct).
 
 Runs the real CLI in a fresh work directory, samples the resident memory of
 the demo process, its children and the embedded server every half second,

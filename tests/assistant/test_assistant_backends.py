@@ -108,8 +108,8 @@ def test_unconstrained_backends_get_no_response_format():
 
 def test_llama_engine_speaks_llama_cpp_constrained_decoding():
     with ScriptedServer(Script([{"result": ANSWER}])) as server:
-        lm = dspy.LM("local/gemma-3-270m", engine=LlamaServerEngine(server.base_url), cache=False,
-                     **Decoding().kwargs_for("local"))
+        engine = LlamaServerEngine(server.base_url, model="local/gemma-3-270m")
+        lm = dspy.LM("local/gemma-3-270m", engine=engine, cache=False, **Decoding().kwargs_for("local"))
         assistant = Assistant("b1", backbone=Backbone("local/gemma-3-270m", lm, "local", json_schema=True))
         rec = assistant.ask(QUERY, FRAGMENTS)
         body = server.bodies[0]

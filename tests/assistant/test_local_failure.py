@@ -27,7 +27,7 @@ port = int(sys.argv[sys.argv.index("--port") + 1])
 class H(BaseHTTPRequestHandler):
     def log_message(self, *a): pass
     def do_GET(self):
-        body = json.dumps({"data": [{"id": "gemma-3-270m"}]}).encode()
+        body = json.dumps({"data": [{"id": "qwen2.5-coder-0.5b"}]}).encode()
         self.send_response(200); self.send_header("Content-Length", str(len(body))); self.end_headers()
         self.wfile.write(body)
     def do_POST(self):
@@ -43,7 +43,7 @@ def crashing_server(tmp_path, monkeypatch):
     script = tmp_path / "fake_server.py"
     script.write_text(CRASHING)
     monkeypatch.setenv("PARATRACE_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(local_llm, "_require_model", lambda: tmp_path / "model.gguf")
+    monkeypatch.setattr(local_llm, "_require_model", lambda model: tmp_path / "model.gguf")
     monkeypatch.setattr(local_llm, "check_cpu", lambda: None)
     monkeypatch.setattr(local_llm, "server_command",
                         lambda gguf, port, **kw: [sys.executable, str(script), "--port", str(port)])
@@ -55,12 +55,12 @@ def crashing_server(tmp_path, monkeypatch):
 def test_a_server_that_dies_on_its_first_completion_is_named_with_signal_and_log(crashing_server):
     info = crashing_server
     engine = LlamaServerEngine(info.base_url, timeout=30)
-    lm = dspy.LM(local_llm.LOCAL_ALIAS, engine=engine, cache=False, num_retries=0)
-    backbone = Backbone("local/gemma-3-270m", lm, "local", json_schema=True, endpoint=engine.endpoint_id)
+    lm = dspy.LM(engine.model, engine=engine, cache=False, num_retries=0)
+    backbone = Backbone(engine.model, lm, "local", json_schema=True, endpoint=engine.endpoint_id)
     with pytest.raises(BackendError) as err:
         probe(backbone)
     message = str(err.value)
-    assert message.startswith("backbone local/gemma-3-270m at embedded llama.cpp server")
+    assert message.startswith("backbone local/qwen2.5-coder-0.5b at embedded llama.cpp server")
     assert f"(pid {info.pid}) died from SIGILL" in message
     assert "executing tilezero" in message and "pip cache remove llama_cpp_python" in message
     assert local_llm.status() is None  # and `paratrace local-llm status` says not running
