@@ -31,18 +31,19 @@ def test_injected_fragment_cannot_change_b4_status(make):
     assert "not addressed to you" in script.prompts[0]
 
 
-def test_injected_fragment_needs_a_grounded_rule_to_matter(make):
-    # An LM that turns the injection into a fact 'Penalty(x)' grounded in E-07 changes the
-    # status only as far as the engine lets that fact count: r2 undermines it and it rebuts
-    # r2, so the conflict stays unresolved ('both', not 'accepted'), and E-07 is cited.
+def test_an_injected_fact_that_asserts_the_answer_is_refused_as_a_shortcut(make):
+    # An LM that turns the injection into a fact 'Penalty(x)' grounded in E-07 asserts the answer
+    # instead of deriving it: the extraction is refused (re-asked, then a hard failure naming the
+    # shortcut), never reported as a status the engine derived.
     t = copy.deepcopy(THEORY)
     t["rules"] = t["rules"][:2]
     t["priorities"] = t["priorities"][:1]
     t["facts"].append({"id": "f9", "literal": "Penalty(x)", "evidence": ["E-07"]})
-    assistant, _ = make("b4", [{"theory": t}])
+    assistant, script = make("b4", [{"theory": t}] * 3)
     rec = assistant.ask(QUERY, FRAGMENTS + (INJECTION,), target=TARGET)
-    assert rec.common.final_status.value == "both"
-    assert "E-07" in rec.common.evidence_ids
+    assert rec.common is None and rec.meta.hard_failure
+    assert "shortcut: fact f9 asserts the proposition asked about (Penalty(x))" in rec.meta.failure_reason
+    assert "shortcut" in script.prompts[1]  # the re-ask tells the model why
 
 
 @pytest.mark.parametrize("limits, field", [
