@@ -11,7 +11,7 @@ waits for its health check and stops it when the process exits.
 ``paratrace local-llm start|stop|status [--model M]`` manages a long-lived one.
 
 Every call is bounded (:func:`local_bounds`): at most ``max_tokens`` tokens
-(``PARATRACE_LOCAL_MAX_TOKENS``, default 512) and a client timeout
+(``PARATRACE_LOCAL_MAX_TOKENS``, default 1536) and a client timeout
 (``PARATRACE_LOCAL_TIMEOUT_S``, default 300 s); a call that hits a bound raises
 :class:`~assistant.errors.CallLimitError`.  An invalid reply is re-asked once
 (``PARATRACE_LOCAL_REASKS``).  The server runs with an 8192-token
@@ -183,8 +183,8 @@ def server_command(gguf: Path, port: int, *, n_ctx: int, threads: int, alias: st
     return [sys.executable, "-X", "faulthandler", "-u", "-m", "assistant.llama_server", "--model", str(gguf),
             "--model_alias", alias,
             "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", str(threads),
-            # The server's default logits_all=true keeps n_ctx x 262,144 float logits (4 GiB at 4096
-            # tokens) and computes them for every prompt token; sampling needs only the last row.
+            # The server's default logits_all=true keeps n_ctx x vocabulary float logits (Gemma: 262,144,
+            # 4 GiB at 4096 tokens) and computes them for every prompt token; sampling needs only the last row.
             "--logits_all", "false", "--verbose", "false"]
 
 
