@@ -52,8 +52,11 @@ def _spec(config: Optional[Path], suite: Optional[str], configuration: Optional[
     model = model or default_model()
     auto = safe_name(f"{Path(suite).stem}-{configuration}-{model.replace('/', '_')}")
     try:
+        # The embedded server decodes one request at a time: more in flight only queue and run into the time bound.
+        concurrency = 1 if model.startswith("local/") else 4
         return ExperimentSpec(name=auto if name is None else name, suites=(suite,), configurations=(configuration,),
-                              backbones=(_backbone(model, api_base, api_key_env),), limit=limit)
+                              backbones=(_backbone(model, api_base, api_key_env),), limit=limit,
+                              concurrency=concurrency)
     except ValidationError as exc:
         raise spec_error(exc, "paratrace run") from None
 
