@@ -155,7 +155,7 @@ def _paired(a: dict, b: dict) -> str:
     if not common:
         return "no common cases"
     test = paired_mcnemar([a["correct_by_case"][c] for c in common], [b["correct_by_case"][c] for c in common])
-    return f"n={len(common)}, b={test.b}, c={test.c}, exact p={test.p_value:.3g}"
+    return f"n={len(common)}, b={test.b}, c={test.c}, exact p={test.pvalue:.3g}"
 
 
 def _fmt(value) -> str:
