@@ -11,7 +11,7 @@ from .errors import LocalModelError
 __all__ = ["LOCAL_MAX_TOKENS", "LOCAL_REASKS", "LOCAL_TIMEOUT_S", "check_cpu", "local_bounds",
            "local_reasks"]
 
-LOCAL_MAX_TOKENS = 1536
+LOCAL_MAX_TOKENS = 2048
 LOCAL_TIMEOUT_S = 300.0
 LOCAL_REASKS = 1
 
@@ -20,8 +20,8 @@ def local_bounds(max_tokens: int | None = None) -> tuple[int, float]:
     """The token and time bound of one call to the embedded model.
 
     ``max_tokens`` (the run's decoding setting) is capped at
-    ``$PARATRACE_LOCAL_MAX_TOKENS`` (default 1536: a by-fragment extraction
-    grows with the fragments, about 30 tokens each): a small model that loops
+    ``$PARATRACE_LOCAL_MAX_TOKENS`` (default 2048: a by-fragment extraction
+    grows with the fragments, 30 to 80 tokens each): a small model that loops
     would otherwise run on until the context is full.
 
     Returns

@@ -11,7 +11,7 @@ waits for its health check and stops it when the process exits.
 ``paratrace local-llm start|stop|status [--model M]`` manages a long-lived one.
 
 Every call is bounded (:func:`local_bounds`): at most ``max_tokens`` tokens
-(``PARATRACE_LOCAL_MAX_TOKENS``, default 1536) and a client timeout
+(``PARATRACE_LOCAL_MAX_TOKENS``, default 2048) and a client timeout
 (``PARATRACE_LOCAL_TIMEOUT_S``, default 300 s); a call that hits a bound raises
 :class:`~assistant.errors.CallLimitError`.  An invalid reply is re-asked once
 (``PARATRACE_LOCAL_REASKS``).  The server runs with an 8192-token
