@@ -154,7 +154,8 @@ def _with_evidence(fact: Fact, evidence: tuple[str, ...]) -> Fact:
 
 def _collapse_priorities(priorities, steps, sub, dropped: list) -> tuple:
     """The priorities redirected to their representatives; those naming a proof step, comparing
-    two aliases of one rule or repeating another dropped (each listed in ``dropped``)."""
+    two aliases of one rule or repeating another dropped (each listed in ``dropped``).  A priority
+    that compares a rule with itself in the input is kept: it is a cycle (Definition 3)."""
     out = []
     for p in priorities:
         if p.stronger in steps or p.weaker in steps:
@@ -164,7 +165,10 @@ def _collapse_priorities(priorities, steps, sub, dropped: list) -> tuple:
         # Both fields are required, hence already set: an unchanged priority is its own copy.
         q = p if stronger == p.stronger and weaker == p.weaker else \
             p.model_copy(update={"stronger": stronger, "weaker": weaker})
-        if q.stronger == q.weaker:
+        if q.stronger == q.weaker and p.stronger != p.weaker:
+            # Two copies of one norm compared: no ranking.  A rule compared with itself in the input
+            # (``r2 > r2``) is a cycle of length one (Definition 3) and stays: the rule loses all its
+            # comparisons in the normal form exactly as in the engine run on the raw theory.
             dropped.append(Dropped("priority", p.id, "compares two aliases of one rule"))
             continue
         out.append(q)
