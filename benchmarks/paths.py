@@ -39,9 +39,8 @@ in a process that has first run the one-case command (``after_one_case``):
 the start-up is then left out exactly, where the difference of two
 processes' times carries their noise (tens of ms, more than 3x the engine
 on a small input).  ``peers`` times, on the active attack graph of the peer-size inputs,
-our labelling (:func:`symbolic.labelling.grounded_rounds` on the CSR, and
-:func:`symbolic.labelling.grounded_state` from the edge list) against the C
-worklist on the same CSR, a plain-Python worklist, networkx and clingo's
+our labelling (:func:`symbolic.labelling.grounded_state` from the edge list)
+against a C worklist on a CSR, a plain-Python worklist, networkx and clingo's
 grounded encoding (:mod:`benchmarks.peers`), and checks that all agree.
 The verdict reads the *paired* ratios, ``*_over_paired_engine``: ``api`` and
 ``tnf`` each over the engine run right after each of their runs in this process,

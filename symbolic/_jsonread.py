@@ -249,20 +249,19 @@ def _validated(value, validate: Callable | None, line: int):
         return exc
 
 
-def _document(handle: BinaryIO, file: str, max_file_bytes: int, validate: Callable | None = None,
-              rows_at: tuple | None = None) -> Iterator[tuple[int, object]]:
+def _document(handle: BinaryIO, file: str, max_file_bytes: int, validate: Callable | None = None) -> Iterator[tuple[int, object]]:
     data = handle.read(max_file_bytes + 1)
     if len(data) > max_file_bytes:
         raise ScenarioError(f"file is over the limit of {max_file_bytes} bytes", file=file)
     if data.isascii() and data and not data.isspace():  # valid UTF-8, no BOM: jiter reads the bytes
         start = data.count(b"\n", 0, len(data) - len(data.lstrip(b" \t\r\n"))) + 1
-        result = fast_validated(None, validate, start, data, rows_at)
+        result = fast_validated(None, validate, start, data)
         if result is not SLOW:  # one object
             yield start, result
             return
     text = _decode(data, file=file, line=None).removeprefix("\ufeff")
     start = text.count("\n", 0, len(text) - len(text.lstrip())) + 1
-    result = fast_validated(text, validate, start, data.removeprefix(b"\xef\xbb\xbf"), rows_at) \
+    result = fast_validated(text, validate, start, data.removeprefix(b"\xef\xbb\xbf")) \
         if text and not text.isspace() and not data.isascii() else SLOW
     if result is not SLOW:  # one object (an array is re-walked by the exact parser for its lines)
         yield start, result
@@ -284,8 +283,7 @@ def _document(handle: BinaryIO, file: str, max_file_bytes: int, validate: Callab
 
 def scan_json_records(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
                       max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
-                      keep_going: bool = False, validate: Callable | None = None,
-                      rows_at: tuple | None = None) -> Iterator[tuple[int, object]]:
+                      keep_going: bool = False, validate: Callable | None = None) -> Iterator[tuple[int, object]]:
     """Yield ``(line, value)`` for each JSON record of a JSONL file or ``.json`` document.
 
     Parameters
@@ -308,12 +306,6 @@ def scan_json_records(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
         first and by the exact parser only where jiter refuses them or the
         validation fails, with the same results and errors (see
         :func:`parse_validated`).
-    rows_at : tuple of str, or tuple of tuple of str, optional
-        The path of keys of a long array of flat objects in each record
-        (``("gold", "attacks")``), or several such paths: in a large record
-        each may be passed to
-        ``validate`` as :class:`~symbolic.columns.RawRows` instead of a list
-        of dicts (see :func:`symbolic._jsonfast.fast_validated`).
 
     Yields
     ------
@@ -329,7 +321,7 @@ def scan_json_records(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     handle, _ = _open(path, max_file_bytes)
     with handle:
         if Path(file).suffix.lower() == ".json":
-            yield from _document(handle, file, max_file_bytes, validate, rows_at)
+            yield from _document(handle, file, max_file_bytes, validate)
             return
         total, number = 0, 0
         while True:
@@ -350,7 +342,7 @@ def scan_json_records(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
                 if number == 1:
                     chunk = chunk.removeprefix(b"\xef\xbb\xbf")
                 text = _decode(chunk, file=file, line=number)
-                value = fast_validated(text, validate, number, chunk, rows_at)
+                value = fast_validated(text, validate, number, chunk)
                 if value is not SLOW:
                     yield number, value
                     continue

@@ -15,14 +15,13 @@ from typing import Iterable
 
 import numpy as np
 
-from . import _colread
 from .attack_list import AttackList
 from .grounding import Dropped, Theory
 from .literals import NEG, applicability_atom, excepted_rule, normalize_literal
 from .model import Fact, Priority, Rule
 from .naming import Namer
 from .priority_list import PriorityList
-from .sorted_keys import unique
+from .sorted_keys import unique, value_codes
 
 __all__ = ["collapse_aliases"]
 
@@ -185,8 +184,8 @@ def _unchanged_priorities(priorities, steps, alias) -> "PriorityList | None":
     if steps or alias or not isinstance(priorities, PriorityList):
         return None
     n = len(priorities)
-    raw, names = _colread.codes([priorities.stronger, priorities.weaker], None)  # one numbering for both
-    codes = np.frombuffer(raw, dtype=np.int32).astype(np.int64)
+    codes, names = value_codes([priorities.stronger, priorities.weaker])  # one numbering for both
+    codes = codes.astype(np.int64)
     strong, weak = codes[:n], codes[n:]
     if (strong == weak).any() or len(unique(strong * max(len(names), 1) + weak)) != n:
         return None

@@ -7,8 +7,8 @@ with the attacked argument) and its licensing rule; its *sub-class* adds the eng
 
 Two ways to find the sub-classes, with the same result: :func:`by_engine_pair`, for the usual
 case where every engine pair neutralizes attacks of one class only (a derived rebut's pair
-``(t, lic)`` fixes both its conclusion and ``lic``), reads the attack columns once, in one pass
-in C (``symbolic._classkeys``), and sorts only the engine pairs; :func:`by_sorting` sorts the attacks
+``(t, lic)`` fixes both its conclusion and ``lic``), computes the class key of every defeated
+attack with numpy (:func:`pair_keys`) and sorts only the engine pairs; :func:`by_sorting` sorts the attacks
 by their full key.
 """
 
@@ -18,12 +18,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._classkeys import pair_keys
 from .attack_table import SHAPE_FACT, SHAPE_RULE, AttackTable
 from .results import Evaluation
 from .sorted_keys import distinct, sort_order
 
-__all__ = ["ClassKeys", "SubClasses", "by_engine_pair", "by_sorting", "class_keys"]
+__all__ = ["ClassKeys", "SubClasses", "by_engine_pair", "by_sorting", "class_keys", "pair_keys"]
 
 _KEY_LIMIT = 1 << 62  # class keys stay below this bound on the by_engine_pair path
 
@@ -111,11 +110,10 @@ def by_engine_pair(keys: ClassKeys, table: AttackTable) -> SubClasses | None:
     span = keys.on_span * keys.lic_span * keys.attacked_span
     if not n_pairs or span >= _KEY_LIMIT:
         return None
-    key_of = np.full(n_pairs, -1, dtype=np.int64)
-    row_of = np.zeros(n_pairs, dtype=np.int64)
-    if not pair_keys(table.defeat, table.shape, table.on, table.lic, table.target, keys.on_class,
-                     keys.offset, keys.lic_span, keys.attacked_span, SHAPE_FACT, key_of, row_of):
+    found = pair_keys(keys, table)
+    if found is None:
         return None
+    key_of, row_of = found
     used = np.flatnonzero(key_of >= 0)
     classes, _, cls = distinct(key_of[used], span)
     order, _ = sort_order(cls * n_pairs + used, len(classes) * n_pairs)
@@ -123,6 +121,43 @@ def by_engine_pair(keys: ClassKeys, table: AttackTable) -> SubClasses | None:
     pair_sub = np.full(n_pairs + 1, -1, dtype=np.int64)
     pair_sub[used[order]] = np.arange(len(order))
     return SubClasses(row_of[used[order]], class_start, class_of, None, pair_sub)
+
+
+def pair_keys(keys: ClassKeys, table: AttackTable) -> tuple[np.ndarray, np.ndarray] | None:
+    """The class key of each engine pair's attacks, and the first attack (table row) of each pair.
+
+    Returns
+    -------
+    (key_of, row_of) or None
+        Per engine pair, the class key of the attacks it neutralizes (-1 for a pair that
+        neutralizes none) and its first attack; None when two attacks of one pair differ in
+        their class key.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from types import SimpleNamespace
+    >>> keys = ClassKeys(np.arange(4), np.array([0, 2, 3]), 4, 3, 1)
+    >>> table = SimpleNamespace(defeats=((0, 1), (1, 0)), defeat=np.array([1, -1, 1]),
+    ...                         shape=np.zeros(3, dtype=np.int8), on=np.array([1, 0, 1]),
+    ...                         lic=np.array([0, 0, 0]), target=np.array([1, 0, 1]))
+    >>> [x.tolist() for x in pair_keys(keys, table)]
+    [[-1, 4], [0, 0]]
+    """
+    n_pairs = len(table.defeats)
+    rows = np.flatnonzero(table.defeat >= 0)
+    pair = table.defeat[rows].astype(np.int64)
+    shape = table.shape[rows]
+    key = keys.on_class[keys.offset[shape] + table.on[rows]] * keys.lic_span + table.lic[rows] + 1
+    if keys.attacked_span > 1:
+        key = key * keys.attacked_span + np.where(shape == SHAPE_FACT, table.target[rows].astype(np.int64) + 1, 0)
+    key_of = np.full(n_pairs, -1, dtype=np.int64)
+    row_of = np.zeros(n_pairs, dtype=np.int64)
+    used, first = np.unique(pair, return_index=True)  # the first attack of each pair
+    key_of[used], row_of[used] = key[first], rows[first]
+    if not np.array_equal(key, key_of[pair]):
+        return None
+    return key_of, row_of
 
 
 def _dense(values: np.ndarray, size: int) -> tuple[np.ndarray, int]:

@@ -21,12 +21,12 @@ always validated entry by entry (and stay tuples).
 
 from __future__ import annotations
 
-import operator
 
 import numpy as np
 
-from . import _colread, columns
+from . import columns
 from .column_list import ColumnList
+from .sorted_keys import value_codes
 
 __all__ = ["AttackList", "attack_list"]
 
@@ -37,9 +37,7 @@ def attack_list(items, edge_type) -> "AttackList | None":
     Parameters
     ----------
     items : object
-        The ``attacks`` value as decoded from JSON, or its rows as
-        :class:`symbolic.columns.RawRows` (read from the bytes without a dict per
-        entry, :mod:`symbolic._jsonrows`).
+        The ``attacks`` value as decoded from JSON.
     edge_type : type
         The pydantic model of one entry (:class:`~symbolic.model.AttackEdge`).
 
@@ -51,10 +49,7 @@ def attack_list(items, edge_type) -> "AttackList | None":
         entry's keys and valid values (validate entry by entry then, for the
         exact errors).
     """
-    if isinstance(items, columns.RawRows):
-        rows = _validate_raw(items, edge_type) if items.n >= columns.MIN_ROWS else None
-    else:
-        rows = columns.validate_rows(items, edge_type)
+    rows = columns.validate_rows(items, edge_type)
     if rows is None:
         return None
     lic = rows.columns["lic"]
@@ -64,25 +59,6 @@ def attack_list(items, edge_type) -> "AttackList | None":
         lic = lic * rows.n
     return AttackList(edge_type, rows.column("source"), rows.column("target"), rows.column("kind"), lic,
                       rows.columns["evidence"], rows.fields)
-
-
-def _validate_raw(items, edge_type) -> "columns.Rows | None":
-    """:func:`symbolic.columns.validate_raw` of ``items``; a coded column's distinct values are validated
-    (a value's validity and normalization do not depend on the others), and the column is mapped back."""
-    coded = getattr(items, "coded", None)
-    if not coded:
-        return columns.validate_raw(items, edge_type)
-    distinct = {name: tuple(values) for name, (_, values) in coded.items()}
-    rows = columns.validate_raw(columns.RawRows(items.n, {**items.columns, **distinct}), edge_type)
-    if rows is None:
-        return None
-    valid = dict(rows.columns)
-    for name, (codes, values) in coded.items():
-        if len(valid[name]) == len(values) and all(map(operator.is_, valid[name], values)):
-            valid[name] = items.columns[name]  # nothing normalized: the column as read
-        else:
-            valid[name] = _colread.take(list(valid[name]), codes)
-    return columns.Rows(items.n, valid, rows.fields)
 
 
 class AttackList(ColumnList):
@@ -145,17 +121,16 @@ class AttackList(ColumnList):
     def first_rows(self) -> np.ndarray:
         """Whether each row is the first of the rows equal to it (equal edges), as a bool array.
 
-        Each column is numbered by its distinct values in one pass in C
-        (:func:`symbolic._colread.codes`: a pointer hash per row), the numbers
-        combined into one integer key per row, and the first row of each key kept.
+        Each column is numbered by its distinct values
+        (:func:`symbolic.sorted_keys.value_codes`), the numbers combined into one
+        integer key per row, and the first row of each key kept.
         """
         n = len(self.source)
         key, bound = np.zeros(n, dtype=np.int64), 1
         for column in (self.source, self.target, self.kind, self.lic, self.evidence):
             if column is None or len(column) != n:
                 continue  # one value for every row
-            raw, distinct = _colread.codes([column], None)
-            codes = np.frombuffer(raw, dtype=np.int32)
+            codes, distinct = value_codes([column])
             width = max(len(distinct), 1)
             if bound * width >= 1 << 62:  # renumber before the combined key could overflow
                 key = np.unique(key, return_inverse=True)[1].reshape(-1)

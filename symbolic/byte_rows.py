@@ -4,21 +4,19 @@ A streamed output (:mod:`symbolic.tnf_stream`, :mod:`symbolic.cli_render`)
 writes one line per attack or defeat edge.  Every line is a concatenation of
 a few pieces, each a lookup into a small table indexed by one integer column
 (an argument node, a kind, a licensing rule, a defeat set).  A :class:`Table`
-holds its pieces as UTF-8 laid end to end with their offsets, and
-:func:`rows` writes a chunk of lines in one call of the C kernel
-(``symbolic._byterows``): no per-row Python code, no per-row object, no text
+holds its pieces as UTF-8, and :func:`rows` writes a chunk of lines by
+looking the pieces up with ``map`` and joining them once per chunk: no text
 encoding at write time.  :func:`decimals` writes an integer column as a
-comma-separated decimal list the same way (:func:`decimal_blocks`: in
-pieces, without joining them).
+comma-separated decimal list (:func:`decimal_blocks`: in pieces, without
+joining them).
 """
 
 from __future__ import annotations
 
+from itertools import chain, repeat
 from typing import Iterable, Iterator, Sequence
 
 import numpy as np
-
-from ._byterows import decimals as _decimals, rows as _rows
 
 __all__ = ["CHUNK", "Table", "decimal_blocks", "decimals", "rows", "table"]
 
@@ -95,13 +93,20 @@ def table(pieces: Iterable[str | bytes]) -> Table:
 
 
 def _index(values: np.ndarray, n: int) -> np.ndarray:
-    """``values`` as a contiguous integer (or bool) array of at least ``n`` items, for the kernel."""
-    column = np.ascontiguousarray(values)
+    """``values`` as a one-dimensional integer (or bool) array of at least ``n`` items."""
+    column = np.asarray(values)
     if column.dtype.kind not in "iub" or column.ndim != 1:
         raise TypeError(f"an index column must be one-dimensional integers, got {column.dtype} of shape {column.shape}")
     if len(column) < n:
         raise ValueError(f"an index column of {len(column)} items for {n} rows")
     return column
+
+
+def _pieces_at(pieces: list[bytes], index: np.ndarray) -> list[bytes]:
+    """The pieces at each index; :class:`IndexError` for one outside the table (negatives included)."""
+    if len(index) and (int(index.min()) < 0 or int(index.max()) >= len(pieces)):
+        raise IndexError(f"a piece index outside 0..{len(pieces) - 1}")
+    return list(map(pieces.__getitem__, index.tolist()))
 
 
 def rows(columns: Sequence[tuple[Table, np.ndarray]], n: int, *, chunk: int = CHUNK) -> Iterator[bytes]:
@@ -133,9 +138,12 @@ def rows(columns: Sequence[tuple[Table, np.ndarray]], n: int, *, chunk: int = CH
     >>> b"".join(rows([(names, np.array([1, 0])), (table([";"]), np.zeros(2, dtype=int))], 2))
     b'y;x;'
     """
-    triples = [(tab.data, tab.ends, None if index is None else _index(index, n)) for tab, index in columns]
+    columns = [(tab.pieces(), None if index is None else _index(index, n)) for tab, index in columns]
     for start in range(0, n, chunk):
-        yield _rows(triples, start, min(n, start + chunk))
+        stop = min(n, start + chunk)
+        cells = [repeat(pieces[0], stop - start) if index is None else _pieces_at(pieces, index[start:stop])
+                 for pieces, index in columns]
+        yield b"".join(chain.from_iterable(zip(*cells)))
 
 
 def decimals(values: np.ndarray) -> bytes:
@@ -153,11 +161,15 @@ def decimals(values: np.ndarray) -> bytes:
     --------
     >>> decimals(np.array([0, 7, -1, 1234, 10]))
     b'0,7,-1,1234,10'
+    >>> decimals(np.array([True, False]))
+    b'1,0'
     >>> decimals(np.array([], dtype=int))
     b''
     """
-    v = _index(values, 0)
-    return _decimals(v, 0, len(v))
+    column = _index(values, 0)
+    if column.dtype.kind == "b":  # a bool column is written as 0 and 1, as JSON integers
+        column = column.astype(np.int8)
+    return ",".join(map(str, column.tolist())).encode("ascii")
 
 
 def decimal_blocks(values: np.ndarray) -> Iterator[bytes]:
@@ -181,4 +193,4 @@ def decimal_blocks(values: np.ndarray) -> Iterator[bytes]:
     for start in range(0, len(v), _BLOCK):
         if start:
             yield b","
-        yield _decimals(v, start, min(len(v), start + _BLOCK))
+        yield decimals(v[start:start + _BLOCK])

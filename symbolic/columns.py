@@ -28,7 +28,7 @@ from typing import Annotated, get_origin
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 
-__all__ = ["MIN_ROWS", "RawRows", "Rows", "build_models", "validate_raw", "validate_rows"]
+__all__ = ["MIN_ROWS", "Rows", "build_models", "validate_rows"]
 
 #: Lists shorter than this are validated row by row.
 MIN_ROWS = 1024
@@ -60,59 +60,6 @@ class Rows:
         """The values of field ``name``, one per row."""
         values = self.columns[name]
         return values if len(values) == self.n else values * self.n
-
-
-@dataclass(frozen=True, slots=True)
-class RawRows:
-    """A JSON array of ``n`` flat objects that all give the same keys, as decoded columns.
-
-    What :func:`symbolic._jsonrows.split_rows` reads from the bytes of a
-    document in place of a list of dicts (which :meth:`items` rebuilds).
-
-    Attributes
-    ----------
-    n : int
-        The number of rows.
-    columns : dict of str to tuple
-        Each key's decoded JSON values, in the rows' key order: one per row,
-        or one for every row.
-    """
-
-    n: int
-    columns: dict
-
-    def items(self) -> list:
-        """The rows as the list of dicts they were decoded from."""
-        names = tuple(self.columns)
-        values = [column if len(column) == self.n else column * self.n for column in self.columns.values()]
-        return [{name: list(value) if type(value) is list else value for name, value in zip(names, row)}
-                for row in zip(*values)]
-
-
-def validate_raw(rows: RawRows, model) -> Rows | None:
-    """Validate :class:`RawRows` column by column, as :func:`validate_rows` validates the list they stand for.
-
-    Returns
-    -------
-    Rows or None
-        ``None`` when a key is unknown or missing or a value is invalid
-        (validate the rows one by one then, for the exact errors).
-    """
-    names = list(model.model_fields)
-    given = set(rows.columns)
-    if not given <= set(names) or any(model.model_fields[name].is_required() and name not in given
-                                      for name in names):
-        return None
-    columns = {}
-    for name in names:
-        if name not in given:
-            columns[name] = (model.model_fields[name].get_default(call_default_factory=True),)
-            continue
-        valid = _validated(model, name, rows.columns[name])
-        if valid is None:
-            return None
-        columns[name] = valid
-    return Rows(rows.n, columns, (frozenset(name for name in names if name in given),))
 
 
 def _adapter(model, name: str) -> TypeAdapter:

@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _colread
 from .attack_list import AttackList
 from .attack_table import SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE
 from .labels import AttackKind
 from .literals import normalize_literal
-from .sorted_keys import sort_order
+from .sorted_keys import sort_order, value_codes
 
 __all__ = ["merge_explicit"]
 
@@ -58,12 +57,10 @@ def _codes(columns, known: dict | None = None) -> tuple[np.ndarray, list]:
 
     With ``known`` (value -> code, dense from 0) every value is looked up in it;
     if one is missing, or without ``known``, the distinct values are collected
-    (first-seen order) and coded by position.  One pass in C
-    (:func:`symbolic._colread.codes`), each distinct object looked up once:
-    no Python object is made per row.
+    (first-seen order) and coded by position (:func:`symbolic.sorted_keys.value_codes`).
     """
-    codes, distinct = _colread.codes(columns, known or None)
-    return np.frombuffer(codes, dtype=np.int32), list(known) if distinct is None else distinct
+    codes, distinct = value_codes(columns, known or None)
+    return codes, list(known) if distinct is None else distinct
 
 
 def _kind_codes(kinds, n: int) -> np.ndarray:

@@ -43,8 +43,6 @@ __all__ = [
 ]
 
 _VALUE_WIDTH = 80
-#: The long arrays of flat objects that a large record may pass to validation as columns (RawRows).
-_ROWS_AT = (("gold", "attacks"), ("gold", "priorities"))
 
 
 def _short(value) -> str:
@@ -167,7 +165,7 @@ def _records(path, max_line_bytes, max_file_bytes, keep_going) -> Iterator[tuple
     first_line: dict[str, int] = {}
     count = 0
     records = scan_json_records(path, max_line_bytes=max_line_bytes, max_file_bytes=max_file_bytes,
-                                keep_going=keep_going, rows_at=_ROWS_AT,
+                                keep_going=keep_going,
                                 validate=lambda value, line: validate_scenario(value, file=file, line=line))
     for line, scenario in records:
         count += 1

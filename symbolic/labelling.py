@@ -6,54 +6,49 @@ in arguments plus attacks, that records its rounds in the shape of
 :func:`networkx.topological_generations`: round 0 holds the unattacked
 arguments (IN), round 1 the arguments they attack (OUT), round 2 the
 arguments whose last attacker went OUT in round 1 (IN), and so on; each round
-ascending.  The worklist is the C extension :mod:`symbolic._grounded`
-(``symbolic/_grounded.c``, built at install time); this module checks the
-input and reports bad indices.
+ascending.
 """
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Iterable
 
 import numpy as np
 
-from ._grounded import csr_rounds as _csr_rounds, edge_rounds as _edge_rounds
 from .attack_table import AttackTable
-from .collector import gc_paused
 from .results import Attack, Label, Labelling
 
-__all__ = ["grounded_labelling", "grounded_rounds", "grounded_state"]
+__all__ = ["grounded_labelling", "grounded_state"]
 
 
-def _as_index(values, name: str) -> tuple[np.ndarray, np.ndarray]:
-    """``values`` as a flat integer array, and as the contiguous int32 or int64 array the kernel reads."""
+def _index_column(values, name: str, n: int) -> np.ndarray:
+    """``values`` as a flat int64 array, every index in ``0 .. n-1``.
+
+    Raises
+    ------
+    ValueError
+        If a value is not an integer or is out of range.
+    """
     column = np.asarray(values).reshape(-1)
     if column.dtype.kind not in "iu":
         if column.size:
             raise ValueError(f"{name} indices must be integers, got {column.dtype}")
-        column = column.astype(np.int32)
-    kernel = column if column.dtype in (np.int32, np.int64) else column.astype(np.int64)
-    return column, np.ascontiguousarray(kernel)
-
-
-def _check_range(column: np.ndarray, n: int, name: str) -> None:
-    """Raise ``ValueError`` if an index of ``column`` is outside ``0 .. n-1``."""
+        column = column.astype(np.int64)
     if column.size and (column.min() < 0 or column.max() >= n):
         raise ValueError(f"{name} index out of range 0..{n - 1}: {column.min()}..{column.max()}")
-
-
-def _range_error(error: IndexError, n: int, columns: dict[str, np.ndarray]) -> ValueError:
-    """The kernel's ``IndexError("attacker")`` or ``IndexError("target")`` as the range it found broken."""
-    name = str(error.args[0])
-    try:
-        _check_range(columns[name], n, name)
-    except ValueError as reported:
-        return reported
-    raise AssertionError(f"the kernel rejected {name} indices that are in range 0..{n - 1}") from error
+    return column.astype(np.int64, copy=False)
 
 
 def grounded_state(n: int, src, dst) -> tuple[np.ndarray, list[list[int]]]:
     """Grounded labelling of an integer framework given as an edge list (Algorithm 1).
+
+    The worklist: every argument keeps a counter of its attackers that are not
+    yet OUT.  Round 0 labels IN the arguments whose counter is zero; each OUT
+    round labels OUT every unlabelled argument that a new IN argument attacks;
+    each argument that goes OUT counts down the counters of what it attacks,
+    and an argument whose counter reaches zero is IN in the next IN round.
+    What no round labels is UNDEC.  Each edge is read at most twice, once
+    from its IN attacker, once from its OUT attacker.
 
     Parameters
     ----------
@@ -81,60 +76,41 @@ def grounded_state(n: int, src, dst) -> tuple[np.ndarray, list[list[int]]]:
     >>> state.tolist(), rounds
     ([1, -1, 1, -1], [[0], [1], [2], [3]])
     """
-    (src_column, src), (dst_column, dst) = _as_index(src, "attacker"), _as_index(dst, "target")
+    n = max(n, 0)
+    src, dst = _index_column(src, "attacker", n), _index_column(dst, "target", n)
     if len(src) != len(dst):
-        _check_range(src_column, n, "attacker")
-        _check_range(dst_column, n, "target")
         raise ValueError(f"{len(src)} attackers but {len(dst)} targets")
-    if src.dtype != dst.dtype:  # the kernel reads both at one width
-        src, dst = src.astype(np.int64), dst.astype(np.int64)
-    state = np.empty(max(n, 0), dtype=np.int8)
-    try:
-        with gc_paused():  # the rounds are one list per round
-            rounds = _edge_rounds(n, src, dst, state)
-    except IndexError as error:  # the kernel checks the range while it counts
-        raise _range_error(error, n, {"attacker": src_column, "target": dst_column}) from None
-    return state, rounds
-
-
-def grounded_rounds(n: int, indptr: Sequence[int], indices: Sequence[int]) -> tuple[list[int], list[list[int]]]:
-    """Grounded labelling of an integer framework given as CSR out-adjacency.
-
-    Parameters
-    ----------
-    n : int
-        Number of arguments ``0 .. n-1``.
-    indptr, indices : sequence of int
-        The arguments attacked by ``a`` are ``indices[indptr[a]:indptr[a + 1]]``
-        (repeats allowed).
-
-    Returns
-    -------
-    state : list of int
-        ``1`` IN, ``-1`` OUT, ``0`` UNDEC, per argument.
-    rounds : list of list of int
-        The arguments labelled in each round, ascending; IN in even rounds.
-
-    Raises
-    ------
-    ValueError
-        If a target is outside ``0 .. n-1`` or is not an integer, or if
-        ``indptr`` does not rise from 0 to ``len(indices)`` in ``n + 1`` items.
-
-    Examples
-    --------
-    >>> grounded_rounds(4, [0, 1, 2, 3, 4], [1, 2, 3, 3])   # 0 -> 1 -> 2 -> 3, 3 -> 3
-    ([1, -1, 1, -1], [[0], [1], [2], [3]])
-    """
-    indptr = np.ascontiguousarray(np.asarray(indptr, dtype=np.int64).reshape(-1))
-    column, indices = _as_index(indices, "target")
-    state = np.empty(max(n, 0), dtype=np.int8)
-    try:
-        with gc_paused():
-            rounds = _csr_rounds(n, indptr, indices, state)
-    except IndexError as error:
-        raise _range_error(error, n, {"target": column}) from None
-    return state.tolist(), rounds
+    order = np.argsort(src, kind="stable")  # out-adjacency: what argument a attacks is targets[start[a]:start[a+1]]
+    targets = dst[order].tolist()
+    start = np.searchsorted(src[order], np.arange(n + 1)).tolist()
+    pending = np.bincount(dst, minlength=n).tolist()  # attackers not yet OUT, repeats counted
+    state = [0] * n
+    rounds: list[list[int]] = []
+    new_in = [a for a in range(n) if not pending[a]]
+    while new_in:
+        for a in new_in:
+            state[a] = 1
+        rounds.append(new_in)
+        new_out = []
+        for a in new_in:
+            for b in targets[start[a]:start[a + 1]]:
+                if not state[b]:
+                    state[b] = -1
+                    new_out.append(b)
+        if not new_out:
+            break
+        new_out.sort()
+        rounds.append(new_out)
+        released = []
+        for b in new_out:
+            for c in targets[start[b]:start[b + 1]]:
+                if not state[c]:
+                    pending[c] -= 1
+                    if not pending[c]:
+                        released.append(c)
+        released.sort()
+        new_in = released
+    return np.array(state, dtype=np.int8), rounds
 
 
 _LABEL = {1: Label.IN, -1: Label.OUT, 0: Label.UNDEC}

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, WrapValidator, field_serializ
 
 from .attack_list import AttackList, attack_list
 from .case_metadata import DEFECT_CLASSES, DefectClass, Domain, Metadata
-from .columns import RawRows, build_models, validate_rows
+from .columns import build_models, validate_rows
 from .fields import BasisField, EvidenceId, LiteralStr, ObjectId, StatusField, object_id
 from .labels import AttackKind, RuleKind
 from .literals import excepted_rule
@@ -142,8 +142,6 @@ def _attack_entries(value, handler):
     if isinstance(value, AttackList):
         return value
     edges = attack_list(value, AttackEdge)
-    if edges is None and isinstance(value, RawRows):  # validated entry by entry, as the list it stands for
-        return handler(value.items())
     return handler(value) if edges is None else edges
 
 

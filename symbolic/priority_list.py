@@ -39,8 +39,7 @@ def priority_list(items, model) -> "PriorityList | None":
     Parameters
     ----------
     items : object
-        The ``priorities`` value as decoded from JSON, or its rows as
-        :class:`symbolic.columns.RawRows`.
+        The ``priorities`` value as decoded from JSON.
     model : type
         The pydantic model of one entry (:class:`~symbolic.model.Priority`).
 
@@ -60,10 +59,7 @@ def priority_list(items, model) -> "PriorityList | None":
     >>> len(ps), ps[3].id, ps[3].basis.value, ps[3] == Priority(**items[3])
     (1024, 'r4>r3', 'hierarchy', True)
     """
-    if isinstance(items, columns.RawRows):
-        rows = columns.validate_raw(items, model) if items.n >= columns.MIN_ROWS else None
-    else:
-        rows = columns.validate_rows(items, model)
+    rows = columns.validate_rows(items, model)
     if rows is None or tuple(rows.columns) != _NAMES:
         return None
     return PriorityList(model, rows)
@@ -76,8 +72,6 @@ def priority_entries(model):
         if isinstance(value, PriorityList):
             return value
         found = priority_list(value, model)
-        if found is None and isinstance(value, columns.RawRows):  # entry by entry, as the list it stands for
-            return handler(value.items())
         return handler(value) if found is None else found
 
     return validate

@@ -1,10 +1,9 @@
 """Sorting and grouping of non-negative integer keys, as the trace's attack columns need them.
 
-An order is found by the C radix sort :func:`symbolic._sortkeys.order` (linear in the keys,
-stable).  Without it (:data:`RADIX` None), numpy's ``sort`` of an int64 array is several times
-faster than its ``argsort`` (a vectorized sort against a plain one), so the keys are sorted
-packed with their positions (``key << bits | position``) whenever the packed value fits in an
-int64; ``numpy.argsort`` is the last fallback.  :func:`find` looks many keys up in a sorted array the same way (one sort of both,
+numpy's ``sort`` of an int64 array is several times faster than its ``argsort`` (a vectorized
+sort against a plain one), so the keys are sorted packed with their positions
+(``key << bits | position``) whenever the packed value fits in an int64; a stable
+``numpy.argsort`` is the fallback.  :func:`find` looks many keys up in a sorted array the same way (one sort of both,
 instead of a binary search per key).
 """
 
@@ -12,12 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _sortkeys
-
-__all__ = ["PACK_LIMIT", "RADIX", "distinct", "find", "sort_order", "sort_positions", "unique"]
+__all__ = ["PACK_LIMIT", "value_codes", "distinct", "find", "sort_order", "sort_positions", "unique"]
 
 PACK_LIMIT = 1 << 62  # packed sort values stay below this bound (tests lower it to force the fallbacks)
-RADIX = _sortkeys.order  # the C sort of sort_order (tests set None to force the numpy paths)
 
 
 _CHUNK = 1 << 16
@@ -63,10 +59,6 @@ def sort_order(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray]:
     ([3, 1, 0, 2], [0, 1, 3, 3])
     """
     n = len(key)
-    if RADIX is not None and 0 < span < 1 << 63 and key.dtype in (np.int32, np.int64):
-        order, ordered = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
-        RADIX(np.ascontiguousarray(key), span, order, ordered)
-        return order, ordered
     fits, bits = _fits(span, n)
     if not fits:
         order = np.argsort(key, kind="stable").astype(np.int64, copy=False)
@@ -83,9 +75,8 @@ def sort_order(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray]:
 def sort_positions(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray | None]:
     """An order that sorts ``key`` (ties in position order), and the sorted keys only when two are equal.
 
-    As :func:`sort_order`, for callers that need the sorted keys only to find equal ones: the
-    C sort then counts the ties itself and the sorted keys are not written (an int64 array of
-    ``len(key)`` items less in fresh memory).  ``key`` and ``span`` are as for :func:`sort_order`.
+    As :func:`sort_order`, for callers that need the sorted keys only to find equal ones.
+    ``key`` and ``span`` are as for :func:`sort_order`.
 
     Returns
     -------
@@ -104,9 +95,6 @@ def sort_positions(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray |
     [1, 3, 3]
     """
     n = len(key)
-    if RADIX is not None and 0 < span < 1 << 63 and key.dtype in (np.int32, np.int64):
-        order = np.empty(n, dtype=np.int64)
-        return order, key[order] if RADIX(np.ascontiguousarray(key), span, order, None) else None
     order, ordered = sort_order(key, span)
     return order, ordered if n > 1 and bool((ordered[1:] == ordered[:-1]).any()) else None
 
@@ -214,3 +202,39 @@ def find(keys: np.ndarray, queries: np.ndarray, span: int) -> np.ndarray:
     hit = (at >= 0) & (packed[np.maximum(at, 0)] == packed[asked])
     found[position[asked] - m] = np.where(hit, position[np.maximum(at, 0)], -1)
     return found
+
+
+def value_codes(columns, known: dict | None = None) -> tuple[np.ndarray, list | None]:
+    """The integer code of each value of ``columns`` laid end to end.
+
+    Parameters
+    ----------
+    columns : sequence of sequences
+        Hashable values.
+    known : dict, optional
+        Value -> code.  When given and non-empty, and it holds every value, each value's code is
+        ``known[value]``.
+
+    Returns
+    -------
+    codes : numpy.ndarray of int32
+    distinct : list or None
+        None when the codes come from ``known``; otherwise the distinct values in first-seen
+        order, each value's code being its position there.
+
+    Examples
+    --------
+    >>> codes, names = value_codes([("b", "a"), ("b", "c")])
+    >>> codes.tolist(), names
+    ([0, 1, 0, 2], ['b', 'a', 'c'])
+    >>> value_codes([("a",)], {"a": 5})[0].tolist()
+    [5]
+    """
+    if known:
+        try:
+            return np.array([known[v] for column in columns for v in column], dtype=np.int32), None
+        except KeyError:
+            pass
+    number: dict = {}
+    codes = [number.setdefault(v, len(number)) for column in columns for v in column]
+    return np.array(codes, dtype=np.int32), list(number)

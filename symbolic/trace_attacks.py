@@ -23,7 +23,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _sortkeys
 from .attack_table import KINDS, SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE, AttackTable
 from .defeat_set_members import DefeatSets
 from .defeat_sets import defeat_sets
@@ -32,9 +31,8 @@ from .naming import EDGE_ARROW, Namer, string_ranks
 from .results import Evaluation
 from .sorted_keys import sort_positions
 
-__all__ = ["EDGE_KEYS", "AttackEdges", "attack_columns", "attack_edges"]
+__all__ = ["AttackEdges", "attack_columns", "attack_edges"]
 
-EDGE_KEYS = _sortkeys.edge_keys  # the C pass of _edge_keys (tests set None to force numpy)
 _KIND_RANK = {kind: i for i, kind in enumerate(sorted(KINDS, key=lambda k: k.value))}
 
 
@@ -178,17 +176,11 @@ def _edge_keys(table: AttackTable, arg_node: np.ndarray, source_rank: np.ndarray
                n_nodes: int) -> np.ndarray:
     """The sort key of each attack's edge: ``(kind rank * n_nodes + source rank) * n_nodes + target node``.
 
-    In one C pass (:data:`EDGE_KEYS`; the table's columns are int32 and int8 by construction); the
-    keys are as narrow as they can be, since fresh memory is what these columns cost most.
+    The keys are as narrow as they can be, since fresh memory is what these columns cost most.
     """
     key_type = np.int32 if len(KINDS) * n_nodes * n_nodes < 1 << 31 else np.int64
     if not len(table):
         return np.zeros(0, dtype=key_type)
-    if EDGE_KEYS is not None:
-        key = np.empty(len(table), dtype=key_type)
-        EDGE_KEYS(np.ascontiguousarray(table.attacker), np.ascontiguousarray(table.target),
-                  np.ascontiguousarray(table.kind), arg_node, source_rank, kind_rank, n_nodes, key)
-        return key
     key = kind_rank.astype(key_type)[table.kind]
     key *= n_nodes
     key += source_rank.astype(key_type)[arg_node[table.attacker]]

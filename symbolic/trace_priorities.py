@@ -27,11 +27,11 @@ from typing import Sequence
 
 import numpy as np
 
-from . import _colread
 from .model import EdgeType, NodeType
 from .naming import PART_SEPARATOR, Namer, ids_of_parts
 from .priority_list import priority_columns
 from .skeleton import EdgeGroup, NodeStore
+from .sorted_keys import value_codes
 
 __all__ = ["CLOSURE_TAG", "PriorityNodes", "closure_pairs", "priority_nodes"]
 
@@ -112,8 +112,8 @@ class PriorityNodes:
     def codes(self, rule_ids: Sequence[str]) -> np.ndarray:
         """The rule code of each id (new rules get theirs, with their part, label and ``unresolved`` flag)."""
         code = self.rule_code
-        # each id's position among the distinct ids (first seen first), in one pass in C
-        raw, distinct = _colread.codes([rule_ids], None)
+        # each id's position among the distinct ids (first seen first)
+        first_seen, distinct = value_codes([rule_ids])
         new = [rule for rule in distinct if rule not in code]
         if new:
             part_code, parts = self.part_code, self.parts
@@ -129,7 +129,7 @@ class PriorityNodes:
             self.rule_labels.extend(map(self._namer.rule_label, new))
             self.rule_unresolved.extend(rule in self._unresolved for rule in new)
         of_distinct = np.fromiter(map(code.__getitem__, distinct), dtype=np.int64, count=len(distinct))
-        return of_distinct[np.frombuffer(raw, dtype=np.int32)]
+        return of_distinct[first_seen]
 
     def tag_of(self, text: str) -> int:
         """The code of a tag text."""
