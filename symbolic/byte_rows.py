@@ -104,9 +104,10 @@ def _index(values: np.ndarray, n: int) -> np.ndarray:
 
 def _pieces_at(pieces: list[bytes], index: np.ndarray) -> list[bytes]:
     """The pieces at each index; :class:`IndexError` for one outside the table (negatives included)."""
-    if len(index) and (int(index.min()) < 0 or int(index.max()) >= len(pieces)):
+    at = index.tolist()
+    if at and (min(at) < 0 or max(at) >= len(pieces)):
         raise IndexError(f"a piece index outside 0..{len(pieces) - 1}")
-    return list(map(pieces.__getitem__, index.tolist()))
+    return list(map(pieces.__getitem__, at))
 
 
 def rows(columns: Sequence[tuple[Table, np.ndarray]], n: int, *, chunk: int = CHUNK) -> Iterator[bytes]:
@@ -169,7 +170,7 @@ def decimals(values: np.ndarray) -> bytes:
     column = _index(values, 0)
     if column.dtype.kind == "b":  # a bool column is written as 0 and 1, as JSON integers
         column = column.astype(np.int8)
-    return ",".join(map(str, column.tolist())).encode("ascii")
+    return repr(column.tolist())[1:-1].replace(" ", "").encode("ascii")  # a list of ints' repr: "[0, 7, -1]"
 
 
 def decimal_blocks(values: np.ndarray) -> Iterator[bytes]:

@@ -16,16 +16,9 @@ __all__ = ["PACK_LIMIT", "value_codes", "distinct", "find", "sort_order", "sort_
 PACK_LIMIT = 1 << 62  # packed sort values stay below this bound (tests lower it to force the fallbacks)
 
 
-_CHUNK = 1 << 16
-
-
 def _or_positions(packed: np.ndarray) -> None:
-    """``packed |= arange(len(packed))``, a chunk at a time (no array of positions in fresh memory)."""
-    step = np.arange(_CHUNK, dtype=np.int64)
-    for a in range(0, len(packed), _CHUNK):
-        part = packed[a:a + _CHUNK]
-        part |= step[:len(part)]
-        step += _CHUNK
+    """``packed |= arange(len(packed))``: each key packed with its position."""
+    packed |= np.arange(len(packed), dtype=np.int64)
 
 
 def _fits(span: int, n: int) -> tuple[bool, int]:
