@@ -4,12 +4,6 @@ Shared by the suite loader and the peer importer.  Sizes are checked before
 data is read, bytes must be UTF-8, JSON must be strict (no ``NaN``, no
 duplicate keys), and every problem is a :class:`~symbolic.errors.ScenarioError`
 naming the file, the 1-based line and the offending text.
-
-Records that a caller validates (``validate=`` of :func:`scan_json_records`)
-are first parsed by jiter (the Rust JSON parser of the pydantic stack, with
-its string cache and duplicate-key check) and re-parsed by the exact parser
-below only when jiter refuses the text or the validation fails, so the value
-and every error are those of :func:`parse_json`.
 """
 
 from __future__ import annotations
@@ -20,7 +14,6 @@ import stat
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterator
 
-from ._jsonfast import SLOW, fast_validated
 from .errors import ScenarioError
 from .fsio import input_problem
 
@@ -172,7 +165,7 @@ def parse_json(text, *, file=None, line=None):
 
 
 def parse_validated(text, validate: Callable, *, file=None, line=None):
-    """``validate(value)`` of the JSON value of ``text``, parsed fast where that is exact.
+    """``validate(value)`` of the JSON value of ``text``.
 
     Parameters
     ----------
@@ -204,10 +197,6 @@ def parse_validated(text, validate: Callable, *, file=None, line=None):
     """
     if isinstance(text, (bytes, bytearray)):
         text = _decode(bytes(text), file=file, line=line)
-    if isinstance(text, str) and text and not text.isspace():
-        result = fast_validated(text, lambda value, _: validate(value), line)
-        if result is not SLOW:
-            return result
     return validate(parse_json(text, file=file, line=line))
 
 
@@ -253,19 +242,8 @@ def _document(handle: BinaryIO, file: str, max_file_bytes: int, validate: Callab
     data = handle.read(max_file_bytes + 1)
     if len(data) > max_file_bytes:
         raise ScenarioError(f"file is over the limit of {max_file_bytes} bytes", file=file)
-    if data.isascii() and data and not data.isspace():  # valid UTF-8, no BOM: jiter reads the bytes
-        start = data.count(b"\n", 0, len(data) - len(data.lstrip(b" \t\r\n"))) + 1
-        result = fast_validated(None, validate, start, data)
-        if result is not SLOW:  # one object
-            yield start, result
-            return
     text = _decode(data, file=file, line=None).removeprefix("\ufeff")
     start = text.count("\n", 0, len(text) - len(text.lstrip())) + 1
-    result = fast_validated(text, validate, start, data.removeprefix(b"\xef\xbb\xbf")) \
-        if text and not text.isspace() and not data.isascii() else SLOW
-    if result is not SLOW:  # one object (an array is re-walked by the exact parser for its lines)
-        yield start, result
-        return
     value = parse_json(text, file=file, line=1)
     if not isinstance(value, list):
         yield start, _validated(value, validate, start)
@@ -302,10 +280,7 @@ def scan_json_records(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     validate : callable, optional
         ``validate(value, line)`` returns the validated record or raises
         :class:`ScenarioError`; its result (or its error, as the value) is
-        yielded instead of the value.  The records are then parsed by jiter
-        first and by the exact parser only where jiter refuses them or the
-        validation fails, with the same results and errors (see
-        :func:`parse_validated`).
+        yielded instead of the value.
 
     Yields
     ------
@@ -342,10 +317,6 @@ def scan_json_records(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
                 if number == 1:
                     chunk = chunk.removeprefix(b"\xef\xbb\xbf")
                 text = _decode(chunk, file=file, line=number)
-                value = fast_validated(text, validate, number, chunk)
-                if value is not SLOW:
-                    yield number, value
-                    continue
                 try:
                     value = parse_json(text, file=file, line=number)
                 except ScenarioError as exc:

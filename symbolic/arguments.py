@@ -19,7 +19,6 @@ from bisect import bisect_left
 from itertools import product
 from collections.abc import Iterator, Mapping, Sequence
 
-from .collector import gc_paused
 from .errors import SymbolicError
 from .grounding import Theory
 from .labels import RuleKind
@@ -99,8 +98,7 @@ def build_arguments(theory: Theory, *, limit: int = DEFAULT_LIMIT) -> tuple[Argu
     >>> [(a.id, a.conclusion, a.top_rule, a.subs) for a in build_arguments(t)]
     [('A1', 'Delay(x)', None, ()), ('A2', 'Penalty(x)', 'r1', ('A1',)), ('A3', 'Delay(x)', 'r2', ('A2',))]
     """
-    with gc_paused():
-        return _build(theory, limit)
+    return _build(theory, limit)
 
 
 _FIELDS = ("id", "conclusion", "top_rule", "fact", "subs", "rules", "premises", "defeater", "strict")

@@ -13,7 +13,6 @@ from typing import Iterator, Sequence, overload
 
 import numpy as np
 
-from .collector import gc_paused
 from .labels import AttackKind
 from .results import Attack
 
@@ -116,8 +115,7 @@ class AttackTable(Sequence[Attack]):
     def __getitem__(self, index):
         if isinstance(index, slice):
             start, stop, step = index.indices(len(self))
-            with gc_paused():
-                return tuple(self._rows(start, stop, step))
+            return tuple(self._rows(start, stop, step))
         n = len(self)
         i = index.__index__()
         if i < 0:

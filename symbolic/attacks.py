@@ -26,7 +26,6 @@ import numpy as np
 
 from .arguments import ArgumentIndex
 from .attack_table import SHAPE_FACT, SHAPE_RULE, AttackTable
-from .collector import gc_paused
 from .rebut_blocks import REBUTTABLE, RebutBlocks
 from .explicit import merge_explicit
 from .grounding import Theory
@@ -264,5 +263,4 @@ def derive_attacks(theory: Theory, arguments: Sequence[Argument], order: Priorit
     >>> sorted((a.attacker, a.target, str(a.kind), a.defeated_by) for a in derive_attacks(t, args, priority_order(t)))
     [('A3', 'A4', 'rebut', ('r2', 'r1')), ('A4', 'A3', 'rebut', None)]
     """
-    with gc_paused():
-        return _Builder(theory, arguments, order, target_rules).table()
+    return _Builder(theory, arguments, order, target_rules).table()

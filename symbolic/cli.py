@@ -29,7 +29,7 @@ import typer
 from typer.core import TyperGroup
 
 from .attack_list import AttackList
-from .collector import collected_between, gc_paused
+from .collector import collected_between
 from .errors import ParatraceError, PriorityCycleWarning, ScenarioError
 from .priority_list import PriorityList
 
@@ -224,9 +224,8 @@ def status(
 
     from .io import load_suite
 
-    with gc_paused():  # what is loaded lives until the end: frozen, the collector never walks it
-        scenarios = _select(load_suite(file), case, file)
-        gc.freeze()
+    scenarios = _select(load_suite(file), case, file)
+    gc.freeze()  # what is loaded lives until the end: frozen, the collector never walks it
     chosen = []
     for scenario in scenarios:
         picked = scenario.gold if analysis is Which.GOLD else scenario.candidate

@@ -1,45 +1,18 @@
-"""Pausing Python's cyclic garbage collector around large, acyclic allocations.
+"""The garbage collector's policy of a command that works through a suite one scenario at a time.
 
-The engine, the loader and the trace each build hundreds of thousands of
-small containers (tuples, dicts, strings, pydantic models) that hold no
-reference cycles.  With a large theory alive, every generational collection
-those allocations trigger rescans all live objects, which can double the
-time of the step; reference counting frees these objects anyway.
+The engine itself leaves the collector alone (docs/performance.md: pausing it in the engine, the
+loader and the trace did not earn its place); a command collects between two scenarios instead
+of within one.
 """
 
 from __future__ import annotations
 
 import gc
-from contextlib import contextmanager
 from typing import Iterable, Iterator, TypeVar
 
-__all__ = ["collected_between", "gc_paused"]
+__all__ = ["collected_between"]
 
 T = TypeVar("T")
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector for the block; restore its state on exit.
-
-    A cycle created meanwhile is collected once the collector runs again.
-
-    Examples
-    --------
-    >>> import gc
-    >>> with gc_paused():
-    ...     gc.isenabled()
-    False
-    >>> gc.isenabled()
-    True
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def collected_between(items: Iterable[T], *, min_objects: int = 100_000) -> Iterator[T]:

@@ -22,7 +22,6 @@ from pydantic import ValidationError
 
 from ._jsonread import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_BYTES, parse_validated, scan_json_records
 from ._suitewrite import dump_suite, scenario_line, write_atomic
-from .collector import gc_paused
 from .errors import ScenarioError
 from .model import Scenario
 
@@ -103,8 +102,7 @@ def validate_scenario(obj, *, file=None, line=None) -> Scenario:
             file=file, line=line, value=obj,
         )
     try:
-        with gc_paused():  # a large theory is many small acyclic objects
-            return Scenario.model_validate(obj)
+        return Scenario.model_validate(obj)
     except ValidationError as exc:
         errors = exc.errors(include_url=False)
         first = errors[0]

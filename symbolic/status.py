@@ -17,7 +17,6 @@ from typing import Iterable, Sequence
 
 from .arguments import build_arguments
 from .attacks import derive_attacks
-from .collector import gc_paused
 from .grounding import Theory, ground
 from .labelling import grounded_labelling
 from .labels import Status
@@ -153,17 +152,16 @@ def evaluate(theory: Theory, target: str) -> Evaluation:
     ('both', True, True, 0)
     """
     p = normalize_literal(target)
-    with gc_paused():  # every step below allocates acyclic objects only (symbolic.collector)
-        arguments = build_arguments(theory)
-        order, layered = priority_parts(theory)
-        if layered is None:
-            target_rules = TargetRules(theory, arguments, order.closure)
-        else:  # P+ already grouped by weaker rule and as integer columns: not computed again
-            target_rules = TargetRules(theory, arguments, order.closure,
-                                       pair_codes=layered)
-        attacks = derive_attacks(theory, arguments, order, target_rules=target_rules)
-        labelling = grounded_labelling([a.id for a in arguments], attacks)
-        support, against = support_against(p, arguments, labelling)
+    arguments = build_arguments(theory)
+    order, layered = priority_parts(theory)
+    if layered is None:
+        target_rules = TargetRules(theory, arguments, order.closure)
+    else:  # P+ already grouped by weaker rule and as integer columns: not computed again
+        target_rules = TargetRules(theory, arguments, order.closure,
+                                   pair_codes=layered)
+    attacks = derive_attacks(theory, arguments, order, target_rules=target_rules)
+    labelling = grounded_labelling([a.id for a in arguments], attacks)
+    support, against = support_against(p, arguments, labelling)
     return Evaluation(
         target=p, status=_STATUS[support, against], support=support, against=against,
         theory=theory, arguments=arguments, attacks=attacks, priorities=order, labelling=labelling,

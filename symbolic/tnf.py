@@ -65,7 +65,6 @@ from pydantic import ValidationError
 
 from .aliases import collapse_aliases
 from .attack_list import AttackList
-from .collector import gc_paused
 from .grounding import Dropped, ground
 from .labels import normalize_evidence_id
 from .literals import NEG, applicability_atom, excepted_rule, normalize_literal
@@ -122,8 +121,7 @@ class NormalForm:
     @cached_property
     def trace(self) -> Trace:
         """The trace normal form (computed once)."""
-        with gc_paused():
-            return graph_to_trace(build_trace(self.evaluation, query=self.query))
+        return graph_to_trace(build_trace(self.evaluation, query=self.query))
 
     @property
     def dropped(self) -> tuple[Dropped, ...]:
@@ -168,17 +166,8 @@ def normal_form(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
     -----
     PriorityCycleWarning
         When the priorities contain a cycle.
-
-    Notes
-    -----
-    The cyclic garbage collector is paused meanwhile
-    (:func:`symbolic.collector.gc_paused`): the steps build many small
-    objects that stay alive or die by reference counting, and the
-    collector's passes over a large theory would otherwise cost about a
-    third of the time; any cycle left behind is collected once it runs again.
     """
-    with gc_paused():
-        return _normal_form(evidence_ids, analysis, target, query, raw_edges, evaluated)
+    return _normal_form(evidence_ids, analysis, target, query, raw_edges, evaluated)
 
 
 def _normal_form(evidence_ids, analysis, target, query, raw_edges, evaluated) -> NormalForm:

@@ -47,7 +47,6 @@ import numpy as np
 
 from .attack_table import KINDS
 from .byte_rows import decimal_blocks, rows, table
-from .collector import gc_paused
 from .defeat_set_members import set_id
 from .dot import _EDGE_STYLE, dot_escape
 from .model import EdgeType
@@ -201,13 +200,12 @@ def iter_tnf_bytes(evaluation: Evaluation, *, query: str | None = None, defeats:
         If ``defeats`` or ``attacks`` is not one of its modes, or ``attacks``
         is ``columns`` and ``defeats`` is ``edges``.
     """
-    with gc_paused():
-        skeleton, edges = trace_parts(evaluation, query=query)
-        columns = _columnar(edges, defeats, attacks)
-        summary = columns or _summarize(edges, defeats)
-        set_ids = edges.sets.ids() if summary else None
-        written = SkeletonRows(skeleton)
-        del skeleton
+    skeleton, edges = trace_parts(evaluation, query=query)
+    columns = _columnar(edges, defeats, attacks)
+    summary = columns or _summarize(edges, defeats)
+    set_ids = edges.sets.ids() if summary else None
+    written = SkeletonRows(skeleton)
+    del skeleton
     if columns:
         yield b"{"
         yield from _attack_columns(edges, set_ids)
@@ -320,12 +318,11 @@ def iter_dot_bytes(evaluation: Evaluation, *, query: str | None = None, name: st
     ------
     bytes
     """
-    with gc_paused():
-        skeleton, edges = trace_parts(evaluation, query=query)
-        summary = _summarize(edges, defeats)
-        set_ids = edges.sets.ids() if summary else None
-        written = SkeletonRows(skeleton)
-        del skeleton
+    skeleton, edges = trace_parts(evaluation, query=query)
+    summary = _summarize(edges, defeats)
+    set_ids = edges.sets.ids() if summary else None
+    written = SkeletonRows(skeleton)
+    del skeleton
     yield (f"digraph {dot_escape(name)} {{\n  rankdir=LR;\n"
            '  node [fontname="Helvetica", fontsize=10];\n  edge [fontname="Helvetica", fontsize=9];\n').encode("utf-8")
     yield from written.dot_nodes()

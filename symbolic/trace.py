@@ -33,7 +33,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .attack_table import KINDS
-from .collector import gc_paused
 from .model import EdgeType, NodeType
 from .naming import Namer, edge_key
 from .results import Attack, Evaluation
@@ -147,8 +146,7 @@ def trace_parts(evaluation: Evaluation, *, query: str | None = None) -> tuple[Sk
     -------
     (Skeleton, AttackEdges)
     """
-    with gc_paused():
-        return _trace_parts(evaluation, query)
+    return _trace_parts(evaluation, query)
 
 
 def _trace_parts(evaluation: Evaluation, query: str | None) -> tuple[Skeleton, AttackEdges]:

@@ -13,7 +13,6 @@ edge by edge pays for the edges, not for a graph around them.
 from __future__ import annotations
 
 from .attack_table import KINDS
-from .collector import gc_paused
 from .columns import Rows, build_models
 from .labels import AttackKind
 from .model import EdgeType, TraceEdge
@@ -54,8 +53,7 @@ def trace_edge_map(evaluation: Evaluation, *, query: str | None = None) -> dict[
     >>> next(iter(edges))
     'derivation:arg:Delay(x)@...'
     """
-    with gc_paused():  # many small acyclic objects (symbolic.collector)
-        return _edge_map(*trace_parts(evaluation, query=query))
+    return _edge_map(*trace_parts(evaluation, query=query))
 
 
 def trace_edge_attrs(evaluation: Evaluation, *, query: str | None = None) -> dict[str, tuple]:
@@ -88,26 +86,25 @@ def trace_edge_attrs(evaluation: Evaluation, *, query: str | None = None) -> dic
     >>> list(trace_edge_attrs(ev)) == list(trace_edge_map(ev))
     True
     """
-    with gc_paused():
-        skeleton, attacks = trace_parts(evaluation, query=query)
-        rows: list[tuple] = []
-        add = rows.append
-        attack_type = EdgeType.ATTACK
-        for _, _, key, data in skeleton.edges:
-            add((key, (data.get("state"), data.get("lic")) if EdgeType(data["type"]) is attack_type else ()))
-        nodes, rules, sets = attacks.node_ids, attacks.rule_nodes, attacks.sets
-        heads = [f"attack:{AttackKind(k).value}:" for k in KINDS]
-        states = (_DEFEATED, _ACTIVE)
-        columns = zip(attacks.source.tolist(), attacks.target.tolist(), attacks.kind.tolist(),
-                      attacks.lic.tolist(), attacks.active.tolist(), attacks.defeat_set.tolist())
-        for source, target, kind, lic, active, chosen in columns:
-            key = f"{heads[kind]}{nodes[source]}{EDGE_ARROW}{nodes[target]}"
-            add((key, (states[active], rules[lic] if lic >= 0 else None)))
-            if chosen >= 0:
-                rows.extend((f"defeat:{priority}{EDGE_ARROW}{key}", ()) for priority in sets[chosen])
-        rows.sort()
-        attrs = dict(rows)
-        del rows  # before the collector resumes: it would walk every row
+    skeleton, attacks = trace_parts(evaluation, query=query)
+    rows: list[tuple] = []
+    add = rows.append
+    attack_type = EdgeType.ATTACK
+    for _, _, key, data in skeleton.edges:
+        add((key, (data.get("state"), data.get("lic")) if EdgeType(data["type"]) is attack_type else ()))
+    nodes, rules, sets = attacks.node_ids, attacks.rule_nodes, attacks.sets
+    heads = [f"attack:{AttackKind(k).value}:" for k in KINDS]
+    states = (_DEFEATED, _ACTIVE)
+    columns = zip(attacks.source.tolist(), attacks.target.tolist(), attacks.kind.tolist(),
+                  attacks.lic.tolist(), attacks.active.tolist(), attacks.defeat_set.tolist())
+    for source, target, kind, lic, active, chosen in columns:
+        key = f"{heads[kind]}{nodes[source]}{EDGE_ARROW}{nodes[target]}"
+        add((key, (states[active], rules[lic] if lic >= 0 else None)))
+        if chosen >= 0:
+            rows.extend((f"defeat:{priority}{EDGE_ARROW}{key}", ()) for priority in sets[chosen])
+    rows.sort()
+    attrs = dict(rows)
+    del rows
     return attrs
 
 

@@ -1,4 +1,4 @@
-"""``load_outputs`` reads lines with jiter first: records and errors are the strict parser's."""
+"""``load_outputs`` reads lines with the strict parser: its records and errors."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ import pytest
 from symbolic.aliases import collapse_aliases
 from symbolic.columns import MIN_ROWS
 from symbolic.grounding import ground
-from symbolic.model import Analysis, Gold, Priority
+from symbolic.model import Analysis, Priority
 from symbolic.priorities import priority_order, priority_parts
 from symbolic.priority_list import PriorityList, priority_list
 from symbolic.status import evaluate
