@@ -47,7 +47,7 @@ def load_package(path: Path) -> dict:
     """
     from symbolic._jsonread import parse_json
     from symbolic.errors import ScenarioError
-    from symbolic.fsio import read_bytes
+    from symbolic.support.fsio import read_bytes
 
     try:
         data = parse_json(read_bytes(path, max_bytes=64 * 1024 * 1024, error=ScenarioError), file=str(path))
@@ -145,7 +145,7 @@ def register(app: typer.Typer) -> None:
 
         assistant = Assistant(config, model, variant=variant, api_base=api_base, max_retries=max_retries,
                               decoding=Decoding().with_overrides(**overrides), api_key_env=api_key_env)
-        from symbolic.redact import redact_text
+        from symbolic.support.redact import redact_text
 
         with use_cache(Path(CACHE_DIRNAME) if cache else None):
             result = assistant.run(query, package["evidence"], target=target or package.get("target"))

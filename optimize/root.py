@@ -83,7 +83,7 @@ def main() -> None:
     :data:`app`.
     """
     from symbolic.cli import debug_enabled
-    from symbolic.redact import install_log_redaction
+    from symbolic.support.redact import install_log_redaction
 
     apply_env_defaults()
     install_log_redaction()  # every log line of every library, secrets masked

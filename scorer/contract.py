@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from symbolic.fsio import write_atomic
+from symbolic.support.fsio import write_atomic
 from symbolic.fields import EvidenceId, LiteralStr, StatusField
 from symbolic.labels import Status
 from symbolic.model import (

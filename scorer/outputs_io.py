@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from symbolic._jsonread import scan_json_records as scan_records
 from symbolic.errors import ScenarioError
-from symbolic.fsio import write_atomic
+from symbolic.support.fsio import write_atomic
 
 from .contract import OutputRecord
 from .errors import OutputFileError

@@ -33,7 +33,7 @@ import json
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from symbolic.fsio import write_atomic
+from symbolic.support.fsio import write_atomic
 from symbolic.io import scenario_line
 from symbolic.model import Scenario
 

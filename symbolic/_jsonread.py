@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import BinaryIO, Callable, Iterator
 
 from .errors import ScenarioError
-from .fsio import input_problem
+from .support.fsio import input_problem
 
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Iterable
 
 from .errors import ScenarioError
-from .fsio import write_atomic as _write
+from .support.fsio import write_atomic as _write
 from .model import Scenario
 
 __all__ = ["dump_suite", "scenario_line", "write_atomic"]
@@ -89,7 +89,7 @@ def write_atomic(path, data: bytes) -> None:
     temporary file is removed and any previous file is untouched.  The new
     file gets the usual permissions (``0o666`` minus the umask).  A symbolic
     link is followed (its target is written); a directory, device, pipe or
-    socket at ``path`` is refused (:func:`symbolic.fsio.write_atomic`).
+    socket at ``path`` is refused (:func:`symbolic.support.fsio.write_atomic`).
 
     Raises
     ------

@@ -29,7 +29,7 @@ import typer
 from typer.core import TyperGroup
 
 from .attack_list import AttackList
-from .collector import collected_between
+from .support.collector import collected_between
 from .errors import ParatraceError, PriorityCycleWarning, ScenarioError
 from .priority_list import PriorityList
 
@@ -41,8 +41,8 @@ def _one_line(text: str) -> str:
 
 
 def _clean(text) -> str:
-    """One line, secrets masked (:func:`symbolic.redact.redact_text`)."""
-    from .redact import redact_text
+    """One line, secrets masked (:func:`symbolic.support.redact.redact_text`)."""
+    from .support.redact import redact_text
 
     return redact_text(_one_line(text))
 

@@ -170,7 +170,7 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
 
 def _manifest(spec: ExperimentSpec, files, paths: RunPaths) -> dict:
     """The run's manifest: written on the first start, read back (strictly) on a resume."""
-    from symbolic.fsio import write_atomic
+    from symbolic.support.fsio import write_atomic
 
     if paths.manifest.exists() or paths.manifest.is_symlink():
         return read_state_json(paths.manifest, "the manifest of the run",

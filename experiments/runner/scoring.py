@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from symbolic.errors import PriorityCycleWarning
-from symbolic.fsio import write_atomic
+from symbolic.support.fsio import write_atomic
 from symbolic.model import Scenario
 
 from .engine import NOT_SCORED

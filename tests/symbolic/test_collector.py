@@ -1,4 +1,4 @@
-"""The garbage collector's policy for the CLI's work (symbolic.collector)."""
+"""The garbage collector's policy for the CLI's work (symbolic.support.collector)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from symbolic.collector import collected_between
+from symbolic.support.collector import collected_between
 
 
 class Node:
