@@ -37,7 +37,7 @@ def load_package(path: Path) -> dict:
     Returns
     -------
     dict
-        ``evidence`` (validated :class:`~symbolic.model.EvidenceFragment`
+        ``evidence`` (validated :class:`~symbolic.scenario.model.EvidenceFragment`
         objects), ``query`` and ``target`` (strings or ``None``).
 
     Raises
@@ -45,7 +45,7 @@ def load_package(path: Path) -> dict:
     InputLimitError
         If the file is not such a package, naming the file, the field and the problem.
     """
-    from symbolic._jsonread import parse_json
+    from symbolic.suites._jsonread import parse_json
     from symbolic.errors import ScenarioError
     from symbolic.support.fsio import read_bytes
 
@@ -71,7 +71,7 @@ def load_package(path: Path) -> dict:
 def _fragments(path: Path, key: str, items: list) -> tuple:
     from pydantic import ValidationError
 
-    from symbolic.model import EvidenceFragment
+    from symbolic.scenario.model import EvidenceFragment
 
     out = []
     for i, item in enumerate(items):

@@ -215,7 +215,7 @@ def _ratio(a: float, b: float | None) -> float | None:
 def compare(n: int, src: np.ndarray, dst: np.ndarray, repeat: int = 5, slow_peers: bool = True) -> dict:
     """Our grounded labelling against every peer on the framework ``src -> dst``; all checked to agree.
 
-    ``ours`` is :func:`symbolic.labelling.grounded_state` on the edge list as
+    ``ours`` is :func:`symbolic.engine.labelling.grounded_state` on the edge list as
     given (the engine's path: the attack table's int32 columns).  First run and
     median of ``repeat`` runs for ours and the C worklist on the CSR (whose
     library is compiled and called once before), one run each for the Python
@@ -225,7 +225,7 @@ def compare(n: int, src: np.ndarray, dst: np.ndarray, repeat: int = 5, slow_peer
     times slower than C) and ``<peer>_over_ours`` for the others (how many times
     faster we are).
     """
-    from symbolic.labelling import grounded_state
+    from symbolic.engine.labelling import grounded_state
 
     src, dst = np.asarray(src), np.asarray(dst)  # as given: the engine's int32 columns
     indptr, indices = csr(n, src, dst)

@@ -12,7 +12,7 @@ from typing import Any, Iterable, Mapping
 
 from pydantic import ValidationError
 
-from symbolic._jsonread import scan_json_records as scan_records
+from symbolic.suites._jsonread import scan_json_records as scan_records
 from symbolic.errors import ScenarioError
 from symbolic.support.fsio import write_atomic
 
@@ -97,7 +97,7 @@ def _record(value, evidence, file: str, line: int) -> OutputRecord:
 
 
 def _validator(evidence, file: str):
-    """``validate(value, line)`` for :func:`symbolic._jsonread.scan_json_records`.
+    """``validate(value, line)`` for :func:`symbolic.suites._jsonread.scan_json_records`.
 
     The reader gives it the strict parser's value (which reports a number
     that overflows to infinity as a JSON error).

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Iterable, Sequence
 
 from symbolic.support.collector import collected_between
-from symbolic.model import Scenario
+from symbolic.scenario.model import Scenario
 
 from .contract import OutputRecord
 from .errors import ScoringError

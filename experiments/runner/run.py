@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-from symbolic.model import Scenario
+from symbolic.scenario.model import Scenario
 
 from ..errors import ExperimentError
 from .engine import Budget, RunSummary, run_tasks
@@ -38,7 +38,7 @@ class ExperimentRun:
 
 def load_suites(names: Sequence[str]) -> tuple[dict[str, list[Scenario]], dict[str, Path | None]]:
     """Load suites by registry name, or from a JSONL path; keyed by :func:`suite_label`."""
-    from symbolic.io import load_suite as load_file
+    from symbolic.suites.io import load_suite as load_file
 
     from ..suites.registry import get_suite, load_suite
 

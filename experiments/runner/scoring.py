@@ -17,7 +17,7 @@ from typing import Mapping, Sequence
 
 from symbolic.errors import PriorityCycleWarning
 from symbolic.support.fsio import write_atomic
-from symbolic.model import Scenario
+from symbolic.scenario.model import Scenario
 
 from .engine import NOT_SCORED
 from .runlog import ResultLog

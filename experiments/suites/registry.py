@@ -19,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from symbolic.model import Scenario
+from symbolic.scenario.model import Scenario
 from symbolic.support.registry import Entry, Registry
 
 from ..errors import SuiteError

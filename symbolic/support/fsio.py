@@ -21,7 +21,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from ..errors import LocatedError, SymbolicError
+from symbolic.errors import LocatedError, SymbolicError
 
 __all__ = ["PathError", "check_input", "check_output", "input_problem", "output_problem",
            "read_bytes", "read_text", "write_atomic"]

@@ -11,8 +11,8 @@ from scorer.contract import OutputRecord
 from scorer.defects import gold_output
 from scorer.errors import OutputFileError
 from scorer.outputs_io import load_outputs
-from symbolic._jsonread import parse_json
-from symbolic.io import load_suite
+from symbolic.suites._jsonread import parse_json
+from symbolic.suites.io import load_suite
 
 SUITE = Path(__file__).resolve().parents[2] / "experiments" / "suites" / "controlled-140.jsonl"
 GOOD = {"case_id": "c1", "configuration": "b4", "model": "m", "common": {"final_status": "both"}}

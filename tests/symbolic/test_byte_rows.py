@@ -1,4 +1,4 @@
-"""Bulk text rows and decimal columns (symbolic.byte_rows) against plain Python formatting: the
+"""Bulk text rows and decimal columns (symbolic.traces.byte_rows) against plain Python formatting: the
 per-row construction (object tables joined row by row)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import json
 import numpy as np
 import pytest
 
-from symbolic import byte_rows
-from symbolic.byte_rows import Table, decimal_blocks, decimals, rows, table
+from symbolic.traces import byte_rows
+from symbolic.traces.byte_rows import Table, decimal_blocks, decimals, rows, table
 
 ODD = ["", "a", "¬b", 'q"uote', "back\\slash", "c→d", "tab\tnew\nline\r", "\0nul", "\x01\x1f", "€𝄞", "x" * 300]
 

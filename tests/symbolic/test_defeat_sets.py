@@ -1,6 +1,6 @@
-"""The integer-coded defeat sets (symbolic.defeat_sets) against the class-by-class reference.
+"""The integer-coded defeat sets (symbolic.traces.defeat_sets) against the class-by-class reference.
 
-Every field of :class:`symbolic.trace_attacks.AttackEdges` must be the same, the sets in the same
+Every field of :class:`symbolic.traces.trace_attacks.AttackEdges` must be the same, the sets in the same
 order, on seeded theories of every test generator, on the same theories with engine pairs that
 are not among their class's pairs (attacks given as objects, not derived), and on every fallback
 path (plain sorts instead of packed ones, sub-classes found by sorting, sets sorted by their ids).
@@ -14,10 +14,12 @@ import random
 import numpy as np
 import pytest
 
-from symbolic import attack_classes, defeat_set_members, sorted_keys, trace_attacks
-from symbolic.naming import Namer
-from symbolic.sorted_keys import distinct, find, sort_order, sort_positions, unique
-from symbolic.trace_attacks import attack_edges
+from symbolic.traces import attack_classes, defeat_set_members, trace_attacks
+
+from symbolic.support import sorted_keys
+from symbolic.traces.naming import Namer
+from symbolic.support.sorted_keys import distinct, find, sort_order, sort_positions, unique
+from symbolic.traces.trace_attacks import attack_edges
 
 from reference_defeat_sets import reference_defeat_sets
 from test_trace_naive import CASES, _form
@@ -180,7 +182,7 @@ def test_pair_keys_reads_each_engine_pairs_class_key(seed):
     attack's row), None when a pair has two."""
     from types import SimpleNamespace
 
-    from symbolic.attack_classes import ClassKeys, pair_keys
+    from symbolic.traces.attack_classes import ClassKeys, pair_keys
 
     rng = np.random.default_rng(seed)
     n, n_pairs, n_class = int(rng.integers(0, 60)), int(rng.integers(1, 8)), 12

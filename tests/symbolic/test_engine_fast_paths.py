@@ -20,15 +20,15 @@ import pytest
 from hypothesis import given, settings
 
 from previous_engine import PreviousBuilder, previous_build, previous_index
-from symbolic import priorities
-from symbolic.arguments import ArgumentIndex, build_arguments
-from symbolic.attacks import _Builder
+from symbolic.engine import priorities
+from symbolic.engine.arguments import ArgumentIndex, build_arguments
+from symbolic.engine.attacks import _Builder
 from symbolic.errors import PriorityCycleWarning
-from symbolic.grounding import ground
-from symbolic.model import Analysis
-from symbolic.priorities import priority_order, priority_order_from_pairs, priority_parts
-from symbolic.status import evaluate
-from symbolic.target_rules import NeutralizingPairs, TargetRules, target_rules_of
+from symbolic.engine.grounding import ground
+from symbolic.scenario.model import Analysis
+from symbolic.engine.priorities import priority_order, priority_order_from_pairs, priority_parts
+from symbolic.engine.status import evaluate
+from symbolic.engine.target_rules import NeutralizingPairs, TargetRules, target_rules_of
 from test_attacks import theories
 
 ROOT = Path(__file__).resolve().parents[2]

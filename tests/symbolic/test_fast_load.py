@@ -1,4 +1,4 @@
-"""The scenario loader's strict JSON parser (:mod:`symbolic._jsonread`): escapes, numbers that
+"""The scenario loader's strict JSON parser (:mod:`symbolic.suites._jsonread`): escapes, numbers that
 overflow, duplicate keys (the column-by-column validation is tested in ``test_fast_columns.py``).
 """
 
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from symbolic._jsonread import parse_json
+from symbolic.suites._jsonread import parse_json
 from symbolic.errors import ScenarioError
-from symbolic.io import load_scenario_text, load_suite, validate_scenario
+from symbolic.suites.io import load_scenario_text, load_suite, validate_scenario
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 VALID = json.loads((FIXTURES / "penalty_suite.jsonl").read_text(encoding="utf-8").splitlines()[0])

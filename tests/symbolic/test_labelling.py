@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symbolic.labels import AttackKind
-from symbolic.labelling import grounded_labelling, grounded_state
-from symbolic.results import Attack, Label
+from symbolic.scenario.labels import AttackKind
+from symbolic.engine.labelling import grounded_labelling, grounded_state
+from symbolic.engine.results import Attack, Label
 
 
 def naive_grounded(args, pairs):
@@ -246,9 +246,9 @@ def test_edge_list_core_rejects_bad_indices():
 
 
 def test_attack_table_and_attack_objects_give_the_same_labelling(theory):
-    from symbolic.arguments import build_arguments
-    from symbolic.attacks import derive_attacks
-    from symbolic.priorities import priority_order
+    from symbolic.engine.arguments import build_arguments
+    from symbolic.engine.attacks import derive_attacks
+    from symbolic.engine.priorities import priority_order
 
     t = theory(facts={"f1": "a", "f2": "b", "f3": "c", "f4": "¬c", "f5": "d"},
                rules={"r1": "a => p", "r2": "b => ¬p", "r3": "c => ¬applicable(r2)", "r4": "p => q",

@@ -1,4 +1,4 @@
-"""A long ``priorities`` list kept as columns (:mod:`symbolic.priority_list`) against per-entry validation.
+"""A long ``priorities`` list kept as columns (:mod:`symbolic.scenario.priority_list`) against per-entry validation.
 
 On seeded random lists (spelling variants of ids, evidence and bases, notes given or not, ungrounded and
 unknown rules, repeated pairs, cycles) the columnar list must behave as the tuple of objects that
@@ -15,13 +15,13 @@ import warnings
 
 import pytest
 
-from symbolic.aliases import collapse_aliases
-from symbolic.columns import MIN_ROWS
-from symbolic.grounding import ground
-from symbolic.model import Analysis, Priority
-from symbolic.priorities import priority_order, priority_parts
-from symbolic.priority_list import PriorityList, priority_list
-from symbolic.status import evaluate
+from symbolic.traces.aliases import collapse_aliases
+from symbolic.scenario.columns import MIN_ROWS
+from symbolic.engine.grounding import ground
+from symbolic.scenario.model import Analysis, Priority
+from symbolic.engine.priorities import priority_order, priority_parts
+from symbolic.scenario.priority_list import PriorityList, priority_list
+from symbolic.engine.status import evaluate
 
 RULES = [f"r{i}" for i in range(40)]
 

@@ -19,11 +19,11 @@ from typer.testing import CliRunner
 
 import optimize.root as root
 from assistant.render_svg import argument_svg
-from symbolic.io import load_suite
-from symbolic.model import Analysis, Fact, Priority, Rule
-from symbolic.status import evaluate_analysis
-from symbolic.tnf import normal_form, tnf, tnf_json, trace_from_json
-from symbolic.trace import build_trace
+from symbolic.suites.io import load_suite
+from symbolic.scenario.model import Analysis, Fact, Priority, Rule
+from symbolic.engine.status import evaluate_analysis
+from symbolic.traces.tnf import normal_form, tnf, tnf_json, trace_from_json
+from symbolic.traces.trace import build_trace
 
 runner = CliRunner()
 E = ["E-01"]
