@@ -59,9 +59,6 @@ class _Builder(RebutBlocks):
         self._count = self._synced = 0
         self._rule_names = np.array(self.rule_ids, dtype=object)
         self._weak_csr: tuple[np.ndarray, np.ndarray] | None = None
-        self._weak_pos: np.ndarray | None = None  # with P+'s own tuples (layered P+)
-        self._pair_tuples: list | None = None
-        self._tuples: list = []  # per chunk of _keys: the pairs' tuples, or None to build
         self.blocks: list[tuple] = []
 
     # -- Definition 4 ------------------------------------------------------
@@ -81,26 +78,22 @@ class _Builder(RebutBlocks):
         if number is None:
             number = self.numbers[key] = self._count
             self._keys.append(np.array([key], dtype=np.int64))
-            self._tuples.append(None)
             self._count = self._synced = self._count + 1
         return number
 
-    def _number_new(self, keys: np.ndarray, tuples: list | None = None) -> np.ndarray:
-        """Number ``keys``, pairs met for the first time, in order (they are in no look-up yet);
-        ``tuples`` are their ``(strong, weak)`` tuples when at hand."""
+    def _number_new(self, keys: np.ndarray) -> np.ndarray:
+        """Number ``keys``, pairs met for the first time, in order (they are in no look-up yet)."""
         start = self._count
         self._keys.append(keys.astype(np.int64))
-        self._tuples.append(tuples)
         self._count += len(keys)
         return np.arange(start, self._count, dtype=np.int64)
 
     def defeats(self) -> tuple[tuple[str, str], ...]:
-        """The defeating pairs ``(stronger, weaker)``, by index (``P+``'s own tuples where known)."""
+        """The defeating pairs ``(stronger, weaker)``, by index."""
         names, n = self._rule_names, max(len(self.rule_ids), 1)
         out: list = []
-        for keys, tuples in zip(self._keys, self._tuples):
-            out.extend(tuples if tuples is not None else
-                       zip(names[keys // n].tolist(), names[keys % n].tolist()))
+        for keys in self._keys:
+            out.extend(zip(names[keys // n].tolist(), names[keys % n].tolist()))
         return tuple(out)
 
     def lic_codes(self, attackers: Sequence[int]) -> np.ndarray:

@@ -35,16 +35,6 @@ class RebutBlocks:
 
     def _by_weak(self) -> tuple[np.ndarray, np.ndarray]:
         """``P+`` over rule codes as a CSR by weaker rule: ``strong[ptr[w]:ptr[w + 1]] >+ w``."""
-        if self._weak_csr is None and self.target_rules.pair_codes is not None:
-            names, strong, weak, self._pair_tuples = self.target_rules.pair_codes
-            code = self.rule_code
-            rule_of = np.array([code.get(name, -1) for name in names], dtype=np.int64)
-            strong, weak = rule_of[strong], rule_of[weak]
-            known = np.flatnonzero((strong >= 0) & (weak >= 0))
-            order = known[np.argsort(weak[known], kind="stable")]
-            self._weak_pos = order  # each entry's position in the P+ pairs (their tuples)
-            strong, weak = strong[order], weak[order]
-            self._weak_csr = np.searchsorted(weak, np.arange(len(self.rule_ids) + 1)), strong
         if self._weak_csr is None:
             code = self.rule_code
             weak: list[int] = []
@@ -125,11 +115,7 @@ class RebutBlocks:
         known = default_strong[u_weak] == u_strong  # the block's default entry for that rule
         numbers = np.where(known, default_pair[u_weak], 0)
         fresh = np.flatnonzero(~known)
-        tuples = None
-        if self._weak_pos is not None:  # P+'s own tuples for the new pairs
-            at = self._weak_pos[entry[first_at[need][fresh]]].tolist()
-            tuples = list(map(self._pair_tuples.__getitem__, at))
-        numbers[fresh] = self._number_new(uniq[need][fresh], tuples)
+        numbers[fresh] = self._number_new(uniq[need][fresh])
         by_key = np.empty(len(uniq), dtype=np.int64)
         by_key[need] = numbers
         values = by_key[inverse.reshape(-1)]

@@ -22,7 +22,7 @@ from symbolic.engine.labelling import grounded_labelling
 from symbolic.scenario.labels import Status
 from symbolic.scenario.literals import complement, normalize_literal
 from symbolic.scenario.model import Analysis
-from symbolic.engine.priorities import priority_parts
+from symbolic.engine.priorities import priority_order
 from symbolic.engine.results import Argument, Evaluation, Label, Labelling
 from symbolic.engine.target_rules import TargetRules
 
@@ -153,12 +153,8 @@ def evaluate(theory: Theory, target: str) -> Evaluation:
     """
     p = normalize_literal(target)
     arguments = build_arguments(theory)
-    order, layered = priority_parts(theory)
-    if layered is None:
-        target_rules = TargetRules(theory, arguments, order.closure)
-    else:  # P+ already grouped by weaker rule and as integer columns: not computed again
-        target_rules = TargetRules(theory, arguments, order.closure,
-                                   pair_codes=layered)
+    order = priority_order(theory)
+    target_rules = TargetRules(theory, arguments, order.closure)
     attacks = derive_attacks(theory, arguments, order, target_rules=target_rules)
     labelling = grounded_labelling([a.id for a in arguments], attacks)
     support, against = support_against(p, arguments, labelling)

@@ -21,7 +21,6 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from symbolic.engine.grounding import Theory
-from symbolic.engine.priorities import stronger_map
 from symbolic.engine.results import Argument, Evaluation
 
 __all__ = ["NeutralizingPairs", "TargetRules", "applicable_rules", "target_rules_of"]
@@ -67,10 +66,7 @@ class TargetRules:
         The pairs ``(stronger, weaker)`` of the strict order ``P+`` (a collection: it is
         read when :attr:`stronger_than` is first needed).
     stronger_than : dict of str to set of str, optional
-        The same pairs grouped by weaker rule, when already computed
-        (:func:`symbolic.engine.priorities.priority_parts`); ``closure`` is then not read.
-    pair_codes : symbolic.engine.priorities.Layered, optional
-        The same pairs as integer columns ``(names, strong, weak, pairs)``, when already computed.
+        The same pairs grouped by weaker rule, when already computed; ``closure`` is then not read.
 
     Attributes
     ----------
@@ -78,8 +74,6 @@ class TargetRules:
         The applicable rules concluding each literal, in the theory's rule order.
     stronger_than : dict of str to set of str
         For each rule, the rules stronger than it in ``P+`` (built on first use).
-    pair_codes : symbolic.engine.priorities.Layered or None
-        ``P+`` as integer columns, when given.
 
     Examples
     --------
@@ -95,18 +89,17 @@ class TargetRules:
     (['r1'], ['r1'], {'r1'})
     """
 
-    __slots__ = ("concluders", "pair_codes", "_stronger_than", "_arguments", "_by_id", "_sources",
+    __slots__ = ("concluders", "_stronger_than", "_arguments", "_by_id", "_sources",
                  "_neutralizing")
 
     def __init__(self, theory: Theory, arguments: Sequence[Argument], closure: Iterable[tuple[str, str]],
-                 stronger_than: dict[str, set[str]] | None = None, pair_codes=None):
+                 stronger_than: dict[str, set[str]] | None = None):
         applicable = applicable_rules(theory, arguments)
         self.concluders: dict[str, list[str]] = {}
         for rule in theory.rules:
             if rule.id in applicable:
                 self.concluders.setdefault(rule.consequent, []).append(rule.id)
         self._stronger_than = stronger_than
-        self.pair_codes = pair_codes
         self._arguments = arguments
         self._sources = (theory, arguments, closure)
         self._neutralizing = None  # NeutralizingPairs.of, for the evaluation these were built for
@@ -116,14 +109,10 @@ class TargetRules:
     def stronger_than(self) -> dict[str, set[str]]:
         """For each rule, the rules stronger than it in ``P+`` (built on first use)."""
         if self._stronger_than is None:
-            if self.pair_codes is not None:
-                names, strong, weak = self.pair_codes[:3]
-                self._stronger_than = stronger_map(names, strong, weak)
-            else:
-                grouped: dict[str, set[str]] = {}
-                for strong, weak in self._sources[2]:
-                    grouped.setdefault(weak, set()).add(strong)
-                self._stronger_than = grouped
+            grouped: dict[str, set[str]] = {}
+            for strong, weak in self._sources[2]:
+                grouped.setdefault(weak, set()).add(strong)
+            self._stronger_than = grouped
         return self._stronger_than
 
     @property

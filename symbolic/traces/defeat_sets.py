@@ -49,18 +49,13 @@ class _Pairs:
         n_rules = len(table.rule_ids)
         # distinct rule ids: a rule's code is its index, as in the builder's defeat keys
         by_index = table.defeat_keys is not None and len(code) == n_rules
-        layered = rules.target_rules.pair_codes
-        if layered is not None:
-            names, strong, weak, self._tuples = layered
-        else:
-            self._tuples = [(s, w) for w, stronger in rules.target_rules.stronger_than.items() for s in stronger]
-            names = list(dict.fromkeys(name for pair in self._tuples for name in pair))
+        self._tuples = [(s, w) for w, stronger in rules.target_rules.stronger_than.items() for s in stronger]
+        names = list(dict.fromkeys(name for pair in self._tuples for name in pair))
         self._add(names)
         at = np.array(list(map(code.__getitem__, names)), dtype=np.int64)
-        if layered is None:
-            position = {name: i for i, name in enumerate(names)}
-            strong = np.array([position[p[0]] for p in self._tuples], dtype=np.int64)
-            weak = np.array([position[p[1]] for p in self._tuples], dtype=np.int64)
+        position = {name: i for i, name in enumerate(names)}
+        strong = np.array([position[p[0]] for p in self._tuples], dtype=np.int64)
+        weak = np.array([position[p[1]] for p in self._tuples], dtype=np.int64)
         engine = table.defeats
         if by_index and n_rules:
             e_strong, e_weak = np.divmod(table.defeat_keys, n_rules)
