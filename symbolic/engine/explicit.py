@@ -273,7 +273,7 @@ def _group_ids(parts: list[dict[str, np.ndarray]]) -> tuple[list[np.ndarray], in
 
 
 def _sorted(key: np.ndarray, bound: int) -> np.ndarray:
-    """``key`` (values in ``[0, bound)``) sorted, by the C radix sort (:func:`symbolic.support.sorted_keys.sort_order`)."""
+    """``key`` (values in ``[0, bound)``) sorted (:func:`symbolic.support.sorted_keys.sort_order`)."""
     return sort_order(key, bound)[1]
 
 

@@ -1,30 +1,14 @@
 """Sorting and grouping of non-negative integer keys, as the trace's attack columns need them.
 
-numpy's ``sort`` of an int64 array is several times faster than its ``argsort`` (a vectorized
-sort against a plain one), so the keys are sorted packed with their positions
-(``key << bits | position``) whenever the packed value fits in an int64; a stable
-``numpy.argsort`` is the fallback.  :func:`find` looks many keys up in a sorted array the same way (one sort of both,
-instead of a binary search per key).
+Plain numpy: a stable ``argsort`` orders keys (ties in position order), ``unique`` groups them
+and ``searchsorted`` finds them; :func:`value_codes` numbers the values of columns with a dict.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["PACK_LIMIT", "value_codes", "distinct", "find", "sort_order", "sort_positions", "unique"]
-
-PACK_LIMIT = 1 << 62  # packed sort values stay below this bound (tests lower it to force the fallbacks)
-
-
-def _or_positions(packed: np.ndarray) -> None:
-    """``packed |= arange(len(packed))``: each key packed with its position."""
-    packed |= np.arange(len(packed), dtype=np.int64)
-
-
-def _fits(span: int, n: int) -> tuple[bool, int]:
-    """Whether keys in ``[0, span)`` packed with ``n`` positions stay below :data:`PACK_LIMIT`."""
-    bits = max(int(n - 1).bit_length(), 1)
-    return span > 0 and (span << bits) < PACK_LIMIT, bits
+__all__ = ["distinct", "find", "sort_order", "sort_positions", "unique", "value_codes"]
 
 
 def sort_order(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray]:
@@ -51,18 +35,8 @@ def sort_order(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray]:
     >>> order.tolist(), ordered.tolist()
     ([3, 1, 0, 2], [0, 1, 3, 3])
     """
-    n = len(key)
-    fits, bits = _fits(span, n)
-    if not fits:
-        order = np.argsort(key, kind="stable").astype(np.int64, copy=False)
-        return order, key[order].astype(np.int64, copy=False)
-    packed = key.astype(np.int64)
-    packed <<= bits
-    _or_positions(packed)
-    packed.sort()
-    order = packed & ((1 << bits) - 1)
-    packed >>= bits
-    return order, packed
+    order = np.argsort(key, kind="stable").astype(np.int64, copy=False)
+    return order, key[order].astype(np.int64, copy=False)
 
 
 def sort_positions(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray | None]:
@@ -76,7 +50,7 @@ def sort_positions(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray |
     order : numpy.ndarray of int64
         ``key[order]`` is sorted.
     ordered : numpy.ndarray or None
-        ``key[order]`` (of ``key``'s type) when some two keys are equal, else None.
+        ``key[order]`` (int64) when some two keys are equal, else None.
 
     Examples
     --------
@@ -87,9 +61,8 @@ def sort_positions(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray |
     >>> sort_positions(np.array([3, 1, 3]), 4)[1].tolist()
     [1, 3, 3]
     """
-    n = len(key)
     order, ordered = sort_order(key, span)
-    return order, ordered if n > 1 and bool((ordered[1:] == ordered[:-1]).any()) else None
+    return order, ordered if len(key) > 1 and bool((ordered[1:] == ordered[:-1]).any()) else None
 
 
 def unique(values: np.ndarray) -> np.ndarray:
@@ -102,17 +75,7 @@ def unique(values: np.ndarray) -> np.ndarray:
     >>> unique(np.array([4, 1, 4, 0])).tolist()
     [0, 1, 4]
     """
-    if len(values) > 64 and values.dtype.kind in "iu":  # dense small values: counted, not sorted
-        low, high = int(values.min()), int(values.max())
-        if low >= 0 and high < 4 * len(values):
-            return np.flatnonzero(np.bincount(values, minlength=high + 1)).astype(values.dtype, copy=False)
-    ordered = np.sort(values)
-    if len(ordered) < 2:
-        return ordered
-    keep = np.empty(len(ordered), dtype=bool)
-    keep[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
-    return ordered[keep]
+    return np.unique(values)
 
 
 def distinct(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -171,30 +134,11 @@ def find(keys: np.ndarray, queries: np.ndarray, span: int) -> np.ndarray:
     >>> find(np.array([2, 5, 9]), np.array([9, 3, 2, 2]), 10).tolist()
     [2, -1, 0, 0]
     """
-    m, q = len(keys), len(queries)
-    found = np.full(q, -1, dtype=np.int64)
-    if not m or not q:
+    found = np.full(len(queries), -1, dtype=np.int64)
+    if not len(keys) or not len(queries):
         return found
-    fits, bits = _fits(2 * span, m + q)
-    if not fits:
-        at = np.minimum(np.searchsorted(keys, queries), m - 1)
-        return np.where(keys[at] == queries, at, -1)
-    # key << (bits + 1) | is_query << bits | position: a query sorts right after its equal key.
-    packed = np.concatenate([keys, queries]).astype(np.int64, copy=False)
-    packed <<= bits + 1
-    packed[m:] |= 1 << bits
-    _or_positions(packed)
-    packed.sort()
-    position = packed & ((1 << bits) - 1)
-    packed >>= bits + 1
-    is_key = position < m
-    last = np.where(is_key, np.arange(m + q), -1)
-    np.maximum.accumulate(last, out=last)
-    asked = np.flatnonzero(~is_key)
-    at = last[asked]
-    hit = (at >= 0) & (packed[np.maximum(at, 0)] == packed[asked])
-    found[position[asked] - m] = np.where(hit, position[np.maximum(at, 0)], -1)
-    return found
+    at = np.minimum(np.searchsorted(keys, queries), len(keys) - 1)
+    return np.where(keys[at] == queries, at, -1).astype(np.int64, copy=False)
 
 
 def value_codes(columns, known: dict | None = None) -> tuple[np.ndarray, list | None]:

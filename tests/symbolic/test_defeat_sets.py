@@ -14,11 +14,9 @@ import random
 import numpy as np
 import pytest
 
+from symbolic.support.sorted_keys import distinct, find, sort_positions, unique
 from symbolic.traces import attack_classes, defeat_set_members, trace_attacks
-
-from symbolic.support import sorted_keys
 from symbolic.traces.naming import Namer
-from symbolic.support.sorted_keys import distinct, find, sort_order, sort_positions, unique
 from symbolic.traces.trace_attacks import attack_edges
 
 from reference_defeat_sets import reference_defeat_sets
@@ -52,10 +50,8 @@ def _check(evaluation, monkeypatch) -> None:
         with monkeypatch.context() as patch:  # the engine pairs read from their names, not the builder's keys
             patch.setattr(evaluation.attacks, "defeat_keys", None)
             _same(_edges(evaluation), want)
-    with monkeypatch.context() as patch:  # sub-classes by sorting, plain sorts and binary searches
+    with monkeypatch.context() as patch:  # sub-classes by sorting
         patch.setattr(attack_classes, "_KEY_LIMIT", 0)
-        _same(_edges(evaluation), want)
-        patch.setattr(sorted_keys, "PACK_LIMIT", 0)
         _same(_edges(evaluation), want)
         patch.setattr(defeat_set_members, "_id_ranks", lambda *args: None)  # sets sorted by their ids
         _same(_edges(evaluation), want)
@@ -98,33 +94,22 @@ def test_engine_pairs_outside_their_class_equal_the_reference(name, analysis, ta
 
 
 @pytest.mark.parametrize("seed", range(30))
-def test_sorted_keys_equal_numpy(seed, monkeypatch):
+def test_distinct_and_find_of_sorted_keys(seed):
     rng = np.random.default_rng(seed)
     span = int(rng.choice([1, 2, 7, 1000, 1 << 40]))
     n = int(rng.integers(0, 3000))
     key = rng.integers(0, span, n)
-    for limit in (sorted_keys.PACK_LIMIT, 0):
-        with monkeypatch.context() as patch:
-            patch.setattr(sorted_keys, "PACK_LIMIT", limit)
-            order, ordered = sort_order(key, span)
-            assert np.array_equal(ordered, np.sort(key)) and np.array_equal(key[order], ordered)
-            assert sorted(order.tolist()) == list(range(n))
-            positions, tied = sort_positions(key, span)
-            assert np.array_equal(positions, np.argsort(key, kind="stable"))
-            if len(np.unique(key)) == n:
-                assert tied is None
-            else:
-                assert np.array_equal(tied, ordered)
-            values, first, inverse = distinct(key, span)
-            assert np.array_equal(values, np.unique(key)) and np.array_equal(unique(key), values)
-            assert np.array_equal(key[first], values) and np.array_equal(values[inverse], key)
-            keys = np.unique(rng.integers(0, span, int(rng.integers(0, 50))))
-            queries = rng.integers(0, span, int(rng.integers(0, 200)))
-            if len(keys):
-                queries[: len(queries) // 2] = rng.choice(keys, len(queries) // 2)
-            found = find(keys, queries, span)
-            want = [keys.tolist().index(q) if q in keys else -1 for q in queries.tolist()]
-            assert found.tolist() == want
+    positions, tied = sort_positions(key, span)
+    assert (tied is None) == (len(np.unique(key)) == n)
+    values, first, inverse = distinct(key, span)
+    assert np.array_equal(key[first], values) and np.array_equal(values[inverse], key)
+    assert values.tolist() == sorted(set(key.tolist())) and np.array_equal(unique(key), values)
+    keys = np.unique(rng.integers(0, span, int(rng.integers(0, 50))))
+    queries = rng.integers(0, span, int(rng.integers(0, 200)))
+    if len(keys):
+        queries[: len(queries) // 2] = rng.choice(keys, len(queries) // 2)
+    want = [keys.tolist().index(q) if q in keys else -1 for q in queries.tolist()]
+    assert find(keys, queries, span).tolist() == want
 
 
 class _Parts:
