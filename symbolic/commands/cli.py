@@ -29,7 +29,7 @@ import typer
 from typer.core import TyperGroup
 
 from symbolic.scenario.attack_list import AttackList
-from symbolic.support.collector import collected_between
+from symbolic.support.collector import collected_between, gc_paused
 from symbolic.errors import ParatraceError, PriorityCycleWarning, ScenarioError
 from symbolic.scenario.priority_list import PriorityList
 
@@ -224,8 +224,9 @@ def status(
 
     from symbolic.suites.io import load_suite
 
-    scenarios = _select(load_suite(file), case, file)
-    gc.freeze()  # what is loaded lives until the end: frozen, the collector never walks it
+    with gc_paused():  # what is loaded lives until the end: frozen, the collector never walks it
+        scenarios = _select(load_suite(file), case, file)
+        gc.freeze()
     chosen = []
     for scenario in scenarios:
         picked = scenario.gold if analysis is Which.GOLD else scenario.candidate

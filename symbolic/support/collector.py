@@ -1,18 +1,41 @@
 """The garbage collector's policy of a command that works through a suite one scenario at a time.
 
 The engine itself leaves the collector alone (docs/performance.md: pausing it in the engine, the
-loader and the trace did not earn its place); a command collects between two scenarios instead
-of within one.
+loader and the trace did not earn its place); a command loads what it keeps with the collector
+off and freezes it, then collects between two scenarios instead of within one.
 """
 
 from __future__ import annotations
 
 import gc
+from contextlib import contextmanager
 from typing import Iterable, Iterator, TypeVar
 
-__all__ = ["collected_between"]
+__all__ = ["collected_between", "gc_paused"]
 
 T = TypeVar("T")
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector off for the block (a command loading what it keeps); its state restored.
+
+    Examples
+    --------
+    >>> import gc
+    >>> with gc_paused():
+    ...     gc.isenabled()
+    False
+    >>> gc.isenabled()
+    True
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def collected_between(items: Iterable[T], *, min_objects: int = 100_000) -> Iterator[T]:
