@@ -18,7 +18,7 @@ import dspy
 from pydantic import ValidationError
 
 from symbolic.errors import ParatraceError
-from symbolic.model import Analysis, EvidenceFragment, Scenario
+from symbolic.scenario.model import Analysis, EvidenceFragment, Scenario
 from scorer.contract import OutputRecord, RunMeta
 
 from .adapter import CallRecord, InstructorAdapter, recording

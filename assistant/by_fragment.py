@@ -23,8 +23,8 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Sequence
 
-from symbolic.labels import normalize_evidence_id
-from symbolic.literals import NEG
+from symbolic.scenario.labels import normalize_evidence_id
+from symbolic.scenario.literals import NEG
 
 __all__ = ["BASES", "fragment_entry_schema", "from_fragments", "is_by_fragment"]
 

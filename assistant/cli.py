@@ -37,7 +37,7 @@ def load_package(path: Path) -> dict:
     Returns
     -------
     dict
-        ``evidence`` (validated :class:`~symbolic.model.EvidenceFragment`
+        ``evidence`` (validated :class:`~symbolic.scenario.model.EvidenceFragment`
         objects), ``query`` and ``target`` (strings or ``None``).
 
     Raises
@@ -45,9 +45,9 @@ def load_package(path: Path) -> dict:
     InputLimitError
         If the file is not such a package, naming the file, the field and the problem.
     """
-    from symbolic._jsonread import parse_json
+    from symbolic.suites._jsonread import parse_json
     from symbolic.errors import ScenarioError
-    from symbolic.fsio import read_bytes
+    from symbolic.support.fsio import read_bytes
 
     try:
         data = parse_json(read_bytes(path, max_bytes=64 * 1024 * 1024, error=ScenarioError), file=str(path))
@@ -71,7 +71,7 @@ def load_package(path: Path) -> dict:
 def _fragments(path: Path, key: str, items: list) -> tuple:
     from pydantic import ValidationError
 
-    from symbolic.model import EvidenceFragment
+    from symbolic.scenario.model import EvidenceFragment
 
     out = []
     for i, item in enumerate(items):
@@ -145,7 +145,7 @@ def register(app: typer.Typer) -> None:
 
         assistant = Assistant(config, model, variant=variant, api_base=api_base, max_retries=max_retries,
                               decoding=Decoding().with_overrides(**overrides), api_key_env=api_key_env)
-        from symbolic.redact import redact_text
+        from symbolic.support.redact import redact_text
 
         with use_cache(Path(CACHE_DIRNAME) if cache else None):
             result = assistant.run(query, package["evidence"], target=target or package.get("target"))

@@ -28,11 +28,11 @@ import warnings
 
 import dspy
 
-from symbolic.attack_edges import explicit_attack_edges
-from symbolic.literals import normalize_literal
-from symbolic.model import Analysis
-from symbolic.registry import Entry, Registry
-from symbolic.status import evaluate_analysis
+from symbolic.traces.attack_edges import explicit_attack_edges
+from symbolic.scenario.literals import normalize_literal
+from symbolic.scenario.model import Analysis
+from symbolic.support.registry import Entry, Registry
+from symbolic.engine.status import evaluate_analysis
 from scorer.contract import Diagnostics, TraceV2
 from scorer.defects.diff import diff_candidate
 

@@ -28,8 +28,8 @@ import re
 import string
 from typing import Any, Callable, Mapping, Sequence
 
-from symbolic.labels import normalize_evidence_id
-from symbolic.literals import NEG, normalize_literal
+from symbolic.scenario.labels import normalize_evidence_id
+from symbolic.scenario.literals import NEG, normalize_literal
 
 from .by_fragment import fragment_entry_schema
 

@@ -18,7 +18,7 @@ from typing import Iterable
 import dspy
 from pydantic import ConfigDict
 
-from symbolic.model import EvidenceFragment
+from symbolic.scenario.model import EvidenceFragment
 
 from .errors import InputLimitError
 
@@ -123,7 +123,7 @@ def check_target(target: str) -> str:
     ...
     assistant.errors.InputLimitError: field target: 'Not a literal(((' is not a literal (expected a predicate such as Penalty(x), optionally negated with 'not' or ¬)
     """
-    from symbolic.literals import normalize_literal
+    from symbolic.scenario.literals import normalize_literal
 
     try:
         literal = normalize_literal(target)
@@ -200,7 +200,7 @@ class EvidencePackage(dspy.Type):
 
     def text_of(self, fragment_id: str) -> str | None:
         """The text of a fragment (any id spelling), or ``None`` when absent."""
-        from symbolic.labels import normalize_evidence_id
+        from symbolic.scenario.labels import normalize_evidence_id
 
         wanted = normalize_evidence_id(fragment_id)
         for frag in self.fragments:

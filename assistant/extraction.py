@@ -1,5 +1,5 @@
 """The fixed extraction schema of B3 and B4 and its conversion to the
-scenario schema's :class:`~symbolic.model.Analysis`.
+scenario schema's :class:`~symbolic.scenario.model.Analysis`.
 
 The LM states facts, rules (an exception to ``rK`` is a rule concluding
 ``¬applicable(rK)``), explicit attacks and priorities with their basis, each
@@ -17,9 +17,9 @@ from __future__ import annotations
 from pydantic import BaseModel, BeforeValidator, Field, PrivateAttr, ValidationInfo, model_validator
 from typing import Annotated
 
-from symbolic.labels import AttackKind, Basis, RuleKind, normalize_basis
-from symbolic.literals import excepted_rule
-from symbolic.model import Analysis, AttackEdge, Fact, Priority, Rule
+from symbolic.scenario.labels import AttackKind, Basis, RuleKind, normalize_basis
+from symbolic.scenario.literals import excepted_rule
+from symbolic.scenario.model import Analysis, AttackEdge, Fact, Priority, Rule
 from scorer.shortcut import shortcut_facts, shortcut_reason
 
 from .by_fragment import from_fragments, is_by_fragment

@@ -21,7 +21,7 @@ from importlib import import_module
 from importlib.resources import files
 from pathlib import Path
 
-from symbolic.registry import Entry, Registry
+from symbolic.support.registry import Entry, Registry
 
 from .errors import LocalModelError
 

@@ -1,6 +1,6 @@
 """From engine results and LM answers to the output contract's payloads.
 
-Pure functions: an :class:`~symbolic.results.Evaluation` or a
+Pure functions: an :class:`~symbolic.engine.results.Evaluation` or a
 :class:`~assistant.schemas.CitedAnswer` in, :class:`~scorer.contract.CommonV1`
 and :class:`~scorer.contract.TraceV2` out.  The B4 answer text is written from
 the engine's result, never by the LM.
@@ -8,12 +8,12 @@ the engine's result, never by the LM.
 
 from __future__ import annotations
 
-from symbolic.grounding import Dropped, ground
-from symbolic.literals import complement
-from symbolic.model import Analysis
-from symbolic.results import Evaluation
-from symbolic.trace import build_trace
-from symbolic.trace_graph import graph_to_trace
+from symbolic.engine.grounding import Dropped, ground
+from symbolic.scenario.literals import complement
+from symbolic.scenario.model import Analysis
+from symbolic.engine.results import Evaluation
+from symbolic.traces.trace import build_trace
+from symbolic.traces.trace_graph import graph_to_trace
 from scorer.contract import CommonV1, Diagnostics, Rejected, TraceV2
 
 from .schemas import CitedAnswer
@@ -32,7 +32,7 @@ __all__ = [
 def emitted_literals(analysis: Analysis) -> tuple[str, ...]:
     """Every literal the LM asserted or derived (fact literals, rule consequents), grounded or not.
 
-    >>> from symbolic.model import Fact, Rule
+    >>> from symbolic.scenario.model import Fact, Rule
     >>> emitted_literals(Analysis(facts=[Fact(id="f1", literal="b")],
     ...                           rules=[Rule(id="r1", antecedents=["b"], consequent="a")]))
     ('a', 'b')
@@ -94,8 +94,8 @@ def explain(evaluation: Evaluation) -> str:
 
     Examples
     --------
-    >>> from symbolic.model import Fact, Rule
-    >>> from symbolic.status import evaluate_analysis
+    >>> from symbolic.scenario.model import Fact, Rule
+    >>> from symbolic.engine.status import evaluate_analysis
     >>> a = Analysis(facts=[Fact(id="f1", literal="Delay(x)", evidence=["E-01"])],
     ...              rules=[Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)", evidence=["E-02"])])
     >>> explain(evaluate_analysis(["E-01", "E-02"], a, "Penalty(x)"))

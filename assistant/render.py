@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from symbolic.dot import to_dot
-from symbolic.literals import complement
+from symbolic.traces.dot import to_dot
+from symbolic.scenario.literals import complement
 
 from .api import RunResult
 from .local_models import quality_note
@@ -75,6 +75,6 @@ def render_text(result: RunResult) -> str:
 def render_dot(result: RunResult) -> str:
     """The trace as Graphviz DOT (an empty graph when the configuration has no trace)."""
     trace = result.record.trace
-    from symbolic.model import Trace
+    from symbolic.scenario.model import Trace
 
     return to_dot(trace.trace() if trace is not None else Trace(), name=result.record.case_id)

@@ -38,7 +38,7 @@ font-size:14px}
 
 
 def _fragments_by_id(fragments) -> dict:
-    from symbolic.model import EvidenceFragment
+    from symbolic.scenario.model import EvidenceFragment
 
     frags = (f if isinstance(f, EvidenceFragment) else EvidenceFragment.model_validate(f) for f in fragments or ())
     return {f.id: f for f in frags}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dspy
 from pydantic import ConfigDict
 
-from symbolic.model import Analysis
+from symbolic.scenario.model import Analysis
 
 from .evidence import EvidencePackage
 from .extraction import Extraction, StructuredAnswer, TargetedExtraction
@@ -34,7 +34,7 @@ class CandidateAnalysis(dspy.Type):
 
     Examples
     --------
-    >>> from symbolic.model import Fact, Priority, Rule
+    >>> from symbolic.scenario.model import Fact, Priority, Rule
     >>> c = CandidateAnalysis(analysis=Analysis(
     ...     facts=[Fact(id="f1", literal="Delay(x)", evidence=["E1"])],
     ...     rules=[Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)", evidence=["E2"]),

@@ -17,7 +17,7 @@ from typing import Iterable
 
 import dspy
 
-from symbolic.model import Scenario
+from symbolic.scenario.model import Scenario
 
 from .errors import ConfigurationError
 from .evidence import EvidencePackage

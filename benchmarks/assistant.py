@@ -104,7 +104,7 @@ def main(argv=None) -> None:
     parser.add_argument("--configs", default="b1,b2,b3,b4")
     args = parser.parse_args(argv)
 
-    from symbolic.io import load_suite
+    from symbolic.suites.io import load_suite
 
     scenarios = sorted(load_suite(SUITE), key=lambda s: s.id)
     configs = [c.strip() for c in args.configs.split(",") if c.strip()]

@@ -48,14 +48,14 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from symbolic.arguments import build_arguments  # noqa: E402
-from symbolic.attacks import derive_attacks  # noqa: E402
-from symbolic.grounding import Theory  # noqa: E402
-from symbolic.labelling import grounded_labelling  # noqa: E402
-from symbolic.labels import Basis, RuleKind  # noqa: E402
-from symbolic.model import Fact, Priority, Rule  # noqa: E402
-from symbolic.priorities import priority_order  # noqa: E402
-from symbolic.status import support_against  # noqa: E402
+from symbolic.engine.arguments import build_arguments  # noqa: E402
+from symbolic.engine.attacks import derive_attacks  # noqa: E402
+from symbolic.engine.grounding import Theory  # noqa: E402
+from symbolic.engine.labelling import grounded_labelling  # noqa: E402
+from symbolic.scenario.labels import Basis, RuleKind  # noqa: E402
+from symbolic.scenario.model import Fact, Priority, Rule  # noqa: E402
+from symbolic.engine.priorities import priority_order  # noqa: E402
+from symbolic.engine.status import support_against  # noqa: E402
 
 EVIDENCE = ("E-01",)
 PEER_ROW = {"arguments": 8600, "attacks": 1_176_000, "total_ms": 6230, "peak_mb": 420}
@@ -180,10 +180,10 @@ def peer_corpus(repeat: int) -> dict:
     """Throughput of load -> status over the 600-record peer corpus, when present."""
     path = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "neuro_symbolic" / "controlled_benchmark_600.jsonl"
     try:
-        from symbolic.peer import import_peer_file
-        from symbolic.status import evaluate_analysis
+        from symbolic.suites.peer import import_peer_file
+        from symbolic.engine.status import evaluate_analysis
     except ImportError as exc:
-        return {"skipped": f"symbolic.peer not importable: {exc}"}
+        return {"skipped": f"symbolic.suites.peer not importable: {exc}"}
     if not path.exists():
         return {"skipped": f"{path} not found"}
     import warnings

@@ -70,7 +70,7 @@ def pool_for(scenario, others, rng: random.Random):
 
 def restricted_theory(theory: dict, visible: set[str]) -> dict:
     """A gold extraction reply as a perfect reader of only ``visible`` fragments would give it."""
-    from symbolic.labels import normalize_evidence_id
+    from symbolic.scenario.labels import normalize_evidence_id
 
     out = {"facts": [], "rules": [], "attacks": [], "priorities": []}
     kept_rules = set()
@@ -191,7 +191,7 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
 
     from assistant.ingest.select import DEFAULT_BUDGET
-    from symbolic.io import load_suite
+    from symbolic.suites.io import load_suite
 
     scenarios = sorted(load_suite(SUITE), key=lambda s: s.id)
     budgets = [int(b) for b in args.budgets.split(",") if b.strip()] or [DEFAULT_BUDGET]

@@ -99,9 +99,9 @@ run(lambda: command.main(args=args, prog_name="paratrace"), args)
 used = time.process_time() - start
 # The engine core on the same input, in this process right after: the machine's drift cancels out.
 warnings.simplefilter("ignore")
-from symbolic.grounding import ground
-from symbolic.io import load_suite
-from symbolic.status import evaluate
+from symbolic.engine.grounding import ground
+from symbolic.suites.io import load_suite
+from symbolic.engine.status import evaluate
 scenario = load_suite(source)[0]
 theory = ground(scenario.evidence_ids(), scenario.gold)
 engine = []

@@ -11,11 +11,11 @@ written to a temporary directory.  For every input and path the report gives
 ``first_ms`` (the first run) and ``median_ms`` (over ``--repeat`` runs), and
 for the CLI the peak RSS of the ``paratrace`` process and its output size:
 
-- ``engine``: :func:`symbolic.status.evaluate` on the grounded theory (the core);
-- ``api``: :func:`symbolic.io.load_suite` + :func:`symbolic.status.evaluate_analysis`
+- ``engine``: :func:`symbolic.engine.status.evaluate` on the grounded theory (the core);
+- ``api``: :func:`symbolic.suites.io.load_suite` + :func:`symbolic.engine.status.evaluate_analysis`
   from the JSON file (full scenario -> status);
-- ``tnf``: :func:`symbolic.tnf.normal_form` and the streamed TNF JSON
-  (:func:`symbolic.tnf_stream.iter_tnf_json`) from the JSON file;
+- ``tnf``: :func:`symbolic.traces.tnf.normal_form` and the streamed TNF JSON
+  (:func:`symbolic.traces.tnf_stream.iter_tnf_json`) from the JSON file;
 - ``cli_json``, ``cli_text``, ``cli_dot``, ``cli_validate``: ``paratrace
   status --format ...`` / ``paratrace validate --check-gold`` as a process,
   output to ``/dev/null``; ``cli_json_edges`` is ``--format json --attacks
@@ -39,9 +39,8 @@ in a process that has first run the one-case command (``after_one_case``):
 the start-up is then left out exactly, where the difference of two
 processes' times carries their noise (tens of ms, more than 3x the engine
 on a small input).  ``peers`` times, on the active attack graph of the peer-size inputs,
-our labelling (:func:`symbolic.labelling.grounded_rounds` on the CSR, and
-:func:`symbolic.labelling.grounded_state` from the edge list) against the C
-worklist on the same CSR, a plain-Python worklist, networkx and clingo's
+our labelling (:func:`symbolic.engine.labelling.grounded_state` from the edge list)
+against a C worklist on a CSR, a plain-Python worklist, networkx and clingo's
 grounded encoding (:mod:`benchmarks.peers`), and checks that all agree.
 The verdict reads the *paired* ratios, ``*_over_paired_engine``: ``api`` and
 ``tnf`` each over the engine run right after each of their runs in this process,
@@ -153,7 +152,7 @@ def _with_gold_status(path: Path, status: str) -> Path:
 def _gold_outputs(suite: Path) -> Path:
     """The suite's gold objects as one clean white-box output record (:func:`scorer.defects.gold_output`)."""
     from scorer.defects import gold_output
-    from symbolic.io import load_suite
+    from symbolic.suites.io import load_suite
 
     out = suite.with_name(suite.stem + ".outputs.jsonl")
     records = [gold_output(scenario, configuration="b4").model_dump_json() for scenario in load_suite(suite)]
@@ -177,11 +176,11 @@ def _score_engine(path: Path, status: str) -> dict:
     """``paratrace score``'s work in process: its engine calls (count, CPU) against its whole CPU time."""
     import scorer.report  # noqa: F401 - imported before timing: the statistics' import is start-up, not work
     import scorer.subtheory
-    import symbolic.status
+    import symbolic.engine.status
     from scorer.cli import run_score
 
     spent = {"calls": 0, "cpu": 0.0}
-    originals = {module: module.evaluate for module in (scorer.subtheory, symbolic.status)}
+    originals = {module: module.evaluate for module in (scorer.subtheory, symbolic.engine.status)}
 
     def timed(fn):
         def call(*args, **kwargs):
@@ -220,11 +219,11 @@ def _one_case_like(cli: str, case: str) -> list[str]:
 def _in_process(path: Path, repeat: int) -> tuple[dict, object, object]:
     """The in-process rows of ``path`` (engine, api, tnf), the evaluation, and a function that times the
     engine again (for ``engine_drift``)."""
-    from symbolic.grounding import ground
-    from symbolic.io import load_suite
-    from symbolic.status import evaluate, evaluate_analysis
-    from symbolic.tnf import normal_form
-    from symbolic.tnf_stream import iter_tnf_json
+    from symbolic.engine.grounding import ground
+    from symbolic.suites.io import load_suite
+    from symbolic.engine.status import evaluate, evaluate_analysis
+    from symbolic.traces.tnf import normal_form
+    from symbolic.traces.tnf_stream import iter_tnf_json
 
     scenario = load_suite(path)[0]
     theory = ground(scenario.evidence_ids(), scenario.gold)

@@ -215,26 +215,24 @@ def _ratio(a: float, b: float | None) -> float | None:
 def compare(n: int, src: np.ndarray, dst: np.ndarray, repeat: int = 5, slow_peers: bool = True) -> dict:
     """Our grounded labelling against every peer on the framework ``src -> dst``; all checked to agree.
 
-    ``ours_on_csr`` is :func:`symbolic.labelling.grounded_rounds` on the same CSR
-    as the C worklist, ``ours_from_edges`` :func:`symbolic.labelling.grounded_state`
-    on the edge list as given (the engine's path: the attack table's int32 columns).  First run and median of ``repeat``
-    runs for our two and the C worklist (whose library is compiled and called
-    once before), one run each for the Python and networkx worklists and
-    clingo's parse, ground and solve (``slow_peers=False`` leaves those out).
-    Ratios of the medians (first runs: ``..._first``; of CPU time: ``..._cpu``): ``<ours>_over_c_worklist``
-    (how many times slower than C) and ``<peer>_over_<ours>`` for the others
-    (how many times faster we are).
+    ``ours`` is :func:`symbolic.engine.labelling.grounded_state` on the edge list as
+    given (the engine's path: the attack table's int32 columns).  First run and
+    median of ``repeat`` runs for ours and the C worklist on the CSR (whose
+    library is compiled and called once before), one run each for the Python
+    and networkx worklists and clingo's parse, ground and solve
+    (``slow_peers=False`` leaves those out).  Ratios of the medians (first runs:
+    ``..._first``; of CPU time: ``..._cpu``): ``ours_over_c_worklist`` (how many
+    times slower than C) and ``<peer>_over_ours`` for the others (how many times
+    faster we are).
     """
-    from symbolic.labelling import grounded_rounds, grounded_state
+    from symbolic.engine.labelling import grounded_state
 
-    src, dst = np.asarray(src), np.asarray(dst)  # as given: the engine's int32 columns for ours_from_edges
+    src, dst = np.asarray(src), np.asarray(dst)  # as given: the engine's int32 columns
     indptr, indices = csr(n, src, dst)
     out: dict = {"arguments": n, "active_attacks": int(len(src))}
-    csr_row, (state, _) = _timed(lambda: grounded_rounds(n, indptr, indices), repeat)
-    edges_row, (state2, _) = _timed(lambda: grounded_state(n, src, dst), repeat)
+    row, (state, _) = _timed(lambda: grounded_state(n, src, dst), repeat)
     reference = np.asarray(state, dtype=np.int8)
-    assert np.array_equal(np.asarray(state2, dtype=np.int8), reference)
-    out["ours_on_csr"], out["ours_from_edges"] = csr_row, edges_row
+    out["ours"] = row
     peers: dict = {}
     if c_worklist(n, indptr, indices) is not None:  # compiles the library outside the timing
         row, c_state = _timed(lambda: c_worklist(n, indptr, indices), repeat)
@@ -251,18 +249,14 @@ def compare(n: int, src: np.ndarray, dst: np.ndarray, repeat: int = 5, slow_peer
             peers["clingo"]["agrees"] = bool(np.array_equal(clingo_state, reference))
             peers["clingo"]["median_ms"] = peers["clingo"]["first_ms"] = clingo_ms["solve_ms"]
     out.update(peers)
-    for ours in ("ours_on_csr", "ours_from_edges"):  # ours / C (slower), peer / ours (faster) for the rest
-        for peer, row in peers.items():
-            if "median_ms" not in row:
-                continue
-            if peer == "c_worklist":
-                out[f"{ours}_over_{peer}"] = _ratio(out[ours]["median_ms"], row["median_ms"])
-                out[f"{ours}_over_{peer}_first"] = _ratio(out[ours]["first_ms"], row["first_ms"])
-                out[f"{ours}_over_{peer}_cpu"] = _ratio(out[ours]["median_cpu_ms"], row["median_cpu_ms"])
-                out[f"{ours}_over_{peer}_first_cpu"] = _ratio(out[ours]["first_cpu_ms"], row["first_cpu_ms"])
-            else:
-                out[f"{peer}_over_{ours}"] = _ratio(row["median_ms"], out[ours]["median_ms"])
-                out[f"{peer}_over_{ours}_first"] = _ratio(row["first_ms"], out[ours]["first_ms"])
-    if "c_worklist" in peers:  # the goal's ratio: our labelling on the C worklist's CSR
-        out["label_over_c"] = out["ours_on_csr_over_c_worklist"]
+    for peer, row in peers.items():  # ours / C (slower), peer / ours (faster) for the rest
+        if "median_ms" not in row:
+            continue
+        if peer == "c_worklist":
+            out["ours_over_c_worklist"] = _ratio(out["ours"]["median_ms"], row["median_ms"])
+            out["ours_over_c_worklist_first"] = _ratio(out["ours"]["first_ms"], row["first_ms"])
+            out["ours_over_c_worklist_cpu"] = _ratio(out["ours"]["median_cpu_ms"], row["median_cpu_ms"])
+        else:
+            out[f"{peer}_over_ours"] = _ratio(row["median_ms"], out["ours"]["median_ms"])
+            out[f"{peer}_over_ours_first"] = _ratio(row["first_ms"], out["ours"]["first_ms"])
     return out

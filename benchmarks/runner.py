@@ -58,7 +58,7 @@ def full_path(n: int, delay: float, concurrency: int) -> float:
     from assistant.scripted import Script, scripted_lm
     from experiments.runner.solve import AssistantSolver, CaseWork
     from experiments.runner.spec import Backbone
-    from symbolic.model import EvidenceFragment, Gold, Scenario
+    from symbolic.scenario.model import EvidenceFragment, Gold, Scenario
 
     def reply(messages):
         time.sleep(delay)

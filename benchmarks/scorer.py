@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from scorer.defects import gold_output, inject  # noqa: E402
 from scorer.contract import CommonV1, OutputRecord  # noqa: E402
 from scorer.score import score_case, score_suite  # noqa: E402
-from symbolic.model import (  # noqa: E402
+from symbolic.scenario.model import (  # noqa: E402
     DEFECT_CLASSES,
     EvidenceFragment,
     Fact,
@@ -52,8 +52,8 @@ from symbolic.model import (  # noqa: E402
     Scenario,
 )
 from symbolic.errors import PriorityCycleWarning  # noqa: E402
-from symbolic.tnf import normal_form  # noqa: E402
-from symbolic.model import Analysis  # noqa: E402
+from symbolic.traces.tnf import normal_form  # noqa: E402
+from symbolic.scenario.model import Analysis  # noqa: E402
 
 LLM_CALL_SECONDS = 8.0
 MAX_OBJECTS = 40

@@ -7,10 +7,10 @@ Usage::
 
 For each theory it times, on the same machine and in the same run:
 
-- ``engine_ms``: :func:`symbolic.status.evaluate` (the baseline);
-- ``trace_ms``: :func:`symbolic.trace.build_trace` on that evaluation;
-- ``tnf_ms``: the whole :func:`symbolic.tnf.tnf` (grounding, alias collapse,
-  engine, trace, canonical projection) plus :func:`symbolic.tnf.tnf_json`;
+- ``engine_ms``: :func:`symbolic.engine.status.evaluate` (the baseline);
+- ``trace_ms``: :func:`symbolic.traces.trace.build_trace` on that evaluation;
+- ``tnf_ms``: the whole :func:`symbolic.traces.tnf.tnf` (grounding, alias collapse,
+  engine, trace, canonical projection) plus :func:`symbolic.traces.tnf.tnf_json`;
 
 and reports ``trace_over_engine`` and ``tnf_over_engine`` ratios.  The
 synthetic family is the ``uniform`` one of ``benchmarks/engine.py`` (one
@@ -31,10 +31,10 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from symbolic.model import Analysis  # noqa: E402
-from symbolic.status import evaluate  # noqa: E402
-from symbolic.tnf import tnf, tnf_json  # noqa: E402
-from symbolic.trace import build_trace  # noqa: E402
+from symbolic.scenario.model import Analysis  # noqa: E402
+from symbolic.engine.status import evaluate  # noqa: E402
+from symbolic.traces.tnf import tnf, tnf_json  # noqa: E402
+from symbolic.traces.trace import build_trace  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from engine import EVIDENCE, uniform_theory  # noqa: E402
@@ -67,8 +67,8 @@ def synthetic(k: int, repeat: int) -> dict:
 def peer(repeat: int) -> dict | None:
     if not PEER.exists():
         return None
-    from symbolic.grounding import ground
-    from symbolic.peer import import_peer_file
+    from symbolic.engine.grounding import ground
+    from symbolic.suites.peer import import_peer_file
 
     cases = [(s.evidence_ids(), s.gold, s.target) for s in import_peer_file(PEER)]
     theories = [(ground(e, a), t) for e, a, t in cases]

@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from symbolic.model import Scenario
+from symbolic.scenario.model import Scenario
 
 from .errors import SplitError
 
@@ -52,7 +52,7 @@ def cluster_keys(scenarios: Iterable[Scenario]) -> dict[str, str]:
 
     Examples
     --------
-    >>> from symbolic.model import Metadata
+    >>> from symbolic.scenario.model import Metadata
     >>> from scorer.metrics._examples import penalty_scenario
     >>> base = penalty_scenario()
     >>> a = base.model_copy(update={"id": "a", "metadata": Metadata(pair="p1", role="base")})

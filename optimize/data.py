@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from symbolic.model import Scenario
+from symbolic.scenario.model import Scenario
 
 from .errors import OptimizeError
 from .objectives import Objective

@@ -5,7 +5,7 @@ mandatory gold edge is missing, which output edge no admissible gold set
 supports, which attack should have been defeated by which priority, which
 required priority is missing or inverted, which gold conflict was not located,
 and which object the parser-validator rejected as ungrounded and why.  Edge
-ids (:mod:`symbolic.naming`) are content-based, so the sentences name rules,
+ids (:mod:`symbolic.traces.naming`) are content-based, so the sentences name rules,
 facts and priorities by their content, never by an author's ``r1``.
 """
 
@@ -16,7 +16,7 @@ from typing import Iterable
 
 from scorer.contract import OutputRecord
 from scorer.records import CaseResult
-from symbolic.naming import EDGE_ARROW
+from symbolic.traces.naming import EDGE_ARROW
 
 __all__ = ["describe_edge", "describe_node", "feedback_text"]
 
@@ -133,7 +133,7 @@ def _edges(edges: Iterable[str], missing: bool, mismatched: frozenset[str] = fro
 def _states(output: OutputRecord) -> dict[str, str | None]:
     if output.trace is None:
         return {}
-    from symbolic.naming import edge_id
+    from symbolic.traces.naming import edge_id
 
     return {edge_id(e): e.state for e in output.trace.edges}
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from symbolic.model import Scenario
+from symbolic.scenario.model import Scenario
 
 from .errors import OptimizeError
 from .programs import MANIFEST_FILE, LoadedProgram, load_program

@@ -25,7 +25,7 @@ from typing import Any, Iterable, Mapping
 from scorer.contract import OutputRecord
 from scorer.metrics import HIGHER_IS_BETTER, METRICS, build_context, gold_view
 from scorer.records import CaseResult
-from symbolic.model import Scenario
+from symbolic.scenario.model import Scenario
 
 from .errors import OptimizeError
 from .feedback import feedback_text

@@ -29,7 +29,7 @@ from typing import Any, ClassVar, Sequence
 
 from dspy.teleprompt.teleprompt import Teleprompter
 
-from symbolic.registry import Entry, Registry
+from symbolic.support.registry import Entry, Registry
 
 from .errors import OptimizeError
 from .objectives import Objective

@@ -3,7 +3,7 @@
 This module sits above every package it composes (symbolic < scorer <
 assistant < experiments < optimize; docs/architecture.md): it imports each
 package's ``register`` explicitly and adds its commands to one group made by
-:func:`symbolic.cli.new_app`.  A package whose commands fail to import fails
+:func:`symbolic.commands.cli.new_app`.  A package whose commands fail to import fails
 the start-up with that error; no command silently vanishes.  The command
 modules import their heavy dependencies (statistics, MLflow, DSPy) inside the
 commands, so ``paratrace status`` starts without them.
@@ -22,7 +22,7 @@ from experiments import cli as experiments_cli
 from experiments import oracle_cli
 from experiments.runner import cli as runner_cli
 from scorer import cli as scorer_cli
-from symbolic import cli as symbolic_cli
+from symbolic.commands import cli as symbolic_cli
 
 from . import cli as optimize_cli
 from .serve import cli as serve_cli
@@ -82,8 +82,8 @@ def main() -> None:
     in every log line and quiets the LM libraries' loggers, then runs
     :data:`app`.
     """
-    from symbolic.cli import debug_enabled
-    from symbolic.redact import install_log_redaction
+    from symbolic.commands.cli import debug_enabled
+    from symbolic.support.redact import install_log_redaction
 
     apply_env_defaults()
     install_log_redaction()  # every log line of every library, secrets masked

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from experiments.splits import DEFAULT_FRACTIONS, Split, split_scenarios
-from symbolic.model import Scenario
+from symbolic.scenario.model import Scenario
 
 from .data import Evaluation, LMCallCounter, check_demos, evaluate, to_examples
 from .errors import OptimizeError

@@ -29,7 +29,7 @@ import threading
 from dataclasses import dataclass
 from typing import Iterable
 
-from symbolic.model import Scenario
+from symbolic.scenario.model import Scenario
 
 __all__ = ["HINT", "INSTRUCTION", "TUTOR_MODELS", "Tutor", "TutorEngine", "tutor_backbone", "tutor_for"]
 

@@ -16,7 +16,7 @@ with their endpoints).  Only the target's dependency cone is searched
 one equivalence class and are kept once.
 
 **Alignment.**  Each class is a set of canonical edge ids
-(:func:`symbolic.naming.edge_id`).  The assistant's objects are put in TNF
+(:func:`symbolic.traces.naming.edge_id`).  The assistant's objects are put in TNF
 the same way.  The chosen class minimizes the edit distance (symmetric
 difference of edge ids, plus attack edges present on both sides with a
 different ``state`` or ``lic``); ties go to the smallest sorted tuple of
@@ -40,13 +40,13 @@ from itertools import combinations
 from typing import Iterable, Sequence
 
 from symbolic.errors import PriorityCycleWarning
-from symbolic.labels import Status
-from symbolic.literals import complement
-from symbolic.model import Analysis, EdgeType, Trace, TraceEdge
-from symbolic.naming import edge_id
-from symbolic.results import Evaluation
-from symbolic.tnf import tnf
-from symbolic.trace_edges import trace_edge_attrs, trace_edge_map
+from symbolic.scenario.labels import Status
+from symbolic.scenario.literals import complement
+from symbolic.scenario.model import Analysis, EdgeType, Trace, TraceEdge
+from symbolic.traces.naming import edge_id
+from symbolic.engine.results import Evaluation
+from symbolic.traces.tnf import tnf
+from symbolic.traces.trace_edges import trace_edge_attrs, trace_edge_map
 
 from .records import AlignmentRecord
 from .subtheory import Universe
@@ -123,7 +123,7 @@ def evaluation_edge_attrs(evaluation: Evaluation, query: str | None = None) -> d
     """:func:`evaluation_edges` reduced to what an alignment compares: edge id -> attributes.
 
     The same ids in the same order; the value is ``(state, lic)`` for an
-    attack edge and ``()`` for any other (:func:`symbolic.trace_edges.trace_edge_attrs`),
+    attack edge and ``()`` for any other (:func:`symbolic.traces.trace_edges.trace_edge_attrs`),
     which :func:`align_edges` takes in place of the edges.
 
     Parameters
@@ -212,7 +212,7 @@ def gold_classes(evidence_ids: Iterable[str], gold: Analysis, target: str, statu
 
     Examples
     --------
-    >>> from symbolic.model import Analysis, Fact, Rule
+    >>> from symbolic.scenario.model import Analysis, Fact, Rule
     >>> e = ["E-01"]
     >>> g = Analysis(facts=[Fact(id="f1", literal="a", evidence=e), Fact(id="f2", literal="b", evidence=e)],
     ...              rules=[Rule(id="r1", antecedents=["a"], consequent="p", evidence=e),
@@ -331,7 +331,7 @@ def align_edges(classes: GoldClasses, output: dict[str, TraceEdge]) -> Alignment
 
     Examples
     --------
-    >>> from symbolic.model import Analysis, Fact, Rule
+    >>> from symbolic.scenario.model import Analysis, Fact, Rule
     >>> e = ["E-01"]
     >>> g = Analysis(facts=[Fact(id="f1", literal="a", evidence=e)],
     ...              rules=[Rule(id="r1", antecedents=["a"], consequent="p", evidence=e)])

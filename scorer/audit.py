@@ -20,8 +20,8 @@ of every configuration that emits them (first run):
   ``trace`` is removed and the outputs are scored again.
 
 Status variants recompute the status with the engine's own components
-(:mod:`symbolic.arguments`, :mod:`symbolic.priorities`,
-:mod:`symbolic.attacks`, :mod:`symbolic.labelling`, :mod:`symbolic.status`);
+(:mod:`symbolic.engine.arguments`, :mod:`symbolic.engine.priorities`,
+:mod:`symbolic.engine.attacks`, :mod:`symbolic.engine.labelling`, :mod:`symbolic.engine.status`);
 nothing here is random.
 """
 
@@ -32,14 +32,14 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Mapping, Sequence
 
-from symbolic.arguments import build_arguments
+from symbolic.engine.arguments import build_arguments
 from symbolic.errors import SymbolicError
-from symbolic.grounding import Theory, ground
-from symbolic.labelling import grounded_labelling
-from symbolic.literals import complement
-from symbolic.model import Analysis, Scenario
-from symbolic.results import Label
-from symbolic.status import evaluate, four_valued
+from symbolic.engine.grounding import Theory, ground
+from symbolic.engine.labelling import grounded_labelling
+from symbolic.scenario.literals import complement
+from symbolic.scenario.model import Analysis, Scenario
+from symbolic.engine.results import Label
+from symbolic.engine.status import evaluate, four_valued
 
 from .contract import OutputRecord
 from .records import CaseResult
@@ -120,7 +120,7 @@ def status_under(variant: str, evidence_ids: Iterable[str], analysis: Analysis, 
     --------
     The penalty example (docs/semantics.md section 8):
 
-    >>> from symbolic.examples import PENALTY_FRAGMENTS, penalty_analysis
+    >>> from symbolic.scenario.examples import PENALTY_FRAGMENTS, penalty_analysis
     >>> e, a = [f.id for f in PENALTY_FRAGMENTS], penalty_analysis()
     >>> [status_under(v, e, a, "Penalty(x)") for v in ("full", "no_priority_edges", "no_attack_edges", "no_ner_check")]
     ['accepted', 'both', 'both', 'accepted']
@@ -140,7 +140,7 @@ def raw_edges(analysis: Analysis) -> frozenset[tuple[str, str, str]]:
 
     Examples
     --------
-    >>> from symbolic.model import Analysis
+    >>> from symbolic.scenario.model import Analysis
     >>> a = Analysis.model_validate({"rules": [{"id": "r1", "antecedents": ["A"], "consequent": "B",
     ...                                        "evidence": ["E-01"]}]})
     >>> sorted(raw_edges(a))

@@ -75,8 +75,8 @@ def argument_bound(theory, cap: int) -> int:
 
     Examples
     --------
-    >>> from symbolic.grounding import ground
-    >>> from symbolic.model import Analysis, Fact, Rule
+    >>> from symbolic.engine.grounding import ground
+    >>> from symbolic.scenario.model import Analysis, Fact, Rule
     >>> e = ["E-01"]
     >>> a = Analysis(facts=[Fact(id="f1", literal="a", evidence=e), Fact(id="f2", literal="a", evidence=e)],
     ...              rules=[Rule(id="r1", antecedents=["a"], consequent="b", evidence=e),

@@ -79,7 +79,7 @@ def run_score(suite: Path, outputs: Sequence[Path], report: Path, *, seed: int =
     import warnings
 
     from symbolic.errors import PriorityCycleWarning
-    from symbolic.io import load_suite
+    from symbolic.suites.io import load_suite
 
     from .audit import component_audit
     from .errors import OutputFileError, ScoringError

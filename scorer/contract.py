@@ -8,7 +8,7 @@ Two payload schemas and one run record (paper Section 5, Appendix A.8):
   states.
 * ``trace-v2`` (:class:`TraceV2`): the white-box payload -- facts, rules,
   attacks and priorities in the scenario schema's own types (so the scorer can
-  hand them to :func:`symbolic.grounding.ground` unchanged), typed trace nodes
+  hand them to :func:`symbolic.engine.grounding.ground` unchanged), typed trace nodes
   and edges, the objects the assistant's own parser-validator rejected, the
   conclusions it emitted and a :class:`Diagnostics` block naming a detected
   defect class and its location.
@@ -30,10 +30,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from symbolic.fsio import write_atomic
-from symbolic.fields import EvidenceId, LiteralStr, StatusField
-from symbolic.labels import Status
-from symbolic.model import (
+from symbolic.support.fsio import write_atomic
+from symbolic.scenario.fields import EvidenceId, LiteralStr, StatusField
+from symbolic.scenario.labels import Status
+from symbolic.scenario.model import (
     Analysis,
     AttackEdge,
     DefectClass,
@@ -123,7 +123,7 @@ class Diagnostics(BaseModel):
     defect_class : DefectClass
         The detected defect class; ``none`` when no defect was found.
     location : str, optional
-        Where the defect sits, as a typed location of :mod:`symbolic.locations`
+        Where the defect sits, as a typed location of :mod:`symbolic.scenario.locations`
         (``evidence:E-03``, ``fact:f1``, ``rule:r2``, ``priority:r3>r2``,
         ``attack:r2-rebut->Penalty(x)``, ``target:Penalty(x)``); an untyped id
         is typed against the case's candidate when scored.
@@ -169,7 +169,7 @@ class TraceV2(BaseModel):
     Attributes
     ----------
     facts, rules, attacks, priorities : tuple
-        The emitted normative objects, as :mod:`symbolic.model` types.
+        The emitted normative objects, as :mod:`symbolic.scenario.model` types.
     nodes, edges : tuple
         Typed trace nodes and edges (docs/semantics.md section 12).
     rejected : tuple of Rejected
@@ -182,7 +182,7 @@ class TraceV2(BaseModel):
     Examples
     --------
     >>> t = TraceV2(facts=[{"id": "f1", "literal": "Delay(x)", "evidence": ["E1"]}])
-    >>> from symbolic.grounding import ground
+    >>> from symbolic.engine.grounding import ground
     >>> [f.id for f in ground({"E-01"}, t.analysis()).facts]
     ['f1']
     """
@@ -205,12 +205,12 @@ class TraceV2(BaseModel):
         return self
 
     def analysis(self) -> Analysis:
-        """The facts, rules, attacks and priorities as an :class:`~symbolic.model.Analysis`."""
+        """The facts, rules, attacks and priorities as an :class:`~symbolic.scenario.model.Analysis`."""
         return Analysis(facts=self.facts, rules=self.rules, attacks=self.attacks,
                         priorities=self.priorities)
 
     def trace(self) -> Trace:
-        """The typed nodes and edges as a :class:`~symbolic.model.Trace`."""
+        """The typed nodes and edges as a :class:`~symbolic.scenario.model.Trace`."""
         return Trace(nodes=self.nodes, edges=self.edges)
 
     def to_dict(self) -> dict[str, Any]:

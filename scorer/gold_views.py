@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from symbolic.model import Scenario
+from symbolic.scenario.model import Scenario
 
 from .budget import DEFAULT_CASE_BUDGET, BudgetExceeded
 from .metrics.context import GoldView, gold_view

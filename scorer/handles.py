@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from symbolic.model import Analysis, AttackEdge, Fact, Priority, Rule
+from symbolic.scenario.model import Analysis, AttackEdge, Fact, Priority, Rule
 
 __all__ = ["CATEGORIES", "canonical_key", "content_keys", "handle_of"]
 
@@ -41,7 +41,7 @@ def handle_of(obj) -> str:
 
     Examples
     --------
-    >>> from symbolic.model import Priority, Rule
+    >>> from symbolic.scenario.model import Priority, Rule
     >>> handle_of(Priority(stronger="r3", weaker="r2", basis="exception", evidence=["E-01"]))
     'priority:r3>r2'
     >>> handle_of(Rule(id="r4", consequent="¬applicable(r1)", evidence=["E-01"]))
@@ -89,7 +89,7 @@ def content_keys(analysis: Analysis) -> dict[str, str]:
 
     Examples
     --------
-    >>> from symbolic.model import Analysis, Rule
+    >>> from symbolic.scenario.model import Analysis, Rule
     >>> a = Analysis(rules=[Rule(id="r1", antecedents=["b", "a"], consequent="p"),
     ...                     Rule(id="x9", consequent="¬applicable(r1)")])
     >>> keys = content_keys(a)

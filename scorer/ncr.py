@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Iterable
 
-from symbolic.labels import Status
-from symbolic.literals import complement
-from symbolic.model import Analysis
+from symbolic.scenario.labels import Status
+from symbolic.scenario.literals import complement
+from symbolic.scenario.model import Analysis
 
 from .budget import BudgetExceeded
 from .subtheory import Universe
@@ -157,7 +157,7 @@ def ncr_witness(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
     The penalty example (docs/semantics.md section 8): NCR is 1, and deleting
     ``r3 > r2`` is one of the unit edits that flip ``accepted``.
 
-    >>> from symbolic.examples import PENALTY_FRAGMENTS, penalty_analysis
+    >>> from symbolic.scenario.examples import PENALTY_FRAGMENTS, penalty_analysis
     >>> e = [f.id for f in PENALTY_FRAGMENTS]
     >>> w = ncr_witness(e, penalty_analysis(), "Penalty(x)")
     >>> w.cost, w.witness, ("priority:r3>r2",) in w.alternatives

@@ -12,9 +12,9 @@ from typing import Any, Iterable, Mapping
 
 from pydantic import ValidationError
 
-from symbolic._jsonread import scan_json_records as scan_records
+from symbolic.suites._jsonread import scan_json_records as scan_records
 from symbolic.errors import ScenarioError
-from symbolic.fsio import write_atomic
+from symbolic.support.fsio import write_atomic
 
 from .contract import OutputRecord
 from .errors import OutputFileError
@@ -97,19 +97,17 @@ def _record(value, evidence, file: str, line: int) -> OutputRecord:
 
 
 def _validator(evidence, file: str):
-    """``validate(value, line)`` for :func:`symbolic._jsonread.scan_json_records`.
+    """``validate(value, line)`` for :func:`symbolic.suites._jsonread.scan_json_records`.
 
-    The reader gives it jiter's value first and, where this refuses that
-    value, the strict parser's (which reports a number that overflows to
-    infinity, where jiter reads it as ``inf``); so records and errors are
-    those of the strict parser alone.
+    The reader gives it the strict parser's value (which reports a number
+    that overflows to infinity as a JSON error).
     """
     def validate(value, line: int) -> OutputRecord:
         try:
             record = _record(value, evidence, file, line)
         except OutputFileError as exc:
             raise _Refused(exc) from None
-        if not math.isfinite(record.meta.latency_ms or 0.0):  # the one unbounded float: jiter's inf
+        if not math.isfinite(record.meta.latency_ms or 0.0):  # the one unbounded float
             raise ScenarioError("a number overflows", file=file, line=line, field="meta.latency_ms")
         return record
 
@@ -153,7 +151,7 @@ def load_outputs(path, *, evidence: Mapping[str, Iterable[str]] | None = None) -
     records: list[OutputRecord] = []
     first: dict[tuple, int] = {}
     try:
-        for line, record in scan_records(path, validate=_validator(evidence, file)):  # jiter first
+        for line, record in scan_records(path, validate=_validator(evidence, file)):
             if isinstance(record, _Refused):
                 raise record.error
             key = record.run_key + (record.case_id,)

@@ -7,7 +7,7 @@ The pipeline, each step logged per case:
    commas and Python constants fixed; a truncated object is *not* completed);
 3. map field aliases to the contract's names, drop unknown fields;
 4. canonicalize the status label and normalize evidence ids (and literals);
-5. convert attack records (through :func:`symbolic.records.parse_record`, the
+5. convert attack records (through :func:`symbolic.traces.records.parse_record`, the
    TNF's own converter) and provenance events into typed edges;
 6. reject trace edges without a valid cited-source path.
 
@@ -28,9 +28,9 @@ from typing import Any, Iterable, Mapping
 
 from pydantic import ValidationError
 
-from symbolic.grounding import ground
-from symbolic.model import Analysis, TraceNode
-from symbolic.records import Records, parse_record
+from symbolic.engine.grounding import ground
+from symbolic.scenario.model import Analysis, TraceNode
+from symbolic.traces.records import Records, parse_record
 
 from .contract import CommonV1, OutputRecord, Rejected, TraceV2
 from .repair_edges import reject_unsourced_edges, to_trace_edge
@@ -201,7 +201,7 @@ def _repair_objects(src: dict, package: frozenset[str], log: Log, reject: _Rejec
 
 def _repair_attacks(src: dict, package: frozenset[str], log: Log, reject: _Rejections,
                     priorities: list) -> list:
-    """Attack records -> typed attack edges through :func:`symbolic.records.parse_record`.
+    """Attack records -> typed attack edges through :func:`symbolic.traces.records.parse_record`.
 
     Priorities found among the records are appended to ``priorities``.
     """

@@ -1,11 +1,11 @@
 """Edge-level deterministic repair (paper Appendix A.8, steps 5-6).
 
-* serialized attack records become typed :class:`~symbolic.model.AttackEdge`
-  objects through :func:`symbolic.records.parse_record` (the TNF's own
+* serialized attack records become typed :class:`~symbolic.scenario.model.AttackEdge`
+  objects through :func:`symbolic.traces.records.parse_record` (the TNF's own
   converter; see :mod:`scorer.repair`);
 * :func:`to_trace_edge` turns a provenance event of the trace graph
   (``{"event": "grounds", "from": "E-01", "to": "f1"}``, ``"derives"``,
-  ``"rebuts"``, ``"defeats"``...) into a typed :class:`~symbolic.model.TraceEdge`;
+  ``"rebuts"``, ``"defeats"``...) into a typed :class:`~symbolic.scenario.model.TraceEdge`;
 * :func:`reject_unsourced_edges` drops every trace edge whose source has no
   path from a cited evidence fragment of the package.
 
@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections import deque
 from typing import Iterable, Mapping
 
-from symbolic.grounding import Theory
-from symbolic.labels import normalize_evidence_id
-from symbolic.model import EdgeType, NodeType, TraceEdge, TraceNode
-from symbolic.records import normalize_attack_kind
+from symbolic.engine.grounding import Theory
+from symbolic.scenario.labels import normalize_evidence_id
+from symbolic.scenario.model import EdgeType, NodeType, TraceEdge, TraceNode
+from symbolic.traces.records import normalize_attack_kind
 
 __all__ = ["reject_unsourced_edges", "to_trace_edge"]
 
@@ -62,7 +62,7 @@ def to_trace_edge(record: Mapping) -> TraceEdge:
     Parameters
     ----------
     record : mapping
-        A :class:`~symbolic.model.TraceEdge` dict, or an event with a relation
+        A :class:`~symbolic.scenario.model.TraceEdge` dict, or an event with a relation
         (``type``, ``relation``, ``event``: grounds, derives, attacks, defeats,
         concludes...) and endpoints (``from``/``to``, ``source``/``target``).
         An attack kind as relation (``rebuts``) makes an attack edge.
@@ -160,7 +160,7 @@ def reject_unsourced_edges(edges: Iterable[TraceEdge], *, theory: Theory,
     ----------
     edges : iterable of TraceEdge
     theory : Theory
-        The grounded objects (:func:`symbolic.grounding.ground`).
+        The grounded objects (:func:`symbolic.engine.grounding.ground`).
     nodes : iterable of TraceNode
         Declared trace nodes (query nodes are roots).
 
@@ -171,8 +171,8 @@ def reject_unsourced_edges(edges: Iterable[TraceEdge], *, theory: Theory,
 
     Examples
     --------
-    >>> from symbolic.grounding import ground
-    >>> from symbolic.model import Analysis, Fact
+    >>> from symbolic.engine.grounding import ground
+    >>> from symbolic.scenario.model import Analysis, Fact
     >>> th = ground({"E-01"}, Analysis(facts=[Fact(id="f1", literal="Delay(x)", evidence=["E-01"])]))
     >>> good = to_trace_edge({"type": "derivation", "from": "f1", "to": "A1"})
     >>> bad = to_trace_edge({"type": "grounding", "from": "E-09", "to": "f2"})

@@ -14,9 +14,9 @@ from typing import Any, Iterable, Mapping
 
 from pydantic import ValidationError
 
-from symbolic.labels import normalize_evidence_id, normalize_status
-from symbolic.literals import normalize_literal
-from symbolic.model import DefectClass, Fact, Priority, Rule
+from symbolic.scenario.labels import normalize_evidence_id, normalize_status
+from symbolic.scenario.literals import normalize_literal
+from symbolic.scenario.model import DefectClass, Fact, Priority, Rule
 
 __all__ = [
     "COMMON_ALIASES",
@@ -99,7 +99,7 @@ def _words(text: str) -> list[str]:
 def canonical_status(value: Any, where: str, log: Log) -> str:
     """Canonicalize a status label or raise :class:`FieldRepairError`.
 
-    Accepts any spelling :func:`symbolic.labels.normalize_status` knows, the
+    Accepts any spelling :func:`symbolic.scenario.labels.normalize_status` knows, the
     same wrapped in punctuation or markdown, ``{"label": ...}`` objects, and
     text naming exactly one of the four canonical labels with no negation
     word.  Anything else is refused rather than guessed.
@@ -281,7 +281,7 @@ def repair_object(kind: str, record: Any, package: Iterable[str], where: str,
                   log: Log):
     """Repair and validate one fact, rule or priority record.
 
-    Returns the validated :mod:`symbolic.model` object.
+    Returns the validated :mod:`symbolic.scenario.model` object.
 
     Raises
     ------

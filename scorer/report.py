@@ -33,9 +33,9 @@ import json
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from symbolic.fsio import write_atomic
-from symbolic.io import scenario_line
-from symbolic.model import Scenario
+from symbolic.support.fsio import write_atomic
+from symbolic.suites.io import scenario_line
+from symbolic.scenario.model import Scenario
 
 from .audit import VARIANTS, AuditRow
 from .contract import OutputRecord

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Iterable, Sequence
 
-from symbolic.collector import collected_between
-from symbolic.model import Scenario
+from symbolic.support.collector import collected_between
+from symbolic.scenario.model import Scenario
 
 from .contract import OutputRecord
 from .errors import ScoringError
@@ -168,7 +168,7 @@ def score_suite(scenarios: Iterable[Scenario], outputs: Iterable[OutputRecord], 
     for o in outs:
         by_case.setdefault(o.case_id, []).append(o)
     results: list[CaseResult] = []
-    for case_id in collected_between(sorted(by_case)):  # no collector pass within a case (symbolic.collector)
+    for case_id in collected_between(sorted(by_case)):  # no collector pass within a case (symbolic.support.collector)
         # One gold side per case, dropped once its outputs are scored (bounded memory).
         side = gold_view if gold_views is None else gold_views.view
         try:

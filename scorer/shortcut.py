@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from symbolic.literals import complement, normalize_literal
+from symbolic.scenario.literals import complement, normalize_literal
 
 __all__ = ["shortcut_facts", "shortcut_reason"]
 
@@ -24,13 +24,13 @@ def shortcut_facts(facts: Iterable, target: str | None) -> tuple[str, ...]:
     Parameters
     ----------
     facts : iterable
-        Objects with ``id`` and ``literal`` (:class:`symbolic.model.Fact`, the extraction's facts).
+        Objects with ``id`` and ``literal`` (:class:`symbolic.scenario.model.Fact`, the extraction's facts).
     target : str or None
         The proposition asked about; ``None`` finds nothing.
 
     Examples
     --------
-    >>> from symbolic.model import Fact
+    >>> from symbolic.scenario.model import Fact
     >>> facts = [Fact(id="f1", literal="Delay(x)", evidence=["E1"]),
     ...          Fact(id="f2", literal="¬Penalty(x)", evidence=["E2"])]
     >>> shortcut_facts(facts, "Penalty(x)"), shortcut_facts(facts, "Refund(x)")

@@ -17,7 +17,7 @@ Two prunings keep the many re-evaluations cheap:
   *effective* relevant part (a priority or attack whose rule was removed goes
   with it), so statuses are memoized on that frozenset.
 
-The engine itself is :func:`symbolic.status.evaluate`; nothing here
+The engine itself is :func:`symbolic.engine.status.evaluate`; nothing here
 re-implements it.
 """
 
@@ -29,13 +29,13 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
 from symbolic.errors import PriorityCycleWarning
-from symbolic.grounding import Theory, ground
-from symbolic.labels import Status
-from symbolic.literals import atom, normalize_literal
-from symbolic.model import Analysis, AttackEdge, Priority
-from symbolic.results import Evaluation
-from symbolic.status import evaluate
-from symbolic.tnf import collapse_aliases
+from symbolic.engine.grounding import Theory, ground
+from symbolic.scenario.labels import Status
+from symbolic.scenario.literals import atom, normalize_literal
+from symbolic.scenario.model import Analysis, AttackEdge, Priority
+from symbolic.engine.results import Evaluation
+from symbolic.engine.status import evaluate
+from symbolic.traces.tnf import collapse_aliases
 
 from .budget import CaseBudget
 from .handles import canonical_key, content_keys, handle_of
@@ -54,8 +54,8 @@ class Universe:
         The normative objects; the rows of an ``attack_table`` are explicit
         attack edges like the ``attacks`` entries, each under its own
         handle.  Ungrounded ones are dropped by
-        :func:`symbolic.grounding.ground` and proof aliases collapsed by
-        :func:`symbolic.tnf.collapse_aliases` (TNF steps iii and v), exactly as
+        :func:`symbolic.engine.grounding.ground` and proof aliases collapsed by
+        :func:`symbolic.traces.tnf.collapse_aliases` (TNF steps iii and v), exactly as
         the trace normal form does, so the statuses here are the TNF's.
     target : str
         The target literal.
@@ -65,7 +65,7 @@ class Universe:
 
     Examples
     --------
-    >>> from symbolic.model import Analysis, Fact, Rule
+    >>> from symbolic.scenario.model import Analysis, Fact, Rule
     >>> e = ["E-01"]
     >>> a = Analysis(facts=[Fact(id="f1", literal="a", evidence=e), Fact(id="f9", literal="z", evidence=e)],
     ...              rules=[Rule(id="r1", antecedents=["a"], consequent="p", evidence=e)])

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Iterable, Mapping, Sequence
 
-from symbolic.model import Scenario
+from symbolic.scenario.model import Scenario
 
 from .contract import OutputRecord
 from .errors import ReportError

@@ -10,7 +10,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from symbolic.model import Scenario
+from symbolic.scenario.model import Scenario
 
 from .contract import OutputRecord
 from .metrics.aggregate import aggregate_metric

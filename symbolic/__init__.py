@@ -4,12 +4,12 @@ argumentation engine, the four-valued status and the trace normal form.
 Importing this package touches no network and no LLM library.
 """
 
-from .arguments import ArgumentLimitError, build_arguments
-from .attacks import derive_attacks
-from .dot import to_dot
-from .errors import GroundingError, ParatraceError, PriorityCycleWarning, ScenarioError, SymbolicError
-from .grounding import Dropped, Theory, ground
-from .io import (
+from symbolic.engine.arguments import ArgumentLimitError, build_arguments
+from symbolic.engine.attacks import derive_attacks
+from symbolic.traces.dot import to_dot
+from symbolic.errors import GroundingError, ParatraceError, PriorityCycleWarning, ScenarioError, SymbolicError
+from symbolic.engine.grounding import Dropped, Theory, ground
+from symbolic.suites.io import (
     SuiteCheck,
     check_suite,
     dump_suite,
@@ -18,7 +18,7 @@ from .io import (
     load_suite,
     scenario_json_schema,
 )
-from .labels import (
+from symbolic.scenario.labels import (
     AttackKind,
     Basis,
     RuleKind,
@@ -27,9 +27,9 @@ from .labels import (
     normalize_evidence_id,
     normalize_status,
 )
-from .labelling import grounded_labelling
-from .literals import complement, normalize_literal
-from .model import (
+from symbolic.engine.labelling import grounded_labelling
+from symbolic.scenario.literals import complement, normalize_literal
+from symbolic.scenario.model import (
     Analysis,
     AttackColumns,
     AttackEdge,
@@ -47,14 +47,14 @@ from .model import (
     TraceEdge,
     TraceNode,
 )
-from .peer import PEER_PROJECTION, PeerLabelMismatch, import_peer_file, import_peer_record, project_status
-from .priorities import priority_order
-from .records import RecordError, Records, parse_records
-from .results import Argument, Attack, Evaluation, Label, Labelling, PriorityOrder
-from .status import evaluate, evaluate_analysis, four_valued, support_against
-from .tnf import NormalForm, TraceFormatError, edge_id, normal_form, tnf, tnf_equivalent, tnf_json, trace_from_json
-from .trace import build_trace
-from .trace_graph import graph_to_trace, trace_to_graph
+from symbolic.suites.peer import PEER_PROJECTION, PeerLabelMismatch, import_peer_file, import_peer_record, project_status
+from symbolic.engine.priorities import priority_order
+from symbolic.traces.records import RecordError, Records, parse_records
+from symbolic.engine.results import Argument, Attack, Evaluation, Label, Labelling, PriorityOrder
+from symbolic.engine.status import evaluate, evaluate_analysis, four_valued, support_against
+from symbolic.traces.tnf import NormalForm, TraceFormatError, edge_id, normal_form, tnf, tnf_equivalent, tnf_json, trace_from_json
+from symbolic.traces.trace import build_trace
+from symbolic.traces.trace_graph import graph_to_trace, trace_to_graph
 
 __all__ = [
     "Analysis",

@@ -1,10 +1,10 @@
-"""Configurations, baselines, optimizers, metrics and suites share one registry mechanism (symbolic.registry)."""
+"""Configurations, baselines, optimizers, metrics and suites share one registry mechanism (symbolic.support.registry)."""
 
 from __future__ import annotations
 
 import pytest
 
-from symbolic.registry import Entry, Registry
+from symbolic.support.registry import Entry, Registry
 
 
 def test_a_registry_is_a_read_only_mapping_of_factories_with_metadata():

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import dspy
 
-from symbolic.registry import Entry, Registry
+from symbolic.support.registry import Entry, Registry
 
 from .base import Baseline
 from .graphrag import GraphRAG

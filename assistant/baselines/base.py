@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import dspy
 
-from symbolic.grounding import ground
-from symbolic.model import Analysis
+from symbolic.engine.grounding import ground
+from symbolic.scenario.model import Analysis
 from scorer.contract import Diagnostics, TraceV2
 
 from ..evidence import EvidencePackage
@@ -82,7 +82,7 @@ class Baseline(dspy.Module):
 
         Examples
         --------
-        >>> from symbolic.model import EvidenceFragment, Fact
+        >>> from symbolic.scenario.model import EvidenceFragment, Fact
         >>> pkg = EvidencePackage.of([EvidenceFragment(id="E1", text="The delivery was late.", source="Log")])
         >>> said = CitedAnswer(answer="Late.", cited=["E1"], status="accepted")
         >>> pred = Baseline().finish("Was it late?", pkg, said, None)

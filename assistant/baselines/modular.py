@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import dspy
 
-from symbolic.literals import normalize_literal
-from symbolic.model import Analysis
+from symbolic.scenario.literals import normalize_literal
+from symbolic.scenario.model import Analysis
 
 from ..evidence import EvidencePackage
 from ..extraction import to_analysis

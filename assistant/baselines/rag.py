@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dspy
 
-from symbolic.model import Analysis
+from symbolic.scenario.model import Analysis
 
 from ..errors import ConfigurationError
 from ..evidence import EvidencePackage
@@ -33,7 +33,7 @@ def retrieve(query: str, evidence: EvidencePackage, k: int, target: str | None =
 
     Examples
     --------
-    >>> from symbolic.model import EvidenceFragment
+    >>> from symbolic.scenario.model import EvidenceFragment
     >>> pkg = EvidencePackage.of([
     ...     EvidenceFragment(id="E1", text="A storm closed the port.", source="Notice"),
     ...     EvidenceFragment(id="E2", text="Late delivery incurs a penalty.", source="Contract"),

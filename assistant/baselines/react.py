@@ -24,8 +24,8 @@ import contextvars
 
 import dspy
 
-from symbolic.labels import normalize_evidence_id
-from symbolic.model import Analysis
+from symbolic.scenario.labels import normalize_evidence_id
+from symbolic.scenario.model import Analysis
 
 from ..errors import AssistantError, ConfigurationError
 from ..evidence import EvidencePackage, fragment_line, neutralize

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dspy
 
-from symbolic.model import Analysis
+from symbolic.scenario.model import Analysis
 
 from ..errors import ConfigurationError
 from ..evidence import EvidencePackage

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable
 
-from symbolic.model import EvidenceFragment
+from symbolic.scenario.model import EvidenceFragment
 
 from ..errors import ConfigurationError
 

@@ -41,7 +41,7 @@ class FragmentIndex(EvidencePackage):
 
     Examples
     --------
-    >>> from symbolic.model import EvidenceFragment
+    >>> from symbolic.scenario.model import EvidenceFragment
     >>> FragmentIndex.of([EvidenceFragment(id="E1", text="x", source="s"),
     ...                   EvidenceFragment(id="E2", text="y", source="s")]).format()
     '2 fragments: E-01, E-02'

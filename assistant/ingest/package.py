@@ -2,7 +2,7 @@
 
 :func:`ingest` extracts each document (:mod:`.extract`), cuts it into clauses
 (:mod:`.clauses`) and returns an :class:`IngestedPackage`: the
-:class:`~symbolic.model.EvidenceFragment` s the assistant reads (``ask
+:class:`~symbolic.scenario.model.EvidenceFragment` s the assistant reads (``ask
 --evidence`` accepts the file as it is), one :class:`Locator` per fragment and
 one :class:`SourceDocument` per file, whose extracted text makes every
 fragment's offsets checkable (:meth:`IngestedPackage.verify`).
@@ -21,7 +21,7 @@ from typing import Iterable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from symbolic.model import EvidenceFragment, Span
+from symbolic.scenario.model import EvidenceFragment, Span
 
 from .clauses import find_references, find_renumberings, segment
 from .errors import DocumentError

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from symbolic.model import EvidenceFragment
+from symbolic.scenario.model import EvidenceFragment
 
 from .package import IngestedPackage, ingest, ingest_bytes
 from .select import DEFAULT_BUDGET, select

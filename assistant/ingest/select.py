@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from symbolic.model import EvidenceFragment
+from symbolic.scenario.model import EvidenceFragment
 
 from ..errors import ConfigurationError
 from .clauses import find_references

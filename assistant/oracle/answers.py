@@ -29,9 +29,9 @@ import copy
 import random
 from dataclasses import dataclass
 
-from symbolic.labels import Status
-from symbolic.literals import excepted_rule
-from symbolic.model import DefectClass, Scenario
+from symbolic.scenario.labels import Status
+from symbolic.scenario.literals import excepted_rule
+from symbolic.scenario.model import DefectClass, Scenario
 
 __all__ = ["CORRUPTIONS", "Corruption", "corrupt", "gold_reply"]
 

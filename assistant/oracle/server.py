@@ -20,7 +20,7 @@ import json
 import threading
 from typing import Iterable
 
-from symbolic.model import Scenario
+from symbolic.scenario.model import Scenario
 
 from ..backends import PROBE_MESSAGES
 from ..errors import BackendError
@@ -138,7 +138,7 @@ class OracleServer(ScriptedServer):
 
     Examples
     --------
-    >>> from symbolic.model import EvidenceFragment, Gold
+    >>> from symbolic.scenario.model import EvidenceFragment, Gold
     >>> case = Scenario(id="c1", query="Due?", target="P(x)", gold=Gold(status="undecidable"),
     ...                 evidence=[EvidenceFragment(id="E-01", text="t", source="doc")])
     >>> import urllib.request

@@ -90,7 +90,7 @@ def log_case_trace(mlflow, *, scenario: Any, record: Mapping[str, Any], result: 
     Parameters
     ----------
     mlflow : module
-    scenario : symbolic.model.Scenario
+    scenario : symbolic.scenario.model.Scenario
         The case (its request; the gold only through ``result``).
     record : mapping
         The case's line of ``results.jsonl`` (``outcome``, ``output``, ``calls``, ``tokens``).

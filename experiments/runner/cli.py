@@ -295,7 +295,7 @@ def register(app: typer.Typer) -> None:
             table.add_row(r.metric, r.a[0], r.b[0], str(r.n), f"{r.a_rate:.3f}", f"{r.b_rate:.3f}",
                           str(r.only_a), str(r.only_b), f"{r.pvalue:.4g}", f"{r.qvalue:.4g}")
         Console(width=None if sys.stdout.isatty() else 160).print(table)
-        from symbolic.fsio import write_atomic
+        from symbolic.support.fsio import write_atomic
 
         if out.exists() and not out.is_dir():
             raise ExperimentError(f"{out}: exists and is not a directory (-o names the directory for "

@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Mapping, Sequence
 
-from symbolic.redact import redact_text
+from symbolic.support.redact import redact_text
 
 from .case_traces import log_case_trace, logged_case_ids, synchronous_trace_export
 from .spec import CellKey

@@ -12,7 +12,7 @@ import fcntl
 import os
 from pathlib import Path
 
-from symbolic.fsio import check_output
+from symbolic.support.fsio import check_output
 
 from ..errors import ExperimentError
 

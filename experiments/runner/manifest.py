@@ -66,7 +66,7 @@ def today() -> str:
 
 
 def redact(mapping: Mapping[str, Any], environ: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """Drop credential-like keys and mask secrets (:func:`symbolic.redact.redact`).
+    """Drop credential-like keys and mask secrets (:func:`symbolic.support.redact.redact`).
 
     Parameters
     ----------
@@ -84,6 +84,6 @@ def redact(mapping: Mapping[str, Any], environ: Mapping[str, str] | None = None)
     >>> redact({"note": "key sk-live-123 here"}, {"OPENAI_API_KEY": "sk-live-123"})
     {'note': 'key *** here'}
     """
-    from symbolic.redact import redact as _redact
+    from symbolic.support.redact import redact as _redact
 
     return _redact(dict(mapping), environ)

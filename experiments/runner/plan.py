@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from symbolic.model import Scenario
+from symbolic.scenario.model import Scenario
 
 from ..errors import ExperimentError
 from .engine import Budget, Task
@@ -81,7 +81,7 @@ def prepare(spec: ExperimentSpec, workdir: str | Path, *, resume: bool) -> RunPa
         If the run exists and ``resume`` is false (nothing is overwritten), or
         ``resume`` is asked with a spec that differs from the frozen one.
     """
-    from symbolic.fsio import write_atomic
+    from symbolic.support.fsio import write_atomic
 
     paths = check_start(spec, workdir, resume=resume)
     frozen = spec.model_dump(mode="json")

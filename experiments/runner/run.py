@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-from symbolic.model import Scenario
+from symbolic.scenario.model import Scenario
 
 from ..errors import ExperimentError
 from .engine import Budget, RunSummary, run_tasks
@@ -38,7 +38,7 @@ class ExperimentRun:
 
 def load_suites(names: Sequence[str]) -> tuple[dict[str, list[Scenario]], dict[str, Path | None]]:
     """Load suites by registry name, or from a JSONL path; keyed by :func:`suite_label`."""
-    from symbolic.io import load_suite as load_file
+    from symbolic.suites.io import load_suite as load_file
 
     from ..suites.registry import get_suite, load_suite
 
@@ -170,7 +170,7 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
 
 def _manifest(spec: ExperimentSpec, files, paths: RunPaths) -> dict:
     """The run's manifest: written on the first start, read back (strictly) on a resume."""
-    from symbolic.fsio import write_atomic
+    from symbolic.support.fsio import write_atomic
 
     if paths.manifest.exists() or paths.manifest.is_symlink():
         return read_state_json(paths.manifest, "the manifest of the run",

@@ -25,7 +25,7 @@ def csv_text(rows: Sequence[Mapping]) -> str:
 
 
 def _dot(output) -> str:
-    from symbolic.dot import to_dot
+    from symbolic.traces.dot import to_dot
 
     return to_dot(output.trace.trace())
 

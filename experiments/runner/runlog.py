@@ -77,7 +77,7 @@ class ResultLog:
             the line.  Outputs are checked before a run starts
             (:func:`~experiments.runner.state.check_results`).
         """
-        from symbolic._jsonread import parse_json
+        from symbolic.suites._jsonread import parse_json
         from symbolic.errors import ScenarioError
 
         from .state import record_problem

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from symbolic.errors import PriorityCycleWarning
-from symbolic.fsio import write_atomic
-from symbolic.model import Scenario
+from symbolic.support.fsio import write_atomic
+from symbolic.scenario.model import Scenario
 
 from .engine import NOT_SCORED
 from .runlog import ResultLog

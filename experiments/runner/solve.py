@@ -7,7 +7,7 @@ import dataclasses
 import threading
 import warnings
 
-from symbolic.model import Scenario
+from symbolic.scenario.model import Scenario
 
 from .engine import CaseOutcome, Task
 from .manifest import digest_json, redact

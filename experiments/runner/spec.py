@@ -247,7 +247,7 @@ def load_spec(path: str | Path) -> ExperimentSpec:
         Naming the file, the field and the value when the file is missing,
         is not TOML, or does not match the schema.
     """
-    from symbolic.fsio import input_problem, read_text
+    from symbolic.support.fsio import input_problem, read_text
 
     path = Path(path)
     problem = input_problem(path)

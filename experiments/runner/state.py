@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Collection, Iterator
 
-from symbolic._jsonread import parse_json
+from symbolic.suites._jsonread import parse_json
 from symbolic.errors import ScenarioError
-from symbolic.fsio import check_output, read_bytes, write_atomic
+from symbolic.support.fsio import check_output, read_bytes, write_atomic
 
 from ..errors import ExperimentError
 from .spec import RunKey

@@ -1,7 +1,7 @@
 """``paratrace suite build``: make a registered suite with its builder and write it.
 
 The builder comes from :data:`experiments.suites.registry.SUITES`; the file is
-written by :func:`symbolic.io.dump_suite` (sorted-key compact JSONL, atomically),
+written by :func:`symbolic.suites.io.dump_suite` (sorted-key compact JSONL, atomically),
 so the same inputs give the same bytes, and a suite that fails its checks is
 never written.
 """
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from symbolic.errors import ScenarioError
-from symbolic.io import dump_suite, write_atomic
+from symbolic.suites.io import dump_suite, write_atomic
 
 from ..errors import SuiteError
 from .controlled import SEED

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Sequence
 
 from symbolic.errors import PriorityCycleWarning, ScenarioError
-from symbolic.io import load_suite as load_file
-from symbolic.io import validate_scenario
-from symbolic.model import Scenario
-from symbolic.peer import import_peer_file
+from symbolic.suites.io import load_suite as load_file
+from symbolic.suites.io import validate_scenario
+from symbolic.scenario.model import Scenario
+from symbolic.suites.peer import import_peer_file
 
 from ..errors import SuiteCheckError, SuiteError
 from .checks import check_scenarios, gold_trace

@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from symbolic.errors import PriorityCycleWarning
-from symbolic.labels import AttackKind, RuleKind, Status
-from symbolic.literals import atom, complement
-from symbolic.model import Analysis, Scenario
-from symbolic.results import Evaluation
-from symbolic.status import evaluate_analysis
-from symbolic.tnf import tnf, tnf_equivalent
+from symbolic.scenario.labels import AttackKind, RuleKind, Status
+from symbolic.scenario.literals import atom, complement
+from symbolic.scenario.model import Analysis, Scenario
+from symbolic.engine.results import Evaluation
+from symbolic.engine.status import evaluate_analysis
+from symbolic.traces.tnf import tnf, tnf_equivalent
 
 __all__ = [
     "FEATURE_TAGS",
@@ -85,7 +85,7 @@ def evaluate_gold(scenario: Scenario, analysis: Analysis | None = None) -> Evalu
 
     Examples
     --------
-    >>> from symbolic.model import EvidenceFragment, Fact, Gold
+    >>> from symbolic.scenario.model import EvidenceFragment, Fact, Gold
     >>> s = Scenario(id="c1", query="q?", target="P(x)",
     ...              evidence=[EvidenceFragment(id="E-01", text="P holds for x.", source="doc")],
     ...              gold=Gold(status="accepted", facts=[Fact(id="f1", literal="P(x)", evidence=["E-01"])]))
@@ -110,7 +110,7 @@ def gold_findings(scenario: Scenario, evaluation: Evaluation | None = None) -> l
 
     Examples
     --------
-    >>> from symbolic.model import EvidenceFragment, Fact, Gold
+    >>> from symbolic.scenario.model import EvidenceFragment, Fact, Gold
     >>> s = Scenario(id="c1", query="q?", target="P(x)",
     ...              evidence=[EvidenceFragment(id="E-01", text="P holds for x.", source="doc")],
     ...              gold=Gold(status="rejected", facts=[Fact(id="f1", literal="P(x)", evidence=["E-01"])]))
@@ -136,7 +136,7 @@ def has_contradiction(evaluation: Evaluation) -> bool:
 
     Examples
     --------
-    >>> from symbolic.model import EvidenceFragment, Fact, Gold, Rule
+    >>> from symbolic.scenario.model import EvidenceFragment, Fact, Gold, Rule
     >>> e = ["E-01"]
     >>> s = Scenario(id="c1", query="q?", target="P(x)",
     ...              evidence=[EvidenceFragment(id="E-01", text="t", source="doc")],
@@ -182,7 +182,7 @@ def smell_findings(scenario: Scenario) -> list[Finding]:
 
     Examples
     --------
-    >>> from symbolic.model import EvidenceFragment, Fact, Gold
+    >>> from symbolic.scenario.model import EvidenceFragment, Fact, Gold
     >>> s = Scenario(id="c1", query="q?", target="Delay(x)",
     ...              evidence=[EvidenceFragment(id="E-01", text="Goods arrived on time.", source="log"),
     ...                        EvidenceFragment(id="E-02", text="Unrelated.", source="memo")],

@@ -2,7 +2,7 @@
 
 From 20 base scenarios of ``normative-en`` (four per domain, drawn with a seed
 from the eligible ones, balancing their gold statuses) the generator makes one clean case and one case per
-defect class (:class:`symbolic.model.DefectClass`), 7 x 20 = 140 cases.  Each
+defect class (:class:`symbolic.scenario.model.DefectClass`), 7 x 20 = 140 cases.  Each
 case ships the query, the evidence package and ``candidate``: the analysis an
 upstream extraction stage would hand over (the gold facts, rules and
 priorities, plus one explicit edge per attack the engine derives from them).
@@ -27,8 +27,8 @@ from typing import Sequence
 
 from scorer.defects.inject import inject_candidate
 from scorer.defects.mutate import candidate_analysis, invertible, removable_fragments, target_rules
-from symbolic.labels import Status
-from symbolic.model import DEFECT_CLASSES, Analysis, DefectClass, Gold, Metadata, Scenario
+from symbolic.scenario.labels import Status
+from symbolic.scenario.model import DEFECT_CLASSES, Analysis, DefectClass, Gold, Metadata, Scenario
 
 from ..errors import SuiteError
 from .checks import evaluate_gold, gold_trace, has_contradiction
@@ -110,7 +110,7 @@ def controlled_case(base: Scenario, defect: DefectClass, *, seed: int = SEED) ->
 
     Examples
     --------
-    >>> from symbolic.model import EvidenceFragment, Fact, Priority, Rule
+    >>> from symbolic.scenario.model import EvidenceFragment, Fact, Priority, Rule
     >>> e = ["E-01"]
     >>> base = Scenario(id="cont-900", query="Penalty?", target="Penalty(x)",
     ...     evidence=[EvidenceFragment(id="E-01", text="Delay; storm.", source="doc")],
@@ -156,7 +156,7 @@ def generate_controlled(corpus: Sequence[Scenario], *, seed: int = SEED, per_dom
     -------
     list of Scenario
         Sorted by base id, clean case first, then the classes in
-        :data:`symbolic.model.DEFECT_CLASSES` order.
+        :data:`symbolic.scenario.model.DEFECT_CLASSES` order.
 
     Raises
     ------

@@ -1,7 +1,7 @@
 """The registry of paratrace's suites: names, builders and metadata.
 
-:data:`SUITES` is a :class:`symbolic.registry.Registry` like the
-configurations, baselines and optimizers: each :class:`~symbolic.registry.Entry`
+:data:`SUITES` is a :class:`symbolic.support.registry.Registry` like the
+configurations, baselines and optimizers: each :class:`~symbolic.support.registry.Entry`
 has the suite's name, its builder (``(source, seed) -> scenarios``, from
 :mod:`experiments.suites.builders`) and its metadata: description, whether it is
 shipped, how it is built, what ``--from`` gives it (``source``), its version,
@@ -19,8 +19,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from symbolic.model import Scenario
-from symbolic.registry import Entry, Registry
+from symbolic.scenario.model import Scenario
+from symbolic.support.registry import Entry, Registry
 
 from ..errors import SuiteError
 from .builders import SUITE_DIR, from_corpus, from_peer_corpus, from_sources, read_suite

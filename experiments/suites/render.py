@@ -12,8 +12,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from symbolic.cli_render import evaluation_renderable
-from symbolic.model import Analysis, Scenario
+from symbolic.commands.cli_render import evaluation_renderable
+from symbolic.scenario.model import Analysis, Scenario
 
 from .checks import evaluate_gold
 
@@ -82,7 +82,7 @@ def trace_summary(scenario: Scenario) -> Text:
 
     Examples
     --------
-    >>> from symbolic.model import EvidenceFragment, Gold
+    >>> from symbolic.scenario.model import EvidenceFragment, Gold
     >>> s = Scenario(id="c1", query="q?", target="P(x)",
     ...              evidence=[EvidenceFragment(id="E-01", text="t", source="doc")], gold=Gold(status="both"))
     >>> str(trace_summary(s))

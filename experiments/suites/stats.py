@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from symbolic.model import Scenario
+from symbolic.scenario.model import Scenario
 
 __all__ = ["CARD_BEGIN", "CARD_END", "CORPUS_TARGETS", "SuiteStats", "refresh_card", "stats_markdown",
            "suite_stats", "unmet_targets"]
@@ -65,7 +65,7 @@ def suite_stats(scenarios: Sequence[Scenario]) -> SuiteStats:
 
     Examples
     --------
-    >>> from symbolic.model import EvidenceFragment, Gold, Metadata
+    >>> from symbolic.scenario.model import EvidenceFragment, Gold, Metadata
     >>> frag = [EvidenceFragment(id="E-01", text="t", source="doc")]
     >>> a = Scenario(id="a", query="q", target="P(x)", evidence=frag, gold=Gold(status="accepted"),
     ...              metadata=Metadata(domain="contracts", pair="p1", role="base"))

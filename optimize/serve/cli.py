@@ -151,7 +151,7 @@ def register(app: typer.Typer) -> None:
         """Serve the assistant over HTTP: POST /v1/ask, /invocations, GET /health, /version, /openapi.json."""
         import os
 
-        from symbolic.redact import register_secret
+        from symbolic.support.redact import register_secret
 
         from .app import create_app
         from .errors import ServeError

@@ -15,7 +15,7 @@ import sys
 import time
 from typing import Any, Callable, TextIO
 
-from symbolic.redact import redact_text
+from symbolic.support.redact import redact_text
 
 __all__ = ["JsonFormatter", "LOGGER_NAME", "configure_logging", "log_request"]
 

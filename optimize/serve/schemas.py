@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
-from symbolic.model import EvidenceFragment
+from symbolic.scenario.model import EvidenceFragment
 
 __all__ = ["AskRequest", "DocumentUpload", "ErrorDetail", "ErrorResponse", "HealthResponse", "InvocationsRequest", "MAX_BATCH",
            "VersionResponse"]

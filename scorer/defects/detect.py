@@ -5,7 +5,7 @@ docs/metrics.md B6).
 output alone*: it reads the output, the evidence package ids, the target and
 the query -- never the gold objects, status or trace.  It compares the
 output's objects with the evidence package (grounding) and its claimed trace
-with the recomputation of its own objects (:func:`symbolic.tnf.normal_form`):
+with the recomputation of its own objects (:func:`symbolic.traces.tnf.normal_form`):
 
 1. an object citing a fragment absent from the package -> ``missing_evidence``
    (location: the fragment); an object citing no fragment at all ->
@@ -37,11 +37,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from symbolic.labels import Status
-from symbolic.literals import atom, normalize_literal
-from symbolic.model import DefectClass, EdgeType, NodeType, Scenario
-from symbolic.naming import Namer, edge_id
-from symbolic.trace import build_trace
+from symbolic.scenario.labels import Status
+from symbolic.scenario.literals import atom, normalize_literal
+from symbolic.scenario.model import DefectClass, EdgeType, NodeType, Scenario
+from symbolic.traces.naming import Namer, edge_id
+from symbolic.traces.trace import build_trace
 
 from ..contract import Diagnostics, OutputRecord
 from ..handles import canonical_key, handle_of

@@ -3,11 +3,11 @@ extraction: B4's audit (controlled suite, paper Table 6; docs/metrics.md B4).
 
 B4 compares the candidate with its own grounded extraction by *content*
 (facts by literal, rules by antecedents and consequent, priorities by the rules
-they order, with :class:`symbolic.naming.Namer`'s content ids; attacks in the
-explicit-edge form of :func:`symbolic.attack_edges.explicit_attack_edges`), and
+they order, with :class:`symbolic.traces.naming.Namer`'s content ids; attacks in the
+explicit-edge form of :func:`symbolic.traces.attack_edges.explicit_attack_edges`), and
 recomputes the status on its own extraction with the engine.  The first defect
 found, in the order below, is reported with a typed location
-(:mod:`symbolic.locations`) in the candidate's ids:
+(:mod:`symbolic.scenario.locations`) in the candidate's ids:
 
 1. ``missing_evidence``: a candidate object cites a fragment not in the package
    (``evidence:E-03``);
@@ -35,11 +35,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from symbolic.labels import AttackKind
-from symbolic.literals import complement, excepted_rule
-from symbolic.locations import attack_location, priority_location
-from symbolic.model import Analysis, AttackEdge, DefectClass
-from symbolic.naming import Namer
+from symbolic.scenario.labels import AttackKind
+from symbolic.scenario.literals import complement, excepted_rule
+from symbolic.scenario.locations import attack_location, priority_location
+from symbolic.scenario.model import Analysis, AttackEdge, DefectClass
+from symbolic.traces.naming import Namer
 
 from ..contract import Diagnostics
 
@@ -87,7 +87,7 @@ def diff_candidate(candidate: Analysis, own: Analysis, evidence_ids, target: str
         The proposition asked about (locates incomplete coverage).
     own_edges : iterable of AttackEdge, optional
         The attacks the engine derives from ``own``, as explicit edges
-        (:func:`symbolic.attack_edges.explicit_attack_edges`).
+        (:func:`symbolic.traces.attack_edges.explicit_attack_edges`).
 
     Returns
     -------
@@ -95,7 +95,7 @@ def diff_candidate(candidate: Analysis, own: Analysis, evidence_ids, target: str
 
     Examples
     --------
-    >>> from symbolic.model import Fact, Priority, Rule
+    >>> from symbolic.scenario.model import Fact, Priority, Rule
     >>> rules = [Rule(id="r1", antecedents=["a"], consequent="p", evidence=["E-01"]),
     ...          Rule(id="r2", antecedents=["b"], consequent="¬p", evidence=["E-02"])]
     >>> own = Analysis(rules=rules, priorities=[Priority(stronger="r2", weaker="r1", basis="specificity",

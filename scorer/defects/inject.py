@@ -42,11 +42,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from symbolic.labels import Status
-from symbolic.literals import complement
-from symbolic.locations import attack_location, priority_location
-from symbolic.model import Analysis, DefectClass, EvidenceFragment, Scenario
-from symbolic.naming import edge_id
+from symbolic.scenario.labels import Status
+from symbolic.scenario.literals import complement
+from symbolic.scenario.locations import attack_location, priority_location
+from symbolic.scenario.model import Analysis, DefectClass, EvidenceFragment, Scenario
+from symbolic.traces.naming import edge_id
 
 from ..align import gold_classes
 from ..contract import OutputRecord

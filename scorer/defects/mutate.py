@@ -1,6 +1,6 @@
 """The operation of each defect class on an analysis (paper Table 6; docs/metrics.md B6).
 
-One function per class changes an :class:`~symbolic.model.Analysis` the way
+One function per class changes an :class:`~symbolic.scenario.model.Analysis` the way
 the class says, plus the lists of places each class can apply to.  Both
 injections use them (:mod:`scorer.defects.inject`): the controlled suite's,
 into a candidate analysis with a seeded choice, and the scorer's
@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import warnings
 
-from symbolic.attack_edges import explicit_attack_edges
+from symbolic.traces.attack_edges import explicit_attack_edges
 from symbolic.errors import PriorityCycleWarning
-from symbolic.labels import RuleKind
-from symbolic.literals import complement
-from symbolic.model import Analysis, AttackEdge, Fact, Priority, Rule, Scenario
-from symbolic.status import evaluate_analysis
+from symbolic.scenario.labels import RuleKind
+from symbolic.scenario.literals import complement
+from symbolic.scenario.model import Analysis, AttackEdge, Fact, Priority, Rule, Scenario
+from symbolic.engine.status import evaluate_analysis
 
 __all__ = [
     "add_ungrounded",
@@ -58,12 +58,12 @@ def candidate_analysis(scenario: Scenario) -> Analysis:
 
     A rebut becomes ``attacker's top rule (or fact) -> conclusion of the attacked
     sub-argument``, an undercut ``-> the excepted rule``, an undermine ``-> the
-    attacked premise fact`` (:func:`symbolic.attack_edges.explicit_attack_edges`);
+    attacked premise fact`` (:func:`symbolic.traces.attack_edges.explicit_attack_edges`);
     duplicates are merged and edges sorted.
 
     Examples
     --------
-    >>> from symbolic.model import EvidenceFragment, Gold
+    >>> from symbolic.scenario.model import EvidenceFragment, Gold
     >>> e = ["E-01"]
     >>> s = Scenario(id="c1", query="q?", target="Penalty(x)",
     ...     evidence=[EvidenceFragment(id="E-01", text="t", source="doc")],

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from symbolic.model import DEFECT_CLASSES, DefectClass, Scenario
+from symbolic.scenario.model import DEFECT_CLASSES, DefectClass, Scenario
 
 from .classes import same_location
 from .detect import localize

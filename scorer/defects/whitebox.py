@@ -13,10 +13,10 @@ from __future__ import annotations
 import warnings
 
 from symbolic.errors import PriorityCycleWarning
-from symbolic.labels import Status
-from symbolic.literals import complement
-from symbolic.model import Analysis, Scenario, TraceEdge, TraceNode
-from symbolic.tnf import normal_form as _symbolic_normal_form
+from symbolic.scenario.labels import Status
+from symbolic.scenario.literals import complement
+from symbolic.scenario.model import Analysis, Scenario, TraceEdge, TraceNode
+from symbolic.traces.tnf import normal_form as _symbolic_normal_form
 
 from ..contract import CommonV1, OutputRecord, RunMeta, TraceV2
 from ..subtheory import Universe
@@ -25,7 +25,7 @@ __all__ = ["gold_output", "output_from_analysis", "quiet_normal_form"]
 
 
 def quiet_normal_form(*args, **kwargs):
-    """:func:`symbolic.tnf.normal_form` with the priority-cycle warning silenced
+    """:func:`symbolic.traces.tnf.normal_form` with the priority-cycle warning silenced
     (a cycle belongs to the case and shows in the trace)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PriorityCycleWarning)

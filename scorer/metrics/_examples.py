@@ -1,4 +1,4 @@
-"""The paper's penalty example (:mod:`symbolic.examples`, docs/semantics.md
+"""The paper's penalty example (:mod:`symbolic.scenario.examples`, docs/semantics.md
 section 8) as a scored case and as assistant outputs, for the doctests and tests
 of the metrics.
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from symbolic import examples
-from symbolic.model import Metadata, Scenario
+from symbolic.scenario import examples
+from symbolic.scenario.model import Metadata, Scenario
 
 from ..contract import CommonV1, Diagnostics, OutputRecord, TraceV2
 from .context import CaseContext, build_context, gold_view
@@ -35,7 +35,7 @@ def penalty_output(status: str, trace: str | None = None, *, emitted=None, evide
                    conflict_detected=None, priority_applied=None, diagnostics=None,
                    case_id: str = "penalty", hard_failure: bool = False) -> OutputRecord:
     """An assistant output on the penalty case (``trace`` names a
-    :func:`symbolic.examples.penalty_analysis` variant, facts numbered first)."""
+    :func:`symbolic.scenario.examples.penalty_analysis` variant, facts numbered first)."""
     if hard_failure:
         return OutputRecord.failure(case_id=case_id, configuration="cfg", model="m", raw_text="{",
                                     reason="truncated JSON")

@@ -6,7 +6,7 @@ Not part of the public API.
 
 from __future__ import annotations
 
-from symbolic.model import EvidenceFragment, Fact, Gold, Priority, Rule, Scenario
+from symbolic.scenario.model import EvidenceFragment, Fact, Gold, Priority, Rule, Scenario
 
 __all__ = ["alternative_derivations", "redundant_routes"]
 

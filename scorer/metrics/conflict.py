@@ -8,7 +8,7 @@ assistant did not recognize as contradictory still counts.
 
 from __future__ import annotations
 
-from symbolic.literals import atom
+from symbolic.scenario.literals import atom
 
 from ..records import MetricRecord
 from .context import CaseContext, conflict_pairs

@@ -18,12 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from symbolic.arguments import ArgumentLimitError
+from symbolic.engine.arguments import ArgumentLimitError
 from symbolic.errors import SymbolicError
-from symbolic.labels import Status
-from symbolic.literals import atom, complement
-from symbolic.model import DefectClass, Scenario
-from symbolic.results import Evaluation
+from symbolic.scenario.labels import Status
+from symbolic.scenario.literals import atom, complement
+from symbolic.scenario.model import DefectClass, Scenario
+from symbolic.engine.results import Evaluation
 
 from ..shortcut import shortcut_facts
 from ..align import GoldClasses, align_edges, evaluation_edge_attrs, gold_classes

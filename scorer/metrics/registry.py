@@ -1,6 +1,6 @@
 """The metrics as registry entries: name, per-case function and metadata (docs/metrics.md).
 
-:data:`METRICS` is a :class:`symbolic.registry.Registry`, in report order, like
+:data:`METRICS` is a :class:`symbolic.support.registry.Registry`, in report order, like
 the configurations, baselines, optimizers and suites.  Each entry's factory is
 the per-case function (``CaseContext -> MetricRecord``; ``value=None`` with the
 reason where it does not apply) and its metadata says which way is better, how
@@ -28,7 +28,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Callable, Sequence
 
-from symbolic.registry import Entry, Registry
+from symbolic.support.registry import Entry, Registry
 
 from ..records import MetricRecord
 from .conflict import conflict_localization_accuracy, no_explosion_rate, unsupported_unrelated_conclusion_rate

@@ -4,8 +4,8 @@ the test directories have no ``__init__.py``."""
 
 from __future__ import annotations
 
-from symbolic.examples import penalty_analysis
-from symbolic.model import EvidenceFragment, Fact, Gold, Rule
+from symbolic.scenario.examples import penalty_analysis
+from symbolic.scenario.model import EvidenceFragment, Fact, Gold, Rule
 
 FRAGMENTS = (
     EvidenceFragment(id="E-01", text="The delivery was made 12 days after the agreed date.", source="Delivery log"),
@@ -23,7 +23,7 @@ FRAGMENTS = (
 QUERY = "Is the supplier liable for the late-delivery penalty?"
 TARGET = "Penalty(x)"
 
-#: The scripted extraction reply: the penalty objects, facts numbered first (:mod:`symbolic.examples`),
+#: The scripted extraction reply: the penalty objects, facts numbered first (:mod:`symbolic.scenario.examples`),
 #: as the LM writes them, with a quote on f1.
 THEORY = penalty_analysis(facts_first=True).model_dump(mode="json", exclude_none=True)
 THEORY["facts"][0]["quote"] = "delivery was made 12 days after"

@@ -10,7 +10,7 @@ import copy
 from assistant.api import Assistant
 from assistant.backends import Backbone
 from assistant.scripted import Script, scripted_lm
-from symbolic.model import Fact, Gold, Metadata, Rule, Scenario
+from symbolic.scenario.model import Fact, Gold, Metadata, Rule, Scenario
 
 from assistant_cases import ANSWER, FRAGMENTS, QUERY, TARGET, THEORY
 

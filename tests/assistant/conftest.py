@@ -12,7 +12,7 @@ os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
 import pytest  # noqa: E402
 
 from assistant_cases import FRAGMENTS, QUERY, TARGET, THEORY, gold  # noqa: E402
-from symbolic.model import Analysis, Fact, Metadata, Priority, Rule, Scenario  # noqa: E402
+from symbolic.scenario.model import Analysis, Fact, Metadata, Priority, Rule, Scenario  # noqa: E402
 
 @pytest.fixture
 def fragments():

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from assistant.evidence import EvidencePackage, fragment_line, neutralize
-from symbolic.model import EvidenceFragment
+from symbolic.scenario.model import EvidenceFragment
 
 from assistant_cases import FRAGMENTS, QUERY, TARGET, THEORY
 

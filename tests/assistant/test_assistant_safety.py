@@ -8,7 +8,7 @@ import pytest
 
 from assistant.errors import InputLimitError
 from assistant.evidence import Limits
-from symbolic.model import EvidenceFragment, Fact, Gold, Metadata, Priority, Rule
+from symbolic.scenario.model import EvidenceFragment, Fact, Gold, Metadata, Priority, Rule
 
 from assistant_cases import ANSWER, FRAGMENTS, QUERY, TARGET, THEORY
 

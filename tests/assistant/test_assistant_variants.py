@@ -7,7 +7,7 @@ import pytest
 from assistant.configs import build
 from assistant.errors import ConfigurationError
 from assistant.variants import INSTRUCTIONS, Variant, apply_variant, demos_for
-from symbolic.model import Metadata
+from symbolic.scenario.model import Metadata
 
 from assistant_cases import QUERY, TARGET, THEORY
 

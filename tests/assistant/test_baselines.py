@@ -8,7 +8,7 @@ import json
 import pytest
 
 from assistant.baselines import BASELINES, ReActBaseline, SelfRefine
-from symbolic.model import DefectClass
+from symbolic.scenario.model import DefectClass
 
 from assistant_cases import ANSWER, QUERY, THEORY
 from baseline_cases import FORCE_MAJEURE, GOLD_MARKERS, GRAPH, PATHS, VALID, answer, run, secret_scenario

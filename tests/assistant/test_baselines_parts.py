@@ -18,7 +18,7 @@ from assistant.configs import build
 from assistant.errors import AssistantError, ConfigurationError
 from assistant.evidence import EvidencePackage
 from assistant.extraction import Extraction
-from symbolic.model import EvidenceFragment
+from symbolic.scenario.model import EvidenceFragment
 
 from assistant_cases import ANSWER, FRAGMENTS, QUERY, THEORY
 from baseline_cases import GRAPH, PATHS, answer, run

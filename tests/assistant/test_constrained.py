@@ -15,7 +15,7 @@ from assistant.constrained import case_schema, literal_pattern
 from assistant.evidence import EvidencePackage
 from assistant.extraction import Extraction, StructuredAnswer, TargetedExtraction
 from assistant.schemas import CitedAnswer, SelfCheck
-from symbolic.status import evaluate_analysis
+from symbolic.engine.status import evaluate_analysis
 from assistant.extraction import to_analysis
 
 from assistant_cases import FRAGMENTS, QUERY, TARGET
@@ -129,7 +129,7 @@ def test_the_scorer_counts_a_shortcut_trace_as_incorrect_even_with_the_gold_stat
     from scorer.contract import OutputRecord, TraceV2
     from scorer.metrics._examples import penalty_scenario
     from scorer.score import score_case
-    from symbolic.model import Fact
+    from symbolic.scenario.model import Fact
 
     scenario = penalty_scenario()
     shortcut = Fact(id="f9", literal=scenario.target, evidence=[scenario.evidence[0].id])

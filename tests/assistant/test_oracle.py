@@ -16,7 +16,7 @@ import pytest
 from assistant.api import Assistant
 from assistant.errors import BackendError
 from assistant.oracle import CORRUPTIONS, Oracle, OracleServer, corrupt, gold_reply
-from symbolic.io import load_suite
+from symbolic.suites.io import load_suite
 
 SUITES = Path(__file__).resolve().parents[2] / "experiments" / "suites"
 

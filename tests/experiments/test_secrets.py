@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from symbolic.redact import install_log_redaction, redact, redact_text, register_secret
+from symbolic.support.redact import install_log_redaction, redact, redact_text, register_secret
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITE = ROOT / "tests" / "symbolic" / "fixtures" / "penalty_suite.jsonl"

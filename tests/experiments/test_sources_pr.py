@@ -17,10 +17,10 @@ import pytest
 
 from experiments.suites.sources.normative_en_pr import SCENARIOS
 from symbolic.errors import PriorityCycleWarning
-from symbolic.labels import AttackKind, RuleKind
-from symbolic.literals import complement
-from symbolic.model import Scenario
-from symbolic.status import evaluate_analysis
+from symbolic.scenario.labels import AttackKind, RuleKind
+from symbolic.scenario.literals import complement
+from symbolic.scenario.model import Scenario
+from symbolic.engine.status import evaluate_analysis
 
 IDS = [d["id"] for d in SCENARIOS]
 BY_ID = {d["id"]: d for d in SCENARIOS}

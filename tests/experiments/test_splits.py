@@ -10,7 +10,7 @@ from experiments.suites.registry import load_suite
 from experiments.errors import SplitError
 from experiments.splits import cluster_keys, digest, split_scenarios
 from scorer.metrics._examples import penalty_scenario
-from symbolic.model import Metadata
+from symbolic.scenario.model import Metadata
 
 
 def _case(i: int, pair: int | None = None, role: str | None = None, tags=()):

@@ -13,7 +13,7 @@ from experiments.suites.checks import (
     pair_findings,
     smell_findings,
 )
-from symbolic.model import EvidenceFragment, Fact, Gold, Metadata, Priority, Rule, Scenario
+from symbolic.scenario.model import EvidenceFragment, Fact, Gold, Metadata, Priority, Rule, Scenario
 
 E = ["E-01"]
 

@@ -16,8 +16,8 @@ from experiments.suites.controlled import controlled_case, select_bases
 from experiments.suites.registry import load_suite
 from scorer.defects import candidate_analysis, localize_case
 from symbolic.errors import PriorityCycleWarning
-from symbolic.literals import complement
-from symbolic.model import DEFECT_CLASSES, Analysis, DefectClass, EdgeType, Scenario
+from symbolic.scenario.literals import complement
+from symbolic.scenario.model import DEFECT_CLASSES, Analysis, DefectClass, EdgeType, Scenario
 
 
 @lru_cache(maxsize=None)
@@ -164,9 +164,9 @@ def _white_box(case: Scenario, clean: Scenario):
     (and their defeat edges); as claimed status, the clean status.
     """
     from scorer.defects import output_from_analysis
-    from symbolic.trace import build_trace
-    from symbolic.trace_graph import graph_to_trace
-    from symbolic.tnf import normal_form
+    from symbolic.traces.trace import build_trace
+    from symbolic.traces.trace_graph import graph_to_trace
+    from symbolic.traces.tnf import normal_form
 
     listed = Analysis(facts=clean.candidate.facts, rules=clean.candidate.rules,
                       priorities=clean.candidate.priorities, attacks=case.candidate.attacks)

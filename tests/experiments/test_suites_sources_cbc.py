@@ -14,7 +14,7 @@ import pytest
 
 from experiments.suites.checks import check_scenarios, evaluate_gold
 from experiments.suites.sources.normative_en_cbc import SCENARIOS
-from symbolic.model import Analysis, Scenario
+from symbolic.scenario.model import Analysis, Scenario
 
 BY_ID = {d["id"]: d for d in SCENARIOS}
 IDS = sorted(BY_ID)

@@ -81,7 +81,7 @@ def test_page_of_a_configuration_without_graph_and_of_a_hard_failure():
     from assistant.backends import Backbone
     from assistant.render_html import render_html
     from assistant.scripted import Script, scripted_lm
-    from symbolic.model import EvidenceFragment
+    from symbolic.scenario.model import EvidenceFragment
 
     fragments = [EvidenceFragment(id="E-01", text="Late delivery incurs a <penalty>.", source="Supply Agreement",
                                   clause="7.2")]

@@ -9,7 +9,7 @@ import pytest
 from assistant.errors import ConfigurationError
 from assistant.ingest.run import prepare_package
 from assistant.ingest.select import fragment_tokens, select
-from symbolic.model import EvidenceFragment
+from symbolic.scenario.model import EvidenceFragment
 
 from ingest_fixtures import QUERY, TARGET, fragment_id
 

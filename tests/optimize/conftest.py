@@ -15,6 +15,6 @@ from optimize_cases import PENALTY_SUITE  # noqa: E402  (after the environment d
 @pytest.fixture(scope="session")
 def penalty_suite():
     """The seven penalty scenarios (no update pairs)."""
-    from symbolic.io import load_suite
+    from symbolic.suites.io import load_suite
 
     return load_suite(PENALTY_SUITE)

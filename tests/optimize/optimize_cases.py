@@ -33,7 +33,7 @@ def replay(config, program, suite_path=PENALTY_SUITE) -> dict:
     from assistant.api import Assistant
     from assistant.backends import Backbone
     from assistant.scripted import Script, scripted_lm
-    from symbolic.io import load_suite
+    from symbolic.suites.io import load_suite
 
     scenario = load_suite(suite_path)[0]
     script = Script([_echo], fallback="error")

@@ -91,7 +91,7 @@ def test_the_serving_model_logged_with_the_program_answers_with_the_output_contr
     from mlflow import MlflowClient
 
     from scorer.contract import OutputRecord
-    from symbolic.io import load_suite as load_file
+    from symbolic.suites.io import load_suite as load_file
 
     uri, _, _, reg = registered
     mv = MlflowClient(tracking_uri=uri, registry_uri=uri).get_model_version(reg.name, reg.version)

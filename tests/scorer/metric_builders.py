@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from scorer.contract import CommonV1, OutputRecord, TraceV2
-from symbolic.model import Analysis, EvidenceFragment, Fact, Gold, Metadata, Priority, Rule, Scenario
+from symbolic.scenario.model import Analysis, EvidenceFragment, Fact, Gold, Metadata, Priority, Rule, Scenario
 
 
 def frag(n: int) -> EvidenceFragment:

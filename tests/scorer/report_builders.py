@@ -10,16 +10,16 @@ import json
 from scorer.contract import OutputRecord
 from scorer.outputs_io import dump_outputs
 from scorer.repair import repair_record
-from symbolic.examples import penalty_analysis
-from symbolic.io import dump_suite
-from symbolic.model import Analysis, EvidenceFragment, Gold, Metadata, Scenario
+from symbolic.scenario.examples import penalty_analysis
+from symbolic.suites.io import dump_suite
+from symbolic.scenario.model import Analysis, EvidenceFragment, Gold, Metadata, Scenario
 
 EVIDENCE = [EvidenceFragment(id=f"E-{i:02d}", text=f"Fragment {i}.", source="Supply Agreement")
             for i in range(1, 8)]
 
 
 def penalty(variant: str) -> Analysis:
-    """The penalty objects of ``variant``, facts numbered first (:func:`symbolic.examples.penalty_analysis`)."""
+    """The penalty objects of ``variant``, facts numbered first (:func:`symbolic.scenario.examples.penalty_analysis`)."""
     return penalty_analysis(variant, facts_first=True)
 
 

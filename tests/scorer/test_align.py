@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from scorer.align import align_edges, gold_classes, trace_edges
-from symbolic.examples import penalty_analysis
-from symbolic.labels import Status
-from symbolic.model import Analysis, AttackEdge
+from symbolic.scenario.examples import penalty_analysis
+from symbolic.scenario.labels import Status
+from symbolic.scenario.model import Analysis, AttackEdge
 
 from metric_builders import fact, prio, rule, two_paths
 
@@ -130,11 +130,11 @@ import warnings  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from metric_builders import make_scenario, small_theories  # noqa: E402
 from scorer.defects import gold_output, inject, localize, localize_case  # noqa: E402
-from symbolic.model import DEFECT_CLASSES  # noqa: E402
+from symbolic.scenario.model import DEFECT_CLASSES  # noqa: E402
 from scorer.score import score_case  # noqa: E402
 from symbolic.errors import PriorityCycleWarning  # noqa: E402
-from symbolic.model import DefectClass  # noqa: E402
-from symbolic.status import evaluate_analysis  # noqa: E402
+from symbolic.scenario.model import DefectClass  # noqa: E402
+from symbolic.engine.status import evaluate_analysis  # noqa: E402
 
 
 @settings(max_examples=25, deadline=None, derandomize=True)

@@ -74,7 +74,7 @@ def test_a_theory_with_exponentially_many_arguments_is_refused_before_it_is_buil
     s = alternative_derivations(23)  # 2**23 arguments for the target: far past the engine's limit
     r = score_case(s, _gold_output(s))
     assert r.not_scored and "arguments" in r.not_scored
-    from symbolic.grounding import ground
+    from symbolic.engine.grounding import ground
 
     assert argument_bound(ground(s.evidence_ids(), s.gold), 10_000) == 10_001
 

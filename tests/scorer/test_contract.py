@@ -17,7 +17,7 @@ from scorer.contract import (
     json_schemas,
     schema_text,
 )
-from symbolic.grounding import ground
+from symbolic.engine.grounding import ground
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "scorer" / "schemas"
 

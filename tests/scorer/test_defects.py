@@ -13,7 +13,7 @@ from scorer.errors import ScoringError
 from scorer.defects import (DEFECTS, candidate_analysis, gold_output, inject, localization_table, localize,
                             localize_case, output_from_analysis)
 from scorer.metrics._examples import penalty_scenario
-from symbolic.model import DEFECT_CLASSES, Analysis, DefectClass
+from symbolic.scenario.model import DEFECT_CLASSES, Analysis, DefectClass
 
 PEER = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "neuro_symbolic" / "controlled_benchmark_600.jsonl"
 
@@ -51,7 +51,7 @@ def test_missing_evidence_removes_the_fragment_from_the_delivered_package():
 
 
 def test_fabricated_claimed_node_is_an_invalid_proof_node():
-    from symbolic.model import TraceEdge
+    from symbolic.scenario.model import TraceEdge
 
     sc = penalty_scenario()
     out = gold_output(sc)
@@ -134,7 +134,7 @@ def test_table_on_the_penalty_case():
 
 @pytest.mark.skipif(not PEER.exists(), reason="peer corpus copy not available")
 def test_localization_on_a_sample_of_the_peer_corpus():
-    from symbolic.peer import import_peer_file
+    from symbolic.suites.peer import import_peer_file
 
     scenarios = import_peer_file(PEER)[::60]
     t = localization_table(scenarios)
@@ -144,7 +144,7 @@ def test_localization_on_a_sample_of_the_peer_corpus():
 
 
 def test_the_class_table_lists_the_six_classes_in_the_papers_order():
-    from symbolic.locations import parse_location
+    from symbolic.scenario.locations import parse_location
 
     assert tuple(spec.defect_class for spec in DEFECTS) == DEFECT_CLASSES
     for spec in DEFECTS:

@@ -12,7 +12,7 @@ from scorer.gold_views import GoldViews
 from scorer.metrics._examples import penalty_output, penalty_scenario
 from scorer.metrics.context import gold_view
 from scorer.score import score_suite
-from symbolic.io import load_suite
+from symbolic.suites.io import load_suite
 
 SUITE = Path(__file__).resolve().parents[2] / "experiments" / "suites" / "controlled-140.jsonl"
 

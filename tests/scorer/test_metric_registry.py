@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from scorer.metrics import HIGHER_IS_BETTER, METRICS, Aggregation, aggregate_metric
-from symbolic.registry import Registry
+from symbolic.support.registry import Registry
 from scorer.records import MetricRecord
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "metrics.md").read_text(encoding="utf-8")

@@ -11,7 +11,7 @@ from scorer.metrics import (
     unsupported_unrelated_conclusion_rate,
 )
 from scorer.metrics._examples import penalty_context
-from symbolic.model import Analysis, AttackEdge
+from symbolic.scenario.model import Analysis, AttackEdge
 
 
 def test_not_applicable_without_the_gold_flag_whatever_the_output_says():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from metric_builders import failure, fact, make_output, make_scenario, rule
 from scorer.score import aggregate, score_suite
-from symbolic.model import Analysis
+from symbolic.scenario.model import Analysis
 
 
 def pair_suite():

@@ -7,9 +7,9 @@ import pytest
 from metric_builders import fact, prio, rule, two_paths
 from scorer.ncr import consistent_with_witness, ncr_witness
 from scorer.subtheory import Universe
-from symbolic.examples import penalty_analysis
-from symbolic.labels import Status
-from symbolic.model import Analysis
+from symbolic.scenario.examples import penalty_analysis
+from symbolic.scenario.labels import Status
+from symbolic.scenario.model import Analysis
 
 E = [f"E-{i:02d}" for i in range(1, 10)]
 PEN = "Penalty(x)"
@@ -119,7 +119,7 @@ from itertools import combinations  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 
 from metric_builders import small_theories  # noqa: E402
-from symbolic.status import evaluate_analysis  # noqa: E402
+from symbolic.engine.status import evaluate_analysis  # noqa: E402
 
 def _without(a: Analysis, drop: set[str]) -> Analysis:
     from scorer.handles import handle_of
@@ -165,7 +165,7 @@ def test_evaluation_cap_stops():
 
 def _undercut_case(columnar: bool) -> Analysis:
     """p from f1 by r1; two explicit undercuts of r1 (from f2 and f3), so the status flips once both go."""
-    from symbolic.model import AttackColumns, AttackEdge
+    from symbolic.scenario.model import AttackColumns, AttackEdge
 
     facts = [fact(1, "a"), fact(2, "b"), fact(3, "c")]
     rules = [rule(1, ["a"], "p"), rule(2, ["b"], "q")]

@@ -1,4 +1,4 @@
-"""``load_outputs`` reads lines with jiter first: records and errors are the strict parser's."""
+"""``load_outputs`` reads lines with the strict parser: its records and errors."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from scorer.contract import OutputRecord
 from scorer.defects import gold_output
 from scorer.errors import OutputFileError
 from scorer.outputs_io import load_outputs
-from symbolic._jsonread import parse_json
-from symbolic.io import load_suite
+from symbolic.suites._jsonread import parse_json
+from symbolic.suites.io import load_suite
 
 SUITE = Path(__file__).resolve().parents[2] / "experiments" / "suites" / "controlled-140.jsonl"
 GOOD = {"case_id": "c1", "configuration": "b4", "model": "m", "common": {"final_status": "both"}}

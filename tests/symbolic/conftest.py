@@ -1,7 +1,7 @@
 """Fixtures for the engine tests: a compact way to write small theories.
 
 ``spec(facts=..., rules=..., priorities=..., attacks=...)`` builds an
-:class:`~symbolic.model.Analysis` whose objects all cite ``E-01``:
+:class:`~symbolic.scenario.model.Analysis` whose objects all cite ``E-01``:
 
 - facts: ``{"f1": "Delay(x)"}``;
 - rules: ``{"r1": "Delay(x) => Penalty(x)"}`` with ``=>`` defeasible,
@@ -17,8 +17,8 @@ import re
 
 import pytest
 
-from symbolic.grounding import ground
-from symbolic.model import Analysis, AttackEdge, Fact, Priority, Rule
+from symbolic.engine.grounding import ground
+from symbolic.scenario.model import Analysis, AttackEdge, Fact, Priority, Rule
 
 EVIDENCE = ("E-01",)
 _ARROW = re.compile(r"\s*(=>|->|~>)\s*")

@@ -1,4 +1,4 @@
-"""The penalty fixtures of the symbolic tests, all made from :mod:`symbolic.examples`.
+"""The penalty fixtures of the symbolic tests, all made from :mod:`symbolic.scenario.examples`.
 
 ``fixtures/penalty_suite.jsonl`` (the rows of docs/semantics.md section 8) is
 committed, because the docs and the benchmarks name it;
@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from symbolic.examples import penalty_analysis, penalty_scenario, penalty_table
-from symbolic.io import dump_suite
+from symbolic.scenario.examples import penalty_analysis, penalty_scenario, penalty_table
+from symbolic.suites.io import dump_suite
 
 __all__ = ["SUITE", "trace_case", "write_case_json", "write_suite"]
 

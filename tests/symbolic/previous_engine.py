@@ -14,15 +14,15 @@ from itertools import product
 
 import numpy as np
 
-from symbolic.attack_table import SHAPE_ARGUMENT
-from symbolic.arguments import ArgumentLimitError
-from symbolic.attacks import _Builder
-from symbolic.grounding import Theory
-from symbolic.labels import RuleKind
-from symbolic.literals import complement
-from symbolic.rebut_blocks import REBUTTABLE as _REBUTTABLE
-from symbolic.results import Argument
-from symbolic.target_rules import TargetRules
+from symbolic.engine.attack_table import SHAPE_ARGUMENT
+from symbolic.engine.arguments import ArgumentLimitError
+from symbolic.engine.attacks import _Builder
+from symbolic.engine.grounding import Theory
+from symbolic.scenario.labels import RuleKind
+from symbolic.scenario.literals import complement
+from symbolic.engine.rebut_blocks import REBUTTABLE as _REBUTTABLE
+from symbolic.engine.results import Argument
+from symbolic.engine.target_rules import TargetRules
 
 __all__ = ["PreviousBuilder", "previous_build", "previous_index"]
 
@@ -50,7 +50,7 @@ def _previous_combinations(pools, fresh_from, rule_id, args):
 
 
 def previous_build(theory: Theory, limit: int = 2_000_000) -> tuple[Argument, ...]:
-    """Definition 1, as :func:`symbolic.arguments.build_arguments` computed it before its fast paths."""
+    """Definition 1, as :func:`symbolic.engine.arguments.build_arguments` computed it before its fast paths."""
     args: list[Argument] = []
     support: dict[str, list[int]] = {}
     rules = theory.rules
@@ -111,7 +111,7 @@ def previous_build(theory: Theory, limit: int = 2_000_000) -> tuple[Argument, ..
 
 
 def previous_index(arguments) -> dict:
-    """The lookup tables of :class:`symbolic.arguments.ArgumentIndex`, computed as before."""
+    """The lookup tables of :class:`symbolic.engine.arguments.ArgumentIndex`, computed as before."""
     arguments = tuple(arguments)
     position = {a.id: i for i, a in enumerate(arguments)}
     tables: dict = {"by_conclusion": {}, "by_top": {}, "users": {}, "premise_users": {}}

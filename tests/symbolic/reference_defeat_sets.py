@@ -1,5 +1,5 @@
-"""The defeat sets of a trace as :mod:`symbolic.trace_attacks` computed them before
-:mod:`symbolic.defeat_sets`: one class of attacks at a time, its pairs a Python set
+"""The defeat sets of a trace as :mod:`symbolic.traces.trace_attacks` computed them before
+:mod:`symbolic.traces.defeat_sets`: one class of attacks at a time, its pairs a Python set
 (``NeutralizingPairs.pairs``), each set named by a set comprehension.  The tests compare the
 integer-coded version with it, result for result and in the same order.
 """
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from symbolic.attack_table import SHAPE_FACT, SHAPE_RULE
-from symbolic.defeat_set_members import DefeatSets
-from symbolic.target_rules import NeutralizingPairs
+from symbolic.engine.attack_table import SHAPE_FACT, SHAPE_RULE
+from symbolic.traces.defeat_set_members import DefeatSets
+from symbolic.engine.target_rules import NeutralizingPairs
 
 __all__ = ["reference_defeat_sets"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from symbolic.arguments import ArgumentLimitError, build_arguments, super_arguments
+from symbolic.engine.arguments import ArgumentLimitError, build_arguments, super_arguments
 
 
 def _shape(args):

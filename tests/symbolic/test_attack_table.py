@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from symbolic import columns as columns_module
-from symbolic.attack_list import AttackList
+from symbolic.scenario import columns as columns_module
+from symbolic.scenario.attack_list import AttackList
 from symbolic.errors import ScenarioError
-from symbolic.grounding import ground
-from symbolic.io import load_scenario_text
-from symbolic.model import Analysis, AttackColumns, AttackEdge
-from symbolic.status import evaluate_analysis
-from symbolic.tnf import normal_form, tnf_json
+from symbolic.engine.grounding import ground
+from symbolic.suites.io import load_scenario_text
+from symbolic.scenario.model import Analysis, AttackColumns, AttackEdge
+from symbolic.engine.status import evaluate_analysis
+from symbolic.traces.tnf import normal_form, tnf_json
 
 ROOT = Path(__file__).resolve().parents[2]
 E = ["E-01"]

@@ -8,15 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symbolic.arguments import build_arguments
-from symbolic.attacks import derive_attacks
-from symbolic.target_rules import applicable_rules
+from symbolic.engine.arguments import build_arguments
+from symbolic.engine.attacks import derive_attacks
+from symbolic.engine.target_rules import applicable_rules
 from symbolic.errors import PriorityCycleWarning
-from symbolic.labels import Status
-from symbolic.literals import complement, excepted_rule
-from symbolic.priorities import priority_order
-from symbolic.results import Label
-from symbolic.status import evaluate
+from symbolic.scenario.labels import Status
+from symbolic.scenario.literals import complement, excepted_rule
+from symbolic.engine.priorities import priority_order
+from symbolic.engine.results import Label
+from symbolic.engine.status import evaluate
 
 
 def _run(t):

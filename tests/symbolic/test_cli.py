@@ -11,10 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 import optimize.root as root
-import symbolic.cli as cli
-from symbolic.io import load_suite, scenario_json_schema, scenario_line
-from symbolic.labels import Status
-from symbolic.tnf import tnf
+import symbolic.commands.cli as cli
+from symbolic.suites.io import load_suite, scenario_json_schema, scenario_line
+from symbolic.scenario.labels import Status
+from symbolic.traces.tnf import tnf
 
 from penalty_cases import write_case_json
 
@@ -264,7 +264,7 @@ def test_console_entry_point_in_a_subprocess(tmp_path):
 
 
 def test_check_gold_engine_errors_are_reported_per_case(monkeypatch, tmp_path):
-    from symbolic.arguments import ArgumentLimitError
+    from symbolic.engine.arguments import ArgumentLimitError
 
     def too_many(scenario, analysis):
         raise ArgumentLimitError(f"theory yields more than 10 arguments ({scenario.id})")

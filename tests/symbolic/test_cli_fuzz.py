@@ -72,7 +72,7 @@ class CliFuzz:
 
 def _outputs_file(path: Path) -> Path:
     from scorer.contract import OutputRecord
-    from symbolic.io import load_suite
+    from symbolic.suites.io import load_suite
 
     path.write_text("".join(OutputRecord(case_id=s.id, configuration="direct", model="m",
                                          common={"final_status": "accepted"}).to_json() + "\n"

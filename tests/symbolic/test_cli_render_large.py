@@ -6,9 +6,9 @@ import io
 
 from rich.console import Console
 
-from symbolic import cli_render
-from symbolic.io import load_suite
-from symbolic.status import evaluate_analysis
+from symbolic.commands import cli_render
+from symbolic.suites.io import load_suite
+from symbolic.engine.status import evaluate_analysis
 from pathlib import Path
 
 SUITE = Path(__file__).resolve().parent / "fixtures" / "penalty_suite.jsonl"

@@ -1,6 +1,6 @@
-"""The integer-coded defeat sets (symbolic.defeat_sets) against the class-by-class reference.
+"""The integer-coded defeat sets (symbolic.traces.defeat_sets) against the class-by-class reference.
 
-Every field of :class:`symbolic.trace_attacks.AttackEdges` must be the same, the sets in the same
+Every field of :class:`symbolic.traces.trace_attacks.AttackEdges` must be the same, the sets in the same
 order, on seeded theories of every test generator, on the same theories with engine pairs that
 are not among their class's pairs (attacks given as objects, not derived), and on every fallback
 path (plain sorts instead of packed ones, sub-classes found by sorting, sets sorted by their ids).
@@ -14,10 +14,10 @@ import random
 import numpy as np
 import pytest
 
-from symbolic import _sortkeys, attack_classes, defeat_set_members, sorted_keys, trace_attacks
-from symbolic.naming import Namer
-from symbolic.sorted_keys import distinct, find, sort_order, sort_positions, unique
-from symbolic.trace_attacks import attack_edges
+from symbolic.support.sorted_keys import distinct, find, sort_positions, unique
+from symbolic.traces import attack_classes, defeat_set_members, trace_attacks
+from symbolic.traces.naming import Namer
+from symbolic.traces.trace_attacks import attack_edges
 
 from reference_defeat_sets import reference_defeat_sets
 from test_trace_naive import CASES, _form
@@ -50,14 +50,8 @@ def _check(evaluation, monkeypatch) -> None:
         with monkeypatch.context() as patch:  # the engine pairs read from their names, not the builder's keys
             patch.setattr(evaluation.attacks, "defeat_keys", None)
             _same(_edges(evaluation), want)
-    with monkeypatch.context() as patch:  # sub-classes by sorting, plain sorts and binary searches
+    with monkeypatch.context() as patch:  # sub-classes by sorting
         patch.setattr(attack_classes, "_KEY_LIMIT", 0)
-        _same(_edges(evaluation), want)
-        patch.setattr(trace_attacks, "EDGE_KEYS", None)  # the edge keys by numpy
-        _same(_edges(evaluation), want)
-        patch.setattr(sorted_keys, "RADIX", None)  # numpy's packed sorts
-        _same(_edges(evaluation), want)
-        patch.setattr(sorted_keys, "PACK_LIMIT", 0)
         _same(_edges(evaluation), want)
         patch.setattr(defeat_set_members, "_id_ranks", lambda *args: None)  # sets sorted by their ids
         _same(_edges(evaluation), want)
@@ -100,108 +94,22 @@ def test_engine_pairs_outside_their_class_equal_the_reference(name, analysis, ta
 
 
 @pytest.mark.parametrize("seed", range(30))
-def test_sorted_keys_equal_numpy(seed, monkeypatch):
+def test_distinct_and_find_of_sorted_keys(seed):
     rng = np.random.default_rng(seed)
     span = int(rng.choice([1, 2, 7, 1000, 1 << 40]))
     n = int(rng.integers(0, 3000))
     key = rng.integers(0, span, n)
-    for radix, limit in ((sorted_keys.RADIX, sorted_keys.PACK_LIMIT), (None, sorted_keys.PACK_LIMIT), (None, 0)):
-        with monkeypatch.context() as patch:
-            patch.setattr(sorted_keys, "RADIX", radix)
-            patch.setattr(sorted_keys, "PACK_LIMIT", limit)
-            order, ordered = sort_order(key, span)
-            assert np.array_equal(ordered, np.sort(key)) and np.array_equal(key[order], ordered)
-            assert sorted(order.tolist()) == list(range(n))
-            positions, tied = sort_positions(key, span)
-            assert np.array_equal(positions, np.argsort(key, kind="stable"))
-            if len(np.unique(key)) == n:
-                assert tied is None
-            else:
-                assert np.array_equal(tied, ordered)
-            values, first, inverse = distinct(key, span)
-            assert np.array_equal(values, np.unique(key)) and np.array_equal(unique(key), values)
-            assert np.array_equal(key[first], values) and np.array_equal(values[inverse], key)
-            keys = np.unique(rng.integers(0, span, int(rng.integers(0, 50))))
-            queries = rng.integers(0, span, int(rng.integers(0, 200)))
-            if len(keys):
-                queries[: len(queries) // 2] = rng.choice(keys, len(queries) // 2)
-            found = find(keys, queries, span)
-            want = [keys.tolist().index(q) if q in keys else -1 for q in queries.tolist()]
-            assert found.tolist() == want
-
-
-@pytest.mark.parametrize("seed", range(40))
-def test_radix_order_is_a_stable_sort(seed):
-    """The C sort against numpy's stable argsort: int32 and int64 keys, every width of span, runs of
-    equal keys and of equal digits (skipped passes), the empty input."""
-    rng = np.random.default_rng(seed)
-    span = int(rng.choice([1, 2, 255, 256, 257, 1 << 16, 3 * 8672 * 8672, 1 << 32, (1 << 32) + 1, 1 << 40,
-                           (1 << 63) - 1]))  # up to 2^32 the passes move uint32 pairs, above (uint64, int64)
-    n = int(rng.choice([0, 1, 5, 1000, 70000]))
-    key = rng.integers(0, span, n, dtype=np.int64)
-    if n and seed % 3 == 0:  # few distinct keys: long runs of ties
-        key = rng.choice(key[:4], n)
-    if n and seed % 3 == 1:  # a high digit shared by every key
-        key = (key & 0xFFFF) | (span - 1 & ~0xFFFF)
-        key = np.minimum(key, span - 1)
-    for keys in ((key, key.astype(np.int32)) if span <= 1 << 31 else (key,)):
-        order, ordered = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
-        ties = _sortkeys.order(keys, span, order, ordered)
-        want = np.argsort(key, kind="stable")
-        assert np.array_equal(order, want) and np.array_equal(ordered, key[want])
-        assert ties == n - len(np.unique(key))
-        positions = np.full(n, -1, dtype=np.int64)  # without the sorted keys: the same order and ties
-        assert _sortkeys.order(keys, span, positions, None) == ties
-        assert np.array_equal(positions, want)
-
-
-def test_radix_order_checks_its_arguments():
-    out = np.empty(2, dtype=np.int64)
-    with pytest.raises(ValueError, match="outside"):
-        _sortkeys.order(np.array([0, 3]), 3, out, out.copy())
-    with pytest.raises(ValueError, match="outside"):
-        _sortkeys.order(np.array([-1, 0], dtype=np.int32), 3, out, out.copy())
-    with pytest.raises(ValueError, match="span"):
-        _sortkeys.order(np.array([0, 0]), 0, out, out.copy())
-    with pytest.raises(ValueError, match="len"):
-        _sortkeys.order(np.array([0, 0, 0]), 3, out, out.copy())
-    with pytest.raises(TypeError):
-        _sortkeys.order(np.array([0.0, 1.0]), 3, out, out.copy())
-    with pytest.raises(ValueError, match="outside"):
-        _sortkeys.order(np.array([0, 3]), 3, out, None)
-
-
-@pytest.mark.parametrize("seed", range(20))
-def test_edge_keys_kernel_equals_numpy(seed):
-    """The C pass of the attack edge keys against the same arithmetic in numpy, int32 and int64 keys."""
-    rng = np.random.default_rng(seed)
-    n_args, n_nodes, n = int(rng.integers(1, 300)), 0, int(rng.choice([0, 1, 50, 5000]))
-    arg_node = rng.integers(0, max(n_args // 2, 1), n_args).astype(np.int32)
-    n_nodes = int(arg_node.max()) + 1
-    source_rank = rng.permutation(n_nodes).astype(np.int64)
-    kind_rank = np.array([2, 0, 1], dtype=np.int64)
-    attacker = rng.integers(0, n_args, n).astype(np.int32)
-    target = rng.integers(0, n_args, n).astype(np.int32)
-    kind = rng.integers(0, 3, n).astype(np.int8)
-    want = (kind_rank[kind] * n_nodes + source_rank[arg_node[attacker]]) * n_nodes + arg_node[target]
-    for key_type in (np.int32, np.int64):
-        key = np.full(n, -1, dtype=key_type)
-        _sortkeys.edge_keys(attacker, target, kind, arg_node, source_rank, kind_rank, n_nodes, key)
-        assert np.array_equal(key, want)
-
-
-def test_edge_keys_kernel_checks_its_arguments():
-    one = np.zeros(1, dtype=np.int32)
-    args = [one, one, np.zeros(1, dtype=np.int8), one, np.zeros(1, dtype=np.int64), np.zeros(3, dtype=np.int64), 1]
-    _sortkeys.edge_keys(*args, np.empty(1, dtype=np.int32))
-    with pytest.raises(ValueError, match="out of range"):  # an attacker index past the arguments
-        _sortkeys.edge_keys(np.array([1], dtype=np.int32), *args[1:], np.empty(1, dtype=np.int32))
-    with pytest.raises(ValueError, match="out of range"):  # a kind past the kind ranks
-        _sortkeys.edge_keys(one, one, np.array([3], dtype=np.int8), *args[3:], np.empty(1, dtype=np.int32))
-    with pytest.raises(ValueError, match="len"):
-        _sortkeys.edge_keys(*args, np.empty(2, dtype=np.int32))
-    with pytest.raises(TypeError):  # int64 argument indices
-        _sortkeys.edge_keys(np.zeros(1, dtype=np.int64), *args[1:], np.empty(1, dtype=np.int32))
+    positions, tied = sort_positions(key, span)
+    assert (tied is None) == (len(np.unique(key)) == n)
+    values, first, inverse = distinct(key, span)
+    assert np.array_equal(key[first], values) and np.array_equal(values[inverse], key)
+    assert values.tolist() == sorted(set(key.tolist())) and np.array_equal(unique(key), values)
+    keys = np.unique(rng.integers(0, span, int(rng.integers(0, 50))))
+    queries = rng.integers(0, span, int(rng.integers(0, 200)))
+    if len(keys):
+        queries[: len(queries) // 2] = rng.choice(keys, len(queries) // 2)
+    want = [keys.tolist().index(q) if q in keys else -1 for q in queries.tolist()]
+    assert find(keys, queries, span).tolist() == want
 
 
 class _Parts:
@@ -254,10 +162,12 @@ def _pair_keys_by_hand(defeat, shape, on, lic, target, on_class, offset, lic_spa
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_pair_keys_kernel_reads_each_engine_pairs_class_key(seed):
-    """symbolic._classkeys.pair_keys against the same keys by hand: one key per engine pair (its first
-    attack's row), False when a pair has two, IndexError for a pair or class outside the arrays."""
-    from symbolic._classkeys import pair_keys
+def test_pair_keys_reads_each_engine_pairs_class_key(seed):
+    """attack_classes.pair_keys against the same keys by hand: one key per engine pair (its first
+    attack's row), None when a pair has two."""
+    from types import SimpleNamespace
+
+    from symbolic.traces.attack_classes import ClassKeys, pair_keys
 
     rng = np.random.default_rng(seed)
     n, n_pairs, n_class = int(rng.integers(0, 60)), int(rng.integers(1, 8)), 12
@@ -270,16 +180,10 @@ def test_pair_keys_kernel_reads_each_engine_pairs_class_key(seed):
     on_class = rng.integers(0, 9, n_class).astype(np.int64)
     offset = np.array([0, 4, 8], dtype=np.int64)
     attacked_span = 1 if seed % 4 < 2 else 6
-    key_of, row_of = np.full(n_pairs, -1, dtype=np.int64), np.zeros(n_pairs, dtype=np.int64)
-    ok = pair_keys(pair, shape, on, lic, target, on_class, offset, 4, attacked_span, 2, key_of, row_of)
+    table = SimpleNamespace(defeats=[None] * n_pairs, defeat=pair, shape=shape, on=on, lic=lic, target=target)
+    got = pair_keys(ClassKeys(on_class, offset, n_class, 4, attacked_span), table)
     want_ok, want_key, want_row = _pair_keys_by_hand(pair, shape, on, lic, target, on_class, offset, 4,
                                                      attacked_span, 2, n_pairs)
-    assert ok is want_ok
-    if ok:
-        assert key_of.tolist() == want_key and row_of.tolist() == want_row
-    if n and (pair >= 0).any():
-        bad = pair.copy()
-        bad[np.flatnonzero(pair >= 0)[0]] = n_pairs
-        with pytest.raises(IndexError):
-            pair_keys(bad, shape, on, lic, target, on_class, offset, 4, attacked_span, 2,
-                      np.full(n_pairs, -1, dtype=np.int64), np.zeros(n_pairs, dtype=np.int64))
+    assert (got is not None) is want_ok
+    if want_ok:
+        assert got[0].tolist() == want_key and got[1].tolist() == want_row

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 
-from symbolic.dot import dot_escape, to_dot
-from symbolic.model import Analysis, Trace, TraceEdge, TraceNode
-from symbolic.naming import edge_id
-from symbolic.status import evaluate_analysis
-from symbolic.tnf import tnf
-from symbolic.trace import build_trace
+from symbolic.traces.dot import dot_escape, to_dot
+from symbolic.scenario.model import Analysis, Trace, TraceEdge, TraceNode
+from symbolic.traces.naming import edge_id
+from symbolic.engine.status import evaluate_analysis
+from symbolic.traces.tnf import tnf
+from symbolic.traces.trace import build_trace
 
 from penalty_cases import trace_case
 

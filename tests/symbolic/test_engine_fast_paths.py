@@ -1,7 +1,7 @@
 """The engine's fast paths against its previous computation, on random seeded theories.
 
 Arguments (Definition 1), the argument index, the rebut blocks and numbering of
-defeating pairs (Definitions 2 and 4), ``P+`` of a layered base (Definition 3) and
+defeating pairs (Definitions 2 and 4), ``P+`` of large bases (Definition 3) and
 the ``targetRules`` the evaluation carries must be exactly what the previous
 implementations (``previous_engine.py``, networkx for ``P+``) give.
 """
@@ -20,15 +20,14 @@ import pytest
 from hypothesis import given, settings
 
 from previous_engine import PreviousBuilder, previous_build, previous_index
-from symbolic import priorities
-from symbolic.arguments import ArgumentIndex, build_arguments
-from symbolic.attacks import _Builder
+from symbolic.engine.arguments import ArgumentIndex, build_arguments
+from symbolic.engine.attacks import _Builder
 from symbolic.errors import PriorityCycleWarning
-from symbolic.grounding import ground
-from symbolic.model import Analysis
-from symbolic.priorities import priority_order, priority_order_from_pairs, priority_parts
-from symbolic.status import evaluate
-from symbolic.target_rules import NeutralizingPairs, TargetRules, target_rules_of
+from symbolic.engine.grounding import ground
+from symbolic.scenario.model import Analysis
+from symbolic.engine.priorities import priority_order, priority_order_from_pairs
+from symbolic.engine.status import evaluate
+from symbolic.engine.target_rules import NeutralizingPairs, TargetRules, target_rules_of
 from test_attacks import theories
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,7 +52,7 @@ def _seeded():
     for seed in range(3):
         rng = random.Random(seed)
         cases.append(("dense", seed, {"k": rng.randint(3, 12), "groups": 2, "density": rng.choice([0.2, 0.5])}))
-        cases.append(("dense", seed, {"k": 24, "groups": 2, "density": 0.5}))  # past the layered path's threshold
+        cases.append(("dense", seed, {"k": 24, "groups": 2, "density": 0.5}))
         cases.append(("mixed", seed, {"k": rng.randint(4, 16), "groups": 4}))
         cases.append(("altderiv", seed, {"m": rng.randint(2, 6), "q": rng.randint(2, 6), "groups": 2}))
     return cases
@@ -67,11 +66,10 @@ def _check_engine(theory) -> None:
         index, expected = ArgumentIndex(args), previous_index(args)
         for name, value in expected.items():
             assert getattr(index, name) == value, name
-        order, layered = priority_parts(theory)
+        order = priority_order(theory)
         previous = priority_order_from_pairs((p.stronger, p.weaker) for p in theory.priorities)
         assert order == previous
-        rules = TargetRules(theory, args, order.closure, pair_codes=layered)
-        assert rules == TargetRules(theory, args, order.closure)
+        rules = TargetRules(theory, args, order.closure)
         new = _Builder(theory, args, order, rules).table()
         old = PreviousBuilder(theory, args, order).table()
     for name in _COLUMNS:
@@ -112,7 +110,7 @@ def _layered_pairs(rng: random.Random, shape: str) -> list[tuple[str, str]]:
     elif shape == "self-loop":
         pairs.append((layers[0][1], layers[0][1]))
     elif shape == "deep":  # a chain deeper than the layers numpy peels
-        chain = [f"c{i}" for i in range(priorities._MAX_DEPTH + 5)]
+        chain = [f"c{i}" for i in range(21)]
         pairs += list(zip(chain, chain[1:]))
     pairs += rng.sample(pairs, min(10, len(pairs)))  # duplicates
     rng.shuffle(pairs)
@@ -123,25 +121,11 @@ def _layered_pairs(rng: random.Random, shape: str) -> list[tuple[str, str]]:
 @pytest.mark.parametrize("seed", range(4))
 def test_priority_order_of_large_bases_matches_networkx(shape, seed):
     pairs = _layered_pairs(random.Random(seed), shape)
-    assert len(set(pairs)) >= priorities._FAST_FROM
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PriorityCycleWarning)
-        order, layered = priorities._order([a for a, _ in pairs], [b for _, b in pairs], 3)
+        order = priority_order_from_pairs(pairs)
     assert (order.cycles, order.unresolved, order.closure) == _networkx_order(pairs)
     assert order.base == frozenset(pairs)
-    if layered is not None:  # the layered path: its columns are P+, and so is their map
-        names = layered.names
-        assert set(zip([names[i] for i in layered.strong], [names[i] for i in layered.weak])) == order.closure
-        assert len(layered.strong) == len(order.closure)
-        grouped: dict[str, set[str]] = {}
-        for strong, weak in order.closure:
-            grouped.setdefault(weak, set()).add(strong)
-        assert priorities.stronger_map(*layered[:3]) == grouped
-        assert layered.pairs == list(zip([names[i] for i in layered.strong], [names[i] for i in layered.weak]))
-    if shape == "transitive":
-        assert layered is not None
-    elif shape != "random":  # a cycle, or paths without their own pair: the general path
-        assert layered is None
 
 
 def test_a_cycle_in_a_large_base_still_warns():

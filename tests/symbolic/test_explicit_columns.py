@@ -1,4 +1,4 @@
-"""The column-wise merge of explicit attacks (``symbolic.explicit``) against a per-edge reference.
+"""The column-wise merge of explicit attacks (``symbolic.engine.explicit``) against a per-edge reference.
 
 The reference below expands each explicit edge one at a time, exactly as
 Definition 2 reads (docs/semantics.md section 4), keeps the first of equal
@@ -16,15 +16,15 @@ import warnings
 import numpy as np
 import pytest
 
-from symbolic import attacks as attacks_module
-from symbolic import columns as columns_module
-from symbolic import explicit
-from symbolic.arguments import build_arguments
-from symbolic.attack_list import AttackList
-from symbolic.grounding import ground
-from symbolic.labels import AttackKind
-from symbolic.model import Analysis
-from symbolic.priorities import priority_order
+from symbolic.engine import attacks as attacks_module
+from symbolic.scenario import columns as columns_module
+from symbolic.engine import explicit
+from symbolic.engine.arguments import build_arguments
+from symbolic.scenario.attack_list import AttackList
+from symbolic.engine.grounding import ground
+from symbolic.scenario.labels import AttackKind
+from symbolic.scenario.model import Analysis
+from symbolic.engine.priorities import priority_order
 
 E = ["E-01"]
 KINDS = (AttackKind.REBUT, AttackKind.UNDERCUT, AttackKind.UNDERMINE)

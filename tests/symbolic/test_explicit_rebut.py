@@ -4,10 +4,10 @@ neutralize it, not only the named rule."""
 
 from __future__ import annotations
 
-from symbolic.examples import PENALTY_FRAGMENTS, penalty_analysis
-from symbolic.model import Analysis, AttackEdge
-from symbolic.status import evaluate_analysis
-from symbolic.tnf import tnf, tnf_json
+from symbolic.scenario.examples import PENALTY_FRAGMENTS, penalty_analysis
+from symbolic.scenario.model import Analysis, AttackEdge
+from symbolic.engine.status import evaluate_analysis
+from symbolic.traces.tnf import tnf, tnf_json
 
 EVIDENCE = [f.id for f in PENALTY_FRAGMENTS]
 

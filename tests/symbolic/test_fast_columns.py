@@ -1,4 +1,4 @@
-"""Long lists validated column by column (:mod:`symbolic.columns`, :mod:`symbolic.attack_list`)
+"""Long lists validated column by column (:mod:`symbolic.scenario.columns`, :mod:`symbolic.scenario.attack_list`)
 against row-by-row validation, and the columnar attack list through grounding, aliases and validate.
 
 Each fast path must give the same values, ``model_fields_set`` and errors as the plain one, on
@@ -22,15 +22,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import TypeAdapter, ValidationError
 
-from symbolic import columns as columns_module
-from symbolic.aliases import collapse_aliases
-from symbolic.attack_list import AttackList, attack_list
-from symbolic.columns import build_models, validate_rows
+from symbolic.scenario import columns as columns_module
+from symbolic.traces.aliases import collapse_aliases
+from symbolic.scenario.attack_list import AttackList, attack_list
+from symbolic.scenario.columns import build_models, validate_rows
 from symbolic.errors import ScenarioError
-from symbolic.grounding import ground
-from symbolic.io import load_scenario_text, load_suite
-from symbolic.model import Analysis, AttackEdge, Fact, Priority, Rule, Scenario
-from symbolic.priority_list import PriorityList
+from symbolic.engine.grounding import ground
+from symbolic.suites.io import load_scenario_text, load_suite
+from symbolic.scenario.model import Analysis, AttackEdge, Fact, Priority, Rule, Scenario
+from symbolic.scenario.priority_list import PriorityList
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 VALID = json.loads((FIXTURES / "penalty_suite.jsonl").read_text(encoding="utf-8").splitlines()[0])

@@ -1,4 +1,4 @@
-"""The id normalization of :mod:`symbolic.fields` against its definition (one whitespace-free token)."""
+"""The id normalization of :mod:`symbolic.scenario.fields` against its definition (one whitespace-free token)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from symbolic.fields import object_id
+from symbolic.scenario.fields import object_id
 
 
 def reference(value):

@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from symbolic.errors import ScenarioError
-from symbolic.io import dump_suite, load_scenario_text, load_suite, scenario_line
-from symbolic.model import Scenario
-from symbolic.peer import import_peer_record
+from symbolic.suites.io import dump_suite, load_scenario_text, load_suite, scenario_line
+from symbolic.scenario.model import Scenario
+from symbolic.suites.peer import import_peer_record
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 VALID = json.loads((FIXTURES / "penalty_suite.jsonl").read_text(encoding="utf-8").splitlines()[0])

@@ -10,9 +10,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-import symbolic._jsonread as jsonread
+import symbolic.suites._jsonread as jsonread
 from symbolic.errors import ScenarioError
-from symbolic.io import (
+from symbolic.suites.io import (
     check_suite,
     dump_suite,
     iter_suite_lines,
@@ -21,7 +21,7 @@ from symbolic.io import (
     scenario_json_schema,
     scenario_line,
 )
-from symbolic.labels import Status
+from symbolic.scenario.labels import Status
 
 from penalty_cases import write_case_json
 

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symbolic.labels import AttackKind
-from symbolic.labelling import grounded_labelling, grounded_rounds, grounded_state
-from symbolic.results import Attack, Label
+from symbolic.scenario.labels import AttackKind
+from symbolic.engine.labelling import grounded_labelling, grounded_state
+from symbolic.engine.results import Attack, Label
 
 
 def naive_grounded(args, pairs):
@@ -107,8 +107,8 @@ def test_unknown_argument_is_an_error():
 
 def test_integer_core_counts_repeated_attacks():
     # 0 attacks 2 twice, 1 attacks 2; 0 and 1 are attacked by 3 (IN): 2 comes IN once all are OUT.
-    state, rounds = grounded_rounds(4, [0, 2, 3, 3, 5], [2, 2, 2, 0, 1])
-    assert state == [-1, -1, 1, 1]
+    state, rounds = grounded_state(4, [0, 0, 1, 3, 3], [2, 2, 2, 0, 1])
+    assert state.tolist() == [-1, -1, 1, 1]
     assert rounds == [[3], [0, 1], [2]]
 
 
@@ -160,8 +160,8 @@ def deep_frameworks(draw):
 @settings(max_examples=600, derandomize=True, deadline=None)
 @given(framework=st.one_of(frameworks(), deep_frameworks()), wide=st.booleans(),
        order=st.sampled_from(["as_drawn", "by_source", "by_target", "reversed", "shuffled"]), seed=st.integers(0, 9))
-def test_kernel_gives_the_rounds_of_the_definition(framework, wide, order, seed):
-    """The kernel, from the edge list in every order and on the CSR, gives the rounds of the definition."""
+def test_worklist_gives_the_rounds_of_the_definition(framework, wide, order, seed):
+    """The worklist, from the edge list in every order, gives the rounds of the definition."""
     import numpy as np
 
     n, pairs = framework
@@ -170,40 +170,16 @@ def test_kernel_gives_the_rounds_of_the_definition(framework, wide, order, seed)
     src = np.array([x for x, _ in pairs], dtype=dtype)
     dst = np.array([y for _, y in pairs], dtype=dtype)
     state, rounds = grounded_state(n, src, dst)
-    indptr, indices = _csr(n, src, dst)
-    csr_state, csr_rounds = grounded_rounds(n, indptr, indices.astype(dtype))
     expected_state, expected_rounds = naive_rounds(n, pairs)
     assert state.dtype == np.int8
-    assert state.tolist() == expected_state == csr_state
-    assert rounds == expected_rounds == csr_rounds
-    assert all(type(a) is int for r in rounds + csr_rounds for a in r)
-
-
-def _csr(n, src, dst):
-    """Out-adjacency by a stable sort on the attacker, the C worklist's shape (``indptr`` int64)."""
-    import numpy as np
-
-    order = np.argsort(src, kind="stable")
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(src, minlength=n), out=indptr[1:])
-    return indptr, dst[order]
-
-
-def test_the_kernel_is_the_compiled_extension():
-    """The labelling runs in the C extension built at install time, not in a Python stand-in."""
-    import importlib.machinery
-
-    import symbolic._grounded as kernel
-    import symbolic.labelling as labelling
-
-    assert labelling._edge_rounds is kernel.edge_rounds and labelling._csr_rounds is kernel.csr_rounds
-    assert kernel.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
-    assert {"csr_rounds", "edge_rounds"} <= set(dir(kernel))
+    assert state.tolist() == expected_state
+    assert rounds == expected_rounds
+    assert all(type(a) is int for r in rounds for a in r)
 
 
 @pytest.mark.parametrize("order", ["forward", "backward", "shuffled"])
 def test_long_chain_needs_no_recursion(order):
-    """A chain of 200,000 arguments has 200,000 rounds of one argument each, from the edge list and the CSR."""
+    """A chain of 200,000 arguments has 200,000 rounds of one argument each."""
     import numpy as np
 
     n = 200_000
@@ -217,17 +193,14 @@ def test_long_chain_needs_no_recursion(order):
     expected = (np.arange(n) % 2 == 0).astype(np.int8) * 2 - 1
     assert np.array_equal(state, expected)
     assert rounds == [[i] for i in range(n)]
-    assert grounded_rounds(n, *_csr(n, src, dst)) == (expected.tolist(), rounds)
 
 
-def test_edge_cases_of_the_kernel():
+def test_edge_cases_of_the_worklist():
     import numpy as np
 
     assert grounded_state(0, [], [])[1] == [] and grounded_state(0, [], [])[0].shape == (0,)
-    assert grounded_rounds(0, [0], []) == ([], [])
     state, rounds = grounded_state(3, [], [])  # no edges: every argument IN in round 0
     assert state.tolist() == [1, 1, 1] and rounds == [[0, 1, 2]]
-    assert grounded_rounds(3, [0, 0, 0, 0], []) == ([1, 1, 1], [[0, 1, 2]])
     # self-attacks and an odd cycle stay UNDEC; an even cycle too; a duplicate attack counts twice
     assert grounded_state(2, [0, 1], [0, 1])[1] == []
     assert grounded_state(3, [0, 1, 2], [1, 2, 0])[1] == []
@@ -241,74 +214,8 @@ def test_edge_cases_of_the_kernel():
     narrow = np.array([1, 0, 2, 0, 3, 0, 3, 0], dtype=np.int32)
     assert not wide[:, 0].flags.c_contiguous and not narrow[::2].flags.c_contiguous
     assert grounded_state(4, wide[:, 0], narrow[::2])[1] == [[0], [1], [2], [3]]
-    assert grounded_rounds(4, np.arange(10, dtype=np.int64)[:5], narrow[::2]) == ([1, -1, 1, -1], [[0], [1], [2], [3]])
     big_endian = np.array([0, 1, 2, 3], dtype=">i4")
     assert grounded_state(4, big_endian, big_endian[1:].tolist() + [3])[1] == [[0], [1], [2], [3]]
-
-
-def test_csr_input_is_checked():
-    with pytest.raises(ValueError, match=r"target index out of range 0..3: 1..4"):
-        grounded_rounds(4, [0, 1, 2, 3, 4], [1, 2, 3, 4])
-    with pytest.raises(ValueError, match=r"target index out of range 0..3: -1..3"):
-        grounded_rounds(4, [0, 1, 2, 3, 4], [1, 2, 3, -1])
-    with pytest.raises(ValueError, match="indices must be integers, got float64"):
-        grounded_rounds(2, [0, 1, 1], [1.0])
-    with pytest.raises(ValueError, match=r"indptr must rise from 0 to len\(indices\) = 2"):
-        grounded_rounds(2, [0, 2, 1], [1, 0])
-    with pytest.raises(ValueError, match=r"indptr must rise from 0 to len\(indices\) = 2"):
-        grounded_rounds(2, [0, 1, 3], [1, 0])
-    with pytest.raises(ValueError, match=r"indptr must have n \+ 1 = 3 items"):
-        grounded_rounds(2, [0, 2], [1, 0])
-
-
-def test_the_kernel_checks_its_buffers():
-    """Called directly, the kernel refuses what it cannot read safely (Python checks first on the public path)."""
-    import numpy as np
-
-    import symbolic._grounded as kernel
-
-    state = np.zeros(2, dtype=np.int8)
-    src, dst = np.array([0], dtype=np.int32), np.array([1], dtype=np.int32)
-    with pytest.raises(TypeError, match="src: expected a contiguous buffer of signed"):
-        kernel.edge_rounds(2, src.astype(np.float32), dst, state)
-    with pytest.raises(TypeError, match="state"):
-        kernel.edge_rounds(2, src, dst, np.zeros(2, dtype=np.int16))
-    with pytest.raises(ValueError):  # read-only state
-        frozen = np.zeros(2, dtype=np.int8)
-        frozen.flags.writeable = False
-        kernel.edge_rounds(2, src, dst, frozen)
-    with pytest.raises(ValueError, match="same length and item size"):
-        kernel.edge_rounds(2, src, dst.astype(np.int64), state)
-    with pytest.raises(IndexError, match="attacker"):
-        kernel.edge_rounds(2, np.array([2], dtype=np.int32), np.array([5], dtype=np.int32), state)
-    with pytest.raises(IndexError, match="target"):
-        kernel.edge_rounds(2, src, np.array([5], dtype=np.int32), state)
-    with pytest.raises(ValueError, match="at least 0"):
-        kernel.edge_rounds(-1, src, dst, state)
-    assert kernel.edge_rounds(2, src, dst, state) == [[0], [1]] and state.tolist() == [1, -1]
-
-
-def naive_rounds_fast(n, src, dst):
-    """:func:`naive_rounds` with the attackers listed once (for graphs of 10^5 attacks)."""
-    attackers = [[] for _ in range(n)]
-    for x, y in zip(src.tolist(), dst.tolist()):
-        attackers[y].append(x)
-    state, rounds = [0] * n, []
-    while True:
-        new_in = [c for c in range(n) if state[c] == 0 and all(state[x] == -1 for x in attackers[c])]
-        if not new_in:
-            break
-        for c in new_in:
-            state[c] = 1
-        rounds.append(new_in)
-        fresh = set(new_in)
-        new_out = [c for c in range(n) if state[c] == 0 and any(x in fresh for x in attackers[c])]
-        if not new_out:
-            break
-        for c in new_out:
-            state[c] = -1
-        rounds.append(new_out)
-    return state, rounds
 
 
 @pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "uint32", "int64", "uint64"])
@@ -320,7 +227,6 @@ def test_any_integer_index_type(dtype):
     assert (state.tolist(), rounds) == ([1, -1, 1, -1], [[0], [1], [2], [3]])
     big_src, big_dst = np.arange(2000, dtype=dtype) % 100, (np.arange(2000, dtype=dtype) % 99) + 1
     assert grounded_state(101, big_src, big_dst)[1] == naive_rounds(101, list(zip(big_src.tolist(), big_dst.tolist())))[1]
-    assert grounded_rounds(4, np.array([0, 1, 2, 3, 4], dtype=dtype), dst) == ([1, -1, 1, -1], [[0], [1], [2], [3]])
 
 
 def test_edge_list_core_rejects_bad_indices():
@@ -340,9 +246,9 @@ def test_edge_list_core_rejects_bad_indices():
 
 
 def test_attack_table_and_attack_objects_give_the_same_labelling(theory):
-    from symbolic.arguments import build_arguments
-    from symbolic.attacks import derive_attacks
-    from symbolic.priorities import priority_order
+    from symbolic.engine.arguments import build_arguments
+    from symbolic.engine.attacks import derive_attacks
+    from symbolic.engine.priorities import priority_order
 
     t = theory(facts={"f1": "a", "f2": "b", "f3": "c", "f4": "¬c", "f5": "d"},
                rules={"r1": "a => p", "r2": "b => ¬p", "r3": "c => ¬applicable(r2)", "r4": "p => q",

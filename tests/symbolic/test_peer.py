@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from symbolic.errors import ScenarioError
-from symbolic.io import dump_suite, load_suite
-from symbolic.labels import Basis, Status
-from symbolic.peer import (
+from symbolic.suites.io import dump_suite, load_suite
+from symbolic.scenario.labels import Basis, Status
+from symbolic.suites.peer import (
     PEER_PROJECTION,
     PeerLabelMismatch,
     import_peer_file,
@@ -20,7 +20,7 @@ from symbolic.peer import (
     peer_basis,
     project_status,
 )
-from symbolic.status import evaluate_analysis
+from symbolic.engine.status import evaluate_analysis
 
 PEER_FILE = (Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "neuro_symbolic"
              / "controlled_benchmark_600.jsonl")

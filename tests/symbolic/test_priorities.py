@@ -7,9 +7,9 @@ import warnings
 import pytest
 
 from symbolic.errors import PriorityCycleWarning
-from symbolic.labels import Status
-from symbolic.priorities import priority_order, priority_order_from_pairs
-from symbolic.status import evaluate
+from symbolic.scenario.labels import Status
+from symbolic.engine.priorities import priority_order, priority_order_from_pairs
+from symbolic.engine.status import evaluate
 
 
 def _quiet(pairs):

@@ -1,33 +1,27 @@
-"""A long ``priorities`` list kept as columns (:mod:`symbolic.priority_list`) against per-entry validation.
+"""A long ``priorities`` list kept as columns (:mod:`symbolic.scenario.priority_list`) against per-entry validation.
 
 On seeded random lists (spelling variants of ids, evidence and bases, notes given or not, ungrounded and
 unknown rules, repeated pairs, cycles) the columnar list must behave as the tuple of objects that
 per-entry validation gives: the same objects, dumps, grounding (kept objects and dropped reasons, in
-order), priority order and engine result.  The column read from the bytes of a document
-(:mod:`symbolic._jsonfast`, both ``gold.attacks`` and ``gold.priorities``) must give the same scenario as
-the plain load.
+order), priority order and engine result.
 """
 
 from __future__ import annotations
 
 import copy
-import json
 import pickle
 import random
 import warnings
 
 import pytest
 
-import symbolic._jsonfast as jsonfast
-from symbolic.aliases import collapse_aliases
-from symbolic.columns import MIN_ROWS, RawRows
-from symbolic.errors import ScenarioError
-from symbolic.grounding import ground
-from symbolic.io import load_suite
-from symbolic.model import Analysis, Gold, Priority
-from symbolic.priorities import priority_order, priority_parts
-from symbolic.priority_list import PriorityList, priority_list
-from symbolic.status import evaluate
+from symbolic.traces.aliases import collapse_aliases
+from symbolic.scenario.columns import MIN_ROWS
+from symbolic.engine.grounding import ground
+from symbolic.scenario.model import Analysis, Priority
+from symbolic.engine.priorities import priority_order
+from symbolic.scenario.priority_list import PriorityList, priority_list
+from symbolic.engine.status import evaluate
 
 RULES = [f"r{i}" for i in range(40)]
 
@@ -100,13 +94,7 @@ def test_grounding_and_order_match_the_entry_by_entry_path(seed):
     assert isinstance(a.priorities, PriorityList)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        order_a, layered_a = priority_parts(a)
-        order_b, layered_b = priority_parts(b)
         assert priority_order(a) == priority_order(b)
-    assert order_a == order_b
-    assert (layered_a is None) == (layered_b is None)
-    if layered_a is not None:
-        assert layered_a.names == layered_b.names and layered_a.pairs == layered_b.pairs
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ev_a, ev_b = evaluate(a, "P"), evaluate(b, "P")
@@ -130,66 +118,6 @@ def test_short_lists_and_bad_entries_take_the_entry_by_entry_path():
         with pytest.raises(ValueError) as caught:
             Analysis.model_validate({"priorities": changed})
         assert "priorities.100" in str(caught.value)
-
-
-def test_raw_rows_are_validated_as_the_list_they_stand_for():
-    items = entries(random.Random(10), MIN_ROWS)
-    names = list(items[0])
-    raw = RawRows(len(items), {name: tuple(item[name] for item in items) for name in names})
-    assert raw.items() == items
-    assert priority_list(raw, Priority) == tuple(Priority.model_validate(item) for item in items)
-    assert Gold.model_validate({"status": "accepted", "priorities": raw}).priorities == \
-        tuple(Priority.model_validate(item) for item in items)
-
-
-def document(rng: random.Random, n_attacks: int, n_priorities: int, candidate_first: bool) -> dict:
-    gold = {"status": "undecidable", "rules": rules(),
-            "facts": [{"id": f"f{i}", "literal": f"A{i}", "evidence": ["E-01"]} for i in range(4)],
-            "attacks": [{"source": rng.choice(RULES), "target": rng.choice(RULES), "kind": "rebut",
-                         "evidence": ["E-01"]} for _ in range(n_attacks)],
-            "priorities": entries(rng, n_priorities, layered=True)}
-    case = {"id": "c1", "query": "Is P the case?", "target": "P",
-            "evidence": [{"id": "E-01", "text": "A clause.", "source": "test"},
-                         {"id": "E-02", "text": "Another.", "source": "test"}]}
-    if candidate_first:  # a key of the same name before the gold one: that array is not the one read
-        case["candidate"] = {"priorities": entries(rng, n_priorities, layered=True)}
-    case["gold"] = gold
-    return case
-
-
-@pytest.mark.parametrize("shape", [(MIN_ROWS, MIN_ROWS, False), (0, MIN_ROWS + 5, False), (MIN_ROWS, 3, False),
-                                   (0, MIN_ROWS, True), (MIN_ROWS + 1, MIN_ROWS, True), (0, 0, False)])
-def test_both_arrays_read_as_columns_give_the_plain_scenario(tmp_path, monkeypatch, shape):
-    n_attacks, n_priorities, candidate_first = shape
-    path = tmp_path / "s.json"
-    path.write_text(json.dumps(document(random.Random(sum(shape)), n_attacks, n_priorities, candidate_first),
-                               ensure_ascii=False), encoding="utf-8")
-    outcomes = []
-    for threshold in (0, 1 << 62):
-        monkeypatch.setattr(jsonfast, "SPLIT_MIN_BYTES", threshold)
-        try:
-            found = load_suite(path)
-        except ScenarioError as exc:  # pragma: no cover - the documents are valid
-            outcomes.append(str(exc))
-            continue
-        outcomes.append([(s, s.model_dump_json()) for s in found])
-    assert outcomes[0] == outcomes[1]
-
-
-@pytest.mark.parametrize("candidate_first", [False, True])
-def test_the_arrays_at_their_paths_are_the_ones_read_as_columns(monkeypatch, candidate_first):
-    from symbolic.io import _ROWS_AT
-
-    case = document(random.Random(3), MIN_ROWS, MIN_ROWS, candidate_first)
-    data = json.dumps(case).encode("utf-8")
-    monkeypatch.setattr(jsonfast, "SPLIT_MIN_BYTES", 0)
-    value = jsonfast._split_parse(data, _ROWS_AT)
-    assert isinstance(value["gold"]["attacks"], RawRows)
-    assert isinstance(value["gold"]["priorities"], RawRows) is not candidate_first
-    assert value["gold"]["priorities"] == case["gold"]["priorities"] or \
-        value["gold"]["priorities"].items() == case["gold"]["priorities"]
-    assert value["gold"]["attacks"].items() == case["gold"]["attacks"]
-    assert jsonfast._split_parse(json.dumps({"gold": {"attacks": []}}).encode() * 1, _ROWS_AT) is jsonfast.SLOW
 
 
 # -- the alias collapse keeps a list it leaves unchanged (TNF step v) --------------------------------
@@ -225,7 +153,7 @@ def test_collapse_of_a_list_it_changes_is_the_entry_by_entry_one(change):
     extra = ()
     if change == "repeat":  # equal entries: the later ones dropped
         items += copy.deepcopy(items[3:9])
-    elif change == "self":  # a rule over itself: dropped with its reason
+    elif change == "self":  # a rule over itself: kept, a cycle of length one (Definition 3)
         items[20] = {**items[20], "weaker": items[20]["stronger"]}
     else:  # r0 restated as r0b: priorities naming r0b redirected to r0
         extra = [{"id": "r0b", "antecedents": ["A0"], "consequent": "P", "evidence": ["E-01"]}]
@@ -233,4 +161,4 @@ def test_collapse_of_a_list_it_changes_is_the_entry_by_entry_one(change):
     grounded, (fast, fast_alias), (slow, slow_alias) = collapsed_pair(items, extra)
     assert fast_alias == slow_alias
     assert tuple(fast.priorities) == tuple(slow.priorities) and fast.dropped == slow.dropped
-    assert len(fast.priorities) < len(items) or change == "alias"
+    assert len(fast.priorities) < len(items) or change in ("alias", "self")

@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symbolic.errors import ParatraceError, ScenarioError
-from symbolic.labels import AttackKind, Basis
-from symbolic.model import AttackEdge, Priority
-from symbolic.records import (
+from symbolic.scenario.labels import AttackKind, Basis
+from symbolic.scenario.model import AttackEdge, Priority
+from symbolic.traces.records import (
     Claim,
     ProofStep,
     RecordError,

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from symbolic.errors import PriorityCycleWarning
-from symbolic.labels import Status
-from symbolic.model import Analysis, Fact, Priority, Rule
-from symbolic.results import Label
-from symbolic.status import evaluate, evaluate_analysis
+from symbolic.scenario.labels import Status
+from symbolic.scenario.model import Analysis, Fact, Priority, Rule
+from symbolic.engine.results import Label
+from symbolic.engine.status import evaluate, evaluate_analysis
 
 FACTS = {"f1": "Delay(x)", "f2": "ForceMajeure(x)", "f3": "GrossNegligence(x)"}
 RULES = {
@@ -175,7 +175,7 @@ def _shape(analysis: Analysis) -> tuple:
 
 
 def test_the_one_penalty_definition_states_the_section_8_theory_in_both_numberings():
-    from symbolic.examples import penalty_analysis
+    from symbolic.scenario.examples import penalty_analysis
 
     expected = (sorted(FACTS.items()),
                 sorted((rid, tuple(text.split(" => ")[0].split(" & ")), text.split(" => ")[1], "defeasible")
@@ -201,7 +201,7 @@ def test_the_penalty_suite_fixture_is_written_from_the_one_definition(tmp_path):
 
 def test_the_metrics_examples_are_the_same_case_numbered_facts_first():
     from scorer.metrics._examples import penalty_scenario as scored_case
-    from symbolic.examples import PENALTY_FRAGMENTS, UNRELATED_FRAGMENT, penalty_scenario
+    from symbolic.scenario.examples import PENALTY_FRAGMENTS, UNRELATED_FRAGMENT, penalty_scenario
 
     scored, given = scored_case(), penalty_scenario()
     assert (scored.query, scored.target) == (given.query, given.target)

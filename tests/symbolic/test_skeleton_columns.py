@@ -1,5 +1,5 @@
-"""The columnar skeleton (symbolic.skeleton, symbolic.trace_priorities, symbolic.trace_arguments)
-and its sorted rows (symbolic.skeleton_rows) against plain references.
+"""The columnar skeleton (symbolic.traces.skeleton, symbolic.traces.trace_priorities, symbolic.traces.trace_arguments)
+and its sorted rows (symbolic.traces.skeleton_rows) against plain references.
 
 - the skeleton's dicts (:attr:`Skeleton.nodes`, :attr:`Skeleton.edges`) equal, in content *and
   order*, a reference that builds them object by object as the former dict skeleton did;
@@ -19,15 +19,15 @@ from collections import defaultdict
 
 import pytest
 
-from symbolic.model import Analysis, EdgeType, Fact, NodeType, Priority, Rule
-from symbolic.naming import EDGE_ARROW, Namer
-from symbolic.skeleton_rows import SkeletonRows, dot_pieces, json_pieces
-from symbolic.status import evaluate_analysis
-from symbolic.dot import dot_escape, to_dot
-from symbolic.tnf import normal_form, tnf_json
-from symbolic.tnf_stream import iter_dot, iter_tnf_json
-from symbolic.trace import build_trace, trace_parts
-from symbolic.trace_graph import graph_to_trace
+from symbolic.scenario.model import Analysis, EdgeType, Fact, NodeType, Priority, Rule
+from symbolic.traces.naming import EDGE_ARROW, Namer
+from symbolic.traces.skeleton_rows import SkeletonRows, dot_pieces, json_pieces
+from symbolic.engine.status import evaluate_analysis
+from symbolic.traces.dot import dot_escape, to_dot
+from symbolic.traces.tnf import normal_form, tnf_json
+from symbolic.traces.tnf_stream import iter_dot, iter_tnf_json
+from symbolic.traces.trace import build_trace, trace_parts
+from symbolic.traces.trace_graph import graph_to_trace
 
 from test_trace_naive import CASES
 
@@ -228,8 +228,8 @@ def json_escape(text: str) -> bytes:
 def random_skeleton(seed: int):
     """A synthetic skeleton: random ids over a few characters (prefixes of one another, brackets,
     quotes), random priority parts, random edges of every type between any two nodes."""
-    from symbolic.skeleton import EdgeGroup, Skeleton
-    from symbolic.trace_priorities import PriorityNodes
+    from symbolic.traces.skeleton import EdgeGroup, Skeleton
+    from symbolic.traces.trace_priorities import PriorityNodes
 
     rng = random.Random(seed)
     text = lambda: "".join(rng.choice(['x', 'y', ')', '(', '>', '"', '\\', 'é']) for _ in range(rng.randint(0, 4)))  # noqa: E731

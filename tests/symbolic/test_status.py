@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from symbolic.labels import Status
-from symbolic.results import Argument, Label, Labelling
-from symbolic.status import evaluate, evaluate_analysis, four_valued, support_against
+from symbolic.scenario.labels import Status
+from symbolic.engine.results import Argument, Label, Labelling
+from symbolic.engine.status import evaluate, evaluate_analysis, four_valued, support_against
 
 
 def _arg(ident, conclusion, defeater=False):
@@ -85,9 +85,9 @@ def test_evaluate_analysis_grounds_first(spec):
 
 _DIGEST_SCRIPT = r"""
 import hashlib, random, warnings
-from symbolic.grounding import ground
-from symbolic.model import Analysis, AttackEdge, Fact, Priority, Rule
-from symbolic.status import evaluate
+from symbolic.engine.grounding import ground
+from symbolic.scenario.model import Analysis, AttackEdge, Fact, Priority, Rule
+from symbolic.engine.status import evaluate
 warnings.simplefilter("ignore")
 rng, digest, e = random.Random(11), hashlib.sha256(), ["E-01"]
 lits = ["a", "b", "c", "¬a", "¬b", "¬c"]

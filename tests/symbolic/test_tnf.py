@@ -11,10 +11,10 @@ import warnings
 import pytest
 
 from symbolic.errors import PriorityCycleWarning
-from symbolic.labels import Status
-from symbolic.model import Analysis, AttackEdge, EdgeType, Fact, NodeType, Priority, Rule, Trace, TraceEdge
-from symbolic.records import RecordError
-from symbolic.tnf import (
+from symbolic.scenario.labels import Status
+from symbolic.scenario.model import Analysis, AttackEdge, EdgeType, Fact, NodeType, Priority, Rule, Trace, TraceEdge
+from symbolic.traces.records import RecordError
+from symbolic.traces.tnf import (
     SCHEMA_VERSION,
     TraceFormatError,
     check_trace,

@@ -1,6 +1,6 @@
 """The compact TNF forms (defeat sets, attack columns) say the same as the full form.
 
-``symbolic.tnf_json.expand_tnf`` turns ``tnf-v1-summary`` and ``tnf-v1-columns``
+``symbolic.traces.tnf_json.expand_tnf`` turns ``tnf-v1-summary`` and ``tnf-v1-columns``
 back into the ``tnf_json`` text byte for byte; ``trace_from_json`` reads all
 three forms into the same ``Trace``; ``paratrace status --attacks`` selects the
 form and rejects combinations that cannot be written.
@@ -13,11 +13,11 @@ import warnings
 
 import pytest
 
-from symbolic import tnf_stream
-from symbolic.model import Analysis
-from symbolic.tnf import normal_form, tnf_json, trace_from_json
-from symbolic.tnf_json import TraceFormatError, expand_tnf
-from symbolic.tnf_stream import iter_tnf_json
+from symbolic.traces import tnf_stream
+from symbolic.scenario.model import Analysis
+from symbolic.traces.tnf import normal_form, tnf_json, trace_from_json
+from symbolic.traces.tnf_json import TraceFormatError, expand_tnf
+from symbolic.traces.tnf_stream import iter_tnf_json
 
 from test_trace_stream import paratrace_cli, random_analysis, small_dense_file
 
@@ -120,12 +120,11 @@ def test_cli_attacks_option(tmp_path):
 
 @pytest.mark.parametrize("seed", range(0, 40, 4))
 def test_defeat_sets_do_not_depend_on_the_class_key_path(monkeypatch, seed):
-    """The sub-classes by engine pair and by sorting, packed and plain sorts, agree."""
-    from symbolic import attack_classes, sorted_keys
+    """The sub-classes by engine pair and by sorting agree."""
+    from symbolic.traces import attack_classes
 
     form = _form(random_analysis(seed))
     combined = _text(form, defeats="summary")
     monkeypatch.setattr(attack_classes, "_KEY_LIMIT", 0)
-    monkeypatch.setattr(sorted_keys, "PACK_LIMIT", 0)
     assert _text(form, defeats="summary") == combined
     assert _text(form, defeats="edges") == tnf_json(form.trace)

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symbolic.model import Analysis, Fact, NodeType, Priority, Rule
-from symbolic.status import evaluate_analysis
-from symbolic.tnf import check_trace, normal_form, tnf, tnf_json
+from symbolic.scenario.model import Analysis, Fact, NodeType, Priority, Rule
+from symbolic.engine.status import evaluate_analysis
+from symbolic.traces.tnf import check_trace, normal_form, tnf, tnf_json
 
 EVIDENCE = ("E-01", "E-02", "E-03")
 ATOMS = ("a", "b", "c", "p", "q")
@@ -101,7 +101,7 @@ PEER = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "neuro_s
 
 @pytest.mark.skipif(not PEER.exists(), reason="peer corpus copy not present")
 def test_peer_corpus_tnf_invariance_and_status():
-    from symbolic.peer import import_peer_file
+    from symbolic.suites.peer import import_peer_file
 
     scenarios = import_peer_file(PEER)[::10]  # 60 of the 600 records keep the suite fast
     for i, scenario in enumerate(scenarios):

@@ -6,14 +6,14 @@ from __future__ import annotations
 import networkx as nx
 import pytest
 
-from symbolic.grounding import Theory, ground
-from symbolic.labels import AttackKind, Status
-from symbolic.model import Analysis, EdgeType, Fact, NodeType, Priority, Rule, TraceEdge
-from symbolic.naming import EDGE_ARROW, Namer, edge_id
-from symbolic.results import Argument, Attack, Evaluation, Label, Labelling, PriorityOrder
-from symbolic.status import evaluate, evaluate_analysis
-from symbolic.trace import build_trace, neutralizers
-from symbolic.trace_graph import graph_to_trace, trace_to_graph
+from symbolic.engine.grounding import Theory, ground
+from symbolic.scenario.labels import AttackKind, Status
+from symbolic.scenario.model import Analysis, EdgeType, Fact, NodeType, Priority, Rule, TraceEdge
+from symbolic.traces.naming import EDGE_ARROW, Namer, edge_id
+from symbolic.engine.results import Argument, Attack, Evaluation, Label, Labelling, PriorityOrder
+from symbolic.engine.status import evaluate, evaluate_analysis
+from symbolic.traces.trace import build_trace, neutralizers
+from symbolic.traces.trace_graph import graph_to_trace, trace_to_graph
 
 from penalty_cases import trace_case
 

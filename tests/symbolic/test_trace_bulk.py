@@ -1,7 +1,7 @@
 """The bulk construction of the trace skeleton against the one-by-one construction it replaces.
 
 - :meth:`NodeStore.extend` against :meth:`NodeStore.node` called in the same order;
-- :func:`symbolic.trace_grounding.grounding_nodes` and :func:`symbolic.trace_arguments.argument_nodes`
+- :func:`symbolic.traces.trace_grounding.grounding_nodes` and :func:`symbolic.traces.trace_arguments.argument_nodes`
   in bulk against their one-by-one paths (the skeleton of :func:`trace_parts` with
   :meth:`NodeStore.extend` declining everything), on the seeded theories of
   ``test_skeleton_columns`` (odd characters, rules of equal content, shared evidence), on every
@@ -19,13 +19,13 @@ import warnings
 import numpy as np
 import pytest
 
-from symbolic.labels import RuleKind
-from symbolic.model import Analysis, Fact, NodeType, Rule
-from symbolic.naming import Namer
-from symbolic.skeleton import NodeStore
-from symbolic.status import evaluate_analysis
-from symbolic.tnf import normal_form
-from symbolic.trace import trace_parts
+from symbolic.scenario.labels import RuleKind
+from symbolic.scenario.model import Analysis, Fact, NodeType, Rule
+from symbolic.traces.naming import Namer
+from symbolic.traces.skeleton import NodeStore
+from symbolic.engine.status import evaluate_analysis
+from symbolic.traces.tnf import normal_form
+from symbolic.traces.trace import trace_parts
 
 from test_skeleton_columns import WEIRD, _evaluations
 from test_trace_naive import CASES

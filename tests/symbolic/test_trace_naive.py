@@ -1,4 +1,4 @@
-"""The columnar trace (symbolic.trace_attacks, symbolic.trace) against a naive construction.
+"""The columnar trace (symbolic.traces.trace_attacks, symbolic.traces.trace) against a naive construction.
 
 The attack edges, their defeat sets and the skeleton's nodes and edges are
 rebuilt here attack by attack, argument by argument and priority by priority,
@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from symbolic.attack_table import KINDS
-from symbolic.model import Analysis, NodeType
-from symbolic.naming import EDGE_ARROW, Namer
-from symbolic.tnf import normal_form, tnf_json, trace_from_json
-from symbolic.tnf_stream import iter_tnf_json
-from symbolic.trace import neutralizers, trace_parts
-from symbolic.trace_attacks import attack_edges
+from symbolic.engine.attack_table import KINDS
+from symbolic.scenario.model import Analysis, NodeType
+from symbolic.traces.naming import EDGE_ARROW, Namer
+from symbolic.traces.tnf import normal_form, tnf_json, trace_from_json
+from symbolic.traces.tnf_stream import iter_tnf_json
+from symbolic.traces.trace import neutralizers, trace_parts
+from symbolic.traces.trace_attacks import attack_edges
 
 from test_attack_table import random_case
 from test_trace_stream import random_analysis

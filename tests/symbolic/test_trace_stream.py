@@ -1,4 +1,4 @@
-"""Streamed TNF JSON and DOT (symbolic.tnf_stream) against the object-per-edge trace.
+"""Streamed TNF JSON and DOT (symbolic.traces.tnf_stream) against the object-per-edge trace.
 
 The streamed text is byte-identical to ``tnf_json`` / ``to_dot`` of the
 trace graph; the summarized form says the same as the defeat edges it leaves
@@ -18,14 +18,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from symbolic import tnf_stream
-from symbolic.defeat_set_members import DefeatSets
-from symbolic.dot import to_dot
-from symbolic.io import load_suite
-from symbolic.model import Analysis, Fact, Priority, Rule
-from symbolic.tnf import normal_form, tnf_json
-from symbolic.tnf_stream import defeat_set_id, iter_dot, iter_tnf_json
-from symbolic.trace import build_trace
+from symbolic.traces import tnf_stream
+from symbolic.traces.defeat_set_members import DefeatSets
+from symbolic.traces.dot import to_dot
+from symbolic.suites.io import load_suite
+from symbolic.scenario.model import Analysis, Fact, Priority, Rule
+from symbolic.traces.tnf import normal_form, tnf_json
+from symbolic.traces.tnf_stream import defeat_set_id, iter_dot, iter_tnf_json
+from symbolic.traces.trace import build_trace
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITES = [ROOT / "experiments" / "suites" / "controlled-140.jsonl", ROOT / "experiments" / "suites" / "normative-en.jsonl"]

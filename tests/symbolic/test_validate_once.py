@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from symbolic import status
-from symbolic.cli_formats import scenario_normal_form, trace_disagreement
-from symbolic.io import load_suite
-from symbolic.model import Analysis, Fact, Rule
-from symbolic.status import evaluate_analysis
-from symbolic.tnf import normal_form, tnf_json
+from symbolic.engine import status
+from symbolic.commands.cli_formats import scenario_normal_form, trace_disagreement
+from symbolic.suites.io import load_suite
+from symbolic.scenario.model import Analysis, Fact, Rule
+from symbolic.engine.status import evaluate_analysis
+from symbolic.traces.tnf import normal_form, tnf_json
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITES = [ROOT / "experiments" / "suites" / "controlled-140.jsonl", ROOT / "experiments" / "suites" / "normative-en.jsonl"]

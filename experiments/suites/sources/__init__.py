@@ -16,7 +16,7 @@ str, int, bool, None, list, dict).  The build concatenates every module's list,
 sorts the records by ``id``, fills ``gold.trace`` with the engine's trace normal
 form, validates, and writes ``experiments/suites/normative-en.jsonl``.
 
-One scenario dict (the :class:`symbolic.model.Scenario` schema, minus ``gold.trace``)
+One scenario dict (the :class:`symbolic.scenario.model.Scenario` schema, minus ``gold.trace``)
 ------------------------------------------------------------------------------------
 ``id``
     ``<prefix>-NNN`` with prefix ``cont``, ``bank``, ``comp``, ``pol`` or ``reg``,
@@ -66,7 +66,7 @@ One scenario dict (the :class:`symbolic.model.Scenario` schema, minus ``gold.tra
     the package (the gold analysis is fully grounded).  Fact and rule ids are
     ``f1``, ``f2``... and ``r1``, ``r2``...; ids are unique within a scenario.
     ``status`` is the annotator's reasoned answer under docs/semantics.md; the build
-    recomputes it with :func:`symbolic.status.evaluate_analysis` and fails on
+    recomputes it with :func:`symbolic.engine.status.evaluate_analysis` and fails on
     disagreement (fix the reasoning, never copy the engine's answer blindly).
 ``metadata``
     ``{"domain": "contracts", "contradiction": true, "priority": true,

@@ -4,7 +4,7 @@ Hand-written in plain professional English; the institutions, people,
 documents and section numbers are fictional.  The authoring format is the
 docstring of :mod:`experiments.suites.sources`: this module defines
 ``SCENARIOS``, a list of plain JSON-compatible dicts in the
-:class:`symbolic.model.Scenario` schema without ``gold.trace``.  The helpers
+:class:`symbolic.scenario.model.Scenario` schema without ``gold.trace``.  The helpers
 below only assemble those dicts; each scenario's reasoning is written next to
 it as a comment (what stands, what is attacked, why the status follows under
 docs/semantics.md section 7).

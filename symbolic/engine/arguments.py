@@ -1,0 +1,357 @@
+"""Argument construction (Definition 1, docs/semantics.md section 3).
+
+Arguments are built bottom-up in rounds: round 0 holds one argument per
+grounded fact; round ``k`` holds every rule application whose highest
+sub-argument was built in round ``k - 1`` (so round ``k`` is exactly the set
+of arguments of height ``k``).  A rule is never reused inside its own
+sub-arguments, so every derivation is finite even when the rules are cyclic.
+An argument whose top rule is a defeater argues only against: it is never
+used as a sub-argument.
+
+Ids ``A1, A2, ...`` follow the canonical order (height, then rule position in
+the theory, then the ids of the sub-arguments), so they depend only on the
+theory.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from itertools import product
+from collections.abc import Iterator, Mapping, Sequence
+
+from symbolic.errors import SymbolicError
+from symbolic.engine.grounding import Theory
+from symbolic.scenario.labels import RuleKind
+from symbolic.engine.results import Argument
+
+__all__ = ["ArgumentIndex", "ArgumentLimitError", "build_arguments", "super_arguments"]
+
+DEFAULT_LIMIT = 2_000_000
+_EMPTY: frozenset[str] = frozenset()
+_DEFEATER, _STRICT = RuleKind.DEFEATER, RuleKind.STRICT
+
+
+class ArgumentLimitError(SymbolicError):
+    """Building the arguments of a theory would exceed the argument limit."""
+
+
+def _combinations(pools, fresh_from, rule_id, args):
+    """Sub-argument combinations with at least one member of height ``k - 1``.
+
+    ``pools[i]`` lists the support arguments for antecedent ``i`` (ascending
+    index); members with index ``>= fresh_from`` are the fresh ones.  The
+    result is sorted and leaves out combinations that already use ``rule_id``.
+    """
+    cuts = [bisect_left(pool, fresh_from) for pool in pools]
+    used = {i for pool in pools for i in pool if rule_id in args[i].rules}
+    if used:
+        pools = [[i for i in pool if i not in used] for pool in pools]
+        cuts = [bisect_left(pool, fresh_from) for pool in pools]
+    terms = []
+    for i, pool in enumerate(pools):
+        if cuts[i] == len(pool):
+            continue
+        parts = [p[:c] for p, c in zip(pools[:i], cuts[:i])] + [pool[cuts[i]:]] + pools[i + 1:]
+        if all(parts):
+            terms.append(parts)
+    if len(terms) == 1:  # the product of ascending pools is already in order
+        return list(product(*terms[0]))
+    combos = [c for parts in terms for c in product(*parts)]
+    combos.sort()
+    return combos
+
+
+def build_arguments(theory: Theory, *, limit: int = DEFAULT_LIMIT) -> tuple[Argument, ...]:
+    """Build every argument of a grounded theory (Definition 1).
+
+    Semi-naive rounds: round ``k`` only revisits the rules with an antecedent
+    that gained a support argument in round ``k - 1``.
+
+    Parameters
+    ----------
+    theory : Theory
+        The grounded facts and rules (from :func:`symbolic.engine.grounding.ground`).
+    limit : int, optional
+        Largest number of arguments to build; a guard against the exponential
+        blow-up that many alternative sub-arguments can cause.
+
+    Returns
+    -------
+    tuple of Argument
+        Fact arguments first (in theory order), then rule applications by
+        height, rule position and sub-argument ids; ids are ``A1, A2, ...``
+        in that order.
+
+    Raises
+    ------
+    ArgumentLimitError
+        If more than ``limit`` arguments would be built.
+
+    Examples
+    --------
+    >>> from symbolic.engine.grounding import Theory
+    >>> from symbolic.scenario.model import Fact, Rule
+    >>> t = Theory(frozenset({"E-01"}),
+    ...     facts=(Fact(id="f1", literal="Delay(x)", evidence=["E-01"]),),
+    ...     rules=(Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)", evidence=["E-01"]),
+    ...            Rule(id="r2", antecedents=["Penalty(x)"], consequent="Delay(x)", evidence=["E-01"])))
+    >>> [(a.id, a.conclusion, a.top_rule, a.subs) for a in build_arguments(t)]
+    [('A1', 'Delay(x)', None, ()), ('A2', 'Penalty(x)', 'r1', ('A1',)), ('A3', 'Delay(x)', 'r2', ('A2',))]
+    """
+    return _build(theory, limit)
+
+
+_FIELDS = ("id", "conclusion", "top_rule", "fact", "subs", "rules", "premises", "defeater", "strict")
+
+
+def _maker():
+    """A constructor of :class:`Argument` records that sets the slots directly.
+
+    The same record as ``Argument(*values)`` (the dataclass is frozen only against
+    assignment after construction), at about half the cost of its ``__init__``.
+    """
+    new = object.__new__
+    set_id, set_conclusion, set_top, set_fact, set_subs, set_rules, set_premises, set_defeater, set_strict = (
+        getattr(Argument, name).__set__ for name in _FIELDS)
+
+    def make(ident, conclusion, top_rule, fact, subs, rules, premises, defeater, strict):
+        arg = new(Argument)
+        set_id(arg, ident)
+        set_conclusion(arg, conclusion)
+        set_top(arg, top_rule)
+        set_fact(arg, fact)
+        set_subs(arg, subs)
+        set_rules(arg, rules)
+        set_premises(arg, premises)
+        set_defeater(arg, defeater)
+        set_strict(arg, strict)
+        return arg
+
+    return make
+
+
+def _build(theory: Theory, limit: int) -> tuple[Argument, ...]:
+    args: list[Argument] = []
+    append = args.append
+    make = _maker()
+    support: dict[str, list[int]] = {}
+    rules = theory.rules
+    watching: dict[str, list[int]] = {}
+    for position, rule in enumerate(rules):
+        for literal in dict.fromkeys(rule.antecedents):
+            watching.setdefault(literal, []).append(position)
+
+    def too_many(conclusion: str) -> ArgumentLimitError:
+        return ArgumentLimitError(
+            f"theory yields more than {limit} arguments (while building {conclusion!r})"
+        )
+
+    if len(theory.facts) > limit:
+        raise too_many(theory.facts[limit].literal)
+    for fact in theory.facts:
+        append(make(f"A{len(args) + 1}", fact.literal, None, fact.id, (), _EMPTY, frozenset((fact.id,)),
+                    False, True))
+    fresh_from = 0
+    candidates = {i for i, rule in enumerate(rules) if not rule.antecedents}
+    initial = set(candidates)
+    while True:
+        for index in range(fresh_from, len(args)):
+            if not args[index].defeater:
+                literal = args[index].conclusion
+                support.setdefault(literal, []).append(index)
+                candidates.update(watching.get(literal, ()))
+        start = len(args)
+        for position in sorted(candidates):
+            rule = rules[position]
+            rule_id, head, own = rule.id, rule.consequent, frozenset((rule.id,))
+            defeater, strict = rule.kind is _DEFEATER, rule.kind is _STRICT
+            if position in initial:
+                combos = [()]
+            elif len(rule.antecedents) == 1:  # the common case: one pool, no combinations to form
+                pool = support.get(rule.antecedents[0])
+                if not pool:
+                    continue
+                fresh = [args[i] for i in pool[bisect_left(pool, fresh_from):]]
+                fresh = [sub for sub in fresh if rule_id not in sub.rules]
+                if len(args) + len(fresh) > limit:
+                    raise too_many(head)
+                for sub in fresh:  # share the sub-argument's sets
+                    append(make(f"A{len(args) + 1}", head, rule_id, None, (sub.id,),
+                                own | sub.rules if sub.rules else own, sub.premises, defeater,
+                                strict and sub.strict))
+                continue
+            else:
+                pools = [support.get(lit) for lit in rule.antecedents]
+                if not all(pools):
+                    continue
+                combos = _combinations(pools, fresh_from, rule_id, args)
+            if len(args) + len(combos) > limit:
+                raise too_many(head)
+            for combo in combos:
+                if len(combo) == 1:  # share the sub-argument's sets
+                    sub = args[combo[0]]
+                    subs, used, premises = (sub.id,), own | sub.rules, sub.premises
+                    all_strict = strict and sub.strict
+                elif len(combo) == 2:
+                    a, b = args[combo[0]], args[combo[1]]
+                    subs, used, premises = (a.id, b.id), own.union(a.rules, b.rules), a.premises | b.premises
+                    all_strict = strict and a.strict and b.strict
+                else:
+                    parts = [args[i] for i in combo]
+                    subs = tuple(p.id for p in parts)
+                    used = own.union(*(p.rules for p in parts))
+                    premises = frozenset().union(*(p.premises for p in parts))
+                    all_strict = strict and all(p.strict for p in parts)
+                append(make(f"A{len(args) + 1}", head, rule_id, None, subs, used, premises, defeater,
+                            all_strict))
+        if len(args) == start:
+            return tuple(args)
+        fresh_from, candidates, initial = start, set(), set()
+
+
+class ArgumentIndex:
+    """Lookup tables over a tuple of arguments, by integer position.
+
+    The index behind attack derivation (Definition 2): arguments by
+    conclusion, by top rule or fact, by rule used and by premise, and the
+    super-arguments of each argument (itself included) for internal-target
+    propagation.  Every list is ascending.
+
+    Parameters
+    ----------
+    arguments : sequence of Argument
+        Sub-arguments before the arguments that use them (as built by
+        :func:`build_arguments`).
+
+    Examples
+    --------
+    >>> from symbolic.engine.results import Argument
+    >>> a1 = Argument("A1", "p", None, "f1", (), frozenset(), frozenset({"f1"}))
+    >>> a2 = Argument("A2", "q", "r1", None, ("A1",), frozenset({"r1"}), frozenset({"f1"}))
+    >>> index = ArgumentIndex([a1, a2])
+    >>> index.containers, index.users, index.by_top
+    ([[0, 1], [1]], {'r1': [1]}, {'f1': [0], 'r1': [1]})
+    """
+
+    __slots__ = ("arguments", "ids", "position", "conclusion", "top", "subs", "by_conclusion",
+                 "by_top", "containers", "_users", "_premise_users")
+
+    def __init__(self, arguments: Sequence[Argument]):
+        self.arguments = args = tuple(arguments)
+        self.ids = ids = tuple([a.id for a in args])
+        self.position = position = dict(zip(ids, range(len(ids))))
+        self.conclusion = [a.conclusion for a in args]
+        self.top = top = [a.top_rule for a in args]
+        self.subs = subs = [[position[s] for s in a.subs] if a.subs else [] for a in args]
+        by_conclusion: dict[str, list[int]] = {}
+        by_top: dict[str, list[int]] = {}
+        for i, (literal, rule) in enumerate(zip(self.conclusion, top)):
+            group = by_conclusion.get(literal)
+            if group is None:
+                by_conclusion[literal] = [i]
+            else:
+                group.append(i)
+            key = rule if rule is not None else args[i].fact
+            group = by_top.get(key)
+            if group is None:
+                by_top[key] = [i]
+            else:
+                group.append(i)
+        self.by_conclusion, self.by_top = by_conclusion, by_top
+        self._users: dict[str, list[int]] | None = None
+        self._premise_users: dict[str, list[int]] | None = None
+        supers: list = [None] * len(args)
+        for i in range(len(args) - 1, -1, -1):
+            mine = supers[i]
+            if mine is None:
+                mine = supers[i] = [i]
+            else:
+                mine.add(i)
+                mine = supers[i] = sorted(mine)
+            for s in subs[i]:
+                if supers[s] is None:
+                    supers[s] = set(mine)
+                else:
+                    supers[s].update(mine)
+        self.containers: list[list[int]] = supers
+
+    @property
+    def users(self) -> Mapping[str, list[int]]:
+        """The arguments using each rule: those containing an argument with that top rule."""
+        if self._users is None:
+            self._users = _Containing(self, lambda a: a.top_rule)
+        return self._users
+
+    @property
+    def premise_users(self) -> Mapping[str, list[int]]:
+        """The arguments with each fact among their premises: those containing its fact argument."""
+        if self._premise_users is None:
+            self._premise_users = _Containing(self, lambda a: a.fact)
+        return self._premise_users
+
+
+class _Containing(Mapping):
+    """For each key (a rule or a fact), the ascending positions of the arguments that contain an
+    argument with that key (its top rule or fact), worked out per key on first look-up."""
+
+    def __init__(self, index: ArgumentIndex, key_of):
+        # the index's tables, not the index: no reference cycle, so it is freed as soon as unused
+        self._arguments, self._by_top, self._containers = index.arguments, index.by_top, index.containers
+        self._key_of, self._done = key_of, {}
+        self._keys: list[str] | None = None
+
+    def _seeds(self, key) -> list[int]:
+        args, key_of = self._arguments, self._key_of
+        return [i for i in self._by_top.get(key, ()) if key_of(args[i]) == key]
+
+    def __getitem__(self, key: str) -> list[int]:
+        found = self._done.get(key)
+        if found is None:
+            seeds = self._seeds(key)
+            if not seeds:
+                raise KeyError(key)
+            containers = self._containers
+            if len(seeds) == 1:
+                found = list(containers[seeds[0]])
+            else:
+                found = sorted(set().union(*(containers[i] for i in seeds)))
+            self._done[key] = found
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        if self._keys is None:
+            self._keys = list(dict.fromkeys(k for k in map(self._key_of, self._arguments) if k is not None))
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+def super_arguments(arguments: Sequence[Argument]) -> dict[str, tuple[str, ...]]:
+    """Map each argument id to the ids of every argument that contains it.
+
+    An argument contains itself; the tuples are in argument order.
+    This is the index behind internal-target propagation (Definition 2).
+
+    Parameters
+    ----------
+    arguments : sequence of Argument
+        Arguments as returned by :func:`build_arguments` (sub-arguments first).
+
+    Returns
+    -------
+    dict of str to tuple of str
+
+    Examples
+    --------
+    >>> from symbolic.engine.results import Argument
+    >>> a1 = Argument("A1", "p", None, "f1", (), frozenset(), frozenset({"f1"}))
+    >>> a2 = Argument("A2", "q", "r1", None, ("A1",), frozenset({"r1"}), frozenset({"f1"}))
+    >>> super_arguments([a1, a2])
+    {'A1': ('A1', 'A2'), 'A2': ('A2',)}
+    """
+    index = ArgumentIndex(arguments)
+    return {ident: tuple(index.ids[j] for j in index.containers[i]) for i, ident in enumerate(index.ids)}

@@ -1,0 +1,259 @@
+"""Attacks and their neutralization (Definitions 2 and 4, docs/semantics.md sections 4 and 5).
+
+Derived attacks:
+
+- **rebut**: ``A`` rebuts ``B`` on ``B'`` when ``conc(A) = comp(conc(B'))`` and
+  ``B'`` has a defeasible or defeater top rule;
+- **undercut**: an argument for ``¬applicable(rK)`` attacks every argument using ``rK``;
+- **undermine**: ``A`` attacks ``B`` when ``conc(A) = comp(f)`` for a premise fact ``f`` of ``B``;
+
+each propagated to every argument that contains the attacked element.
+Explicit :class:`~symbolic.scenario.model.AttackEdge` records are normalized to the same
+form and merged.  An attack is *neutralized* (Definition 4) iff some rule of
+``targetRules`` is stronger in ``P+`` than its licensing rule; it is kept,
+with the priority pair that defeated it, and left out of the labelling.
+
+Derivation is indexed (by conclusion, complement, rule used and premise) and
+emits whole blocks ``attackers x targets`` as numpy columns, so its cost is
+proportional to the number of attacks, never to all pairs of arguments.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from symbolic.engine.arguments import ArgumentIndex
+from symbolic.engine.attack_table import SHAPE_FACT, SHAPE_RULE, AttackTable
+from symbolic.engine.rebut_blocks import REBUTTABLE, RebutBlocks
+from symbolic.engine.explicit import merge_explicit
+from symbolic.engine.grounding import Theory
+from symbolic.scenario.literals import complement, excepted_rule
+from symbolic.engine.results import Argument, PriorityOrder
+from symbolic.engine.target_rules import TargetRules
+
+__all__ = ["derive_attacks"]
+
+_COLUMNS = ("attacker", "target", "on", "lic", "defeat", "kind", "shape", "explicit")
+
+
+class _Builder(RebutBlocks):
+    """Indexes, neutralization (Definition 4) and the growing attack columns."""
+
+    def __init__(self, theory: Theory, arguments: Sequence[Argument], order: PriorityOrder,
+                 target_rules: TargetRules | None = None):
+        self.index = ArgumentIndex(arguments)
+        self.theory = theory
+        self.rule_ids = tuple(r.id for r in theory.rules)
+        self.rule_code = {r: i for i, r in enumerate(self.rule_ids)}
+        self.fact_ids = tuple(f.id for f in theory.facts)
+        self.fact_code = {f: i for i, f in enumerate(self.fact_ids)}
+        self.kind = {r.id: r.kind for r in theory.rules}
+        self.target_rules = target_rules or TargetRules(theory, arguments, order.closure)
+        self.concluders = self.target_rules.concluders
+        # Defeating pairs, each as the key strong * rules + weak, numbered as first met: every
+        # key in order in _keys (arrays); `numbers` maps the first `_synced` of them to their index.
+        self.numbers: dict[int, int] = {}
+        self._keys: list[np.ndarray] = []
+        self._count = self._synced = 0
+        self._rule_names = np.array(self.rule_ids, dtype=object)
+        self._weak_csr: tuple[np.ndarray, np.ndarray] | None = None
+        self.blocks: list[tuple] = []
+
+    # -- Definition 4 ------------------------------------------------------
+    @property
+    def stronger_than(self) -> dict[str, set[str]]:
+        """For each rule, the rules stronger than it in ``P+`` (:class:`TargetRules`)."""
+        return self.target_rules.stronger_than
+
+    def pair(self, strong: str, weak: str) -> int:
+        """Index of ``(strong, weak)`` in the table's defeating pairs (numbered as first met)."""
+        if self._synced < self._count:  # pairs numbered in bulk: look-ups need them
+            keys = np.concatenate(self._keys)[self._synced:].tolist()
+            self.numbers.update(zip(keys, range(self._synced, self._count)))
+            self._synced = self._count
+        key = self.rule_code[strong] * len(self.rule_ids) + self.rule_code[weak]
+        number = self.numbers.get(key)
+        if number is None:
+            number = self.numbers[key] = self._count
+            self._keys.append(np.array([key], dtype=np.int64))
+            self._count = self._synced = self._count + 1
+        return number
+
+    def _number_new(self, keys: np.ndarray) -> np.ndarray:
+        """Number ``keys``, pairs met for the first time, in order (they are in no look-up yet)."""
+        start = self._count
+        self._keys.append(keys.astype(np.int64))
+        self._count += len(keys)
+        return np.arange(start, self._count, dtype=np.int64)
+
+    def defeats(self) -> tuple[tuple[str, str], ...]:
+        """The defeating pairs ``(stronger, weaker)``, by index."""
+        names, n = self._rule_names, max(len(self.rule_ids), 1)
+        out: list = []
+        for keys in self._keys:
+            out.extend(zip(names[keys // n].tolist(), names[keys % n].tolist()))
+        return tuple(out)
+
+    def lic_codes(self, attackers: Sequence[int]) -> np.ndarray:
+        """Licensing rule codes of ``attackers``: their top rules (-1 for facts)."""
+        top = self.index.top
+        return np.array([self.rule_code[top[a]] if top[a] is not None else -1 for a in attackers],
+                        dtype=np.int32)
+
+    def rebut_rules(self, sub: int) -> list[str]:
+        """``targetRules`` of an attack on sub-argument ``sub``, its own top rule first."""
+        rules = self.target_rules.of_conclusion(self.index.conclusion[sub])
+        top = self.index.top[sub]
+        return [top] + [r for r in rules if r != top] if top in rules else rules
+
+    def first_rule(self, rules, lic: str | None) -> str | None:
+        """The first of ``rules`` with ``rule >+ lic``, or ``None`` (Definition 4)."""
+        strong = self.stronger_than.get(lic) if lic is not None else None
+        if strong:
+            for rule in rules:
+                if rule in strong:
+                    return rule
+        return None
+
+    def first_stronger(self, rules, lic: str | None) -> int:
+        """The first of ``rules`` with ``rule >+ lic``, as a pair index, or -1 (Definition 4)."""
+        rule = self.first_rule(rules, lic)
+        return self.pair(rule, lic) if rule is not None else -1
+
+    def depending_rules(self, target: int, fact: str) -> list[str]:
+        """``targetRules`` of undermining ``fact`` in argument ``target`` (by position)."""
+        return self.target_rules.of_undermine(self.index.ids[target], fact)
+
+    # -- emission ------------------------------------------------------------
+    def block(self, attackers, lics, targets, on, kind, shape, defeat) -> None:
+        """Emit ``attackers x targets`` (target-major); ``defeat`` has shape (targets, attackers).
+
+        Blocks are kept as they are and written once into the columns by :meth:`columns`.
+        """
+        if len(attackers) and len(targets):
+            self.blocks.append((attackers, lics, targets, on, kind, shape, defeat))
+
+    def columns(self) -> dict[str, np.ndarray]:
+        """The attack columns of every block, each allocated once at its final size."""
+        sizes = [len(b[0]) * len(b[2]) for b in self.blocks]
+        total = sum(sizes)
+        dtypes = {"kind": np.int8, "shape": np.int8, "explicit": bool}
+        out = {name: np.empty(total, dtype=dtypes.get(name, np.int32)) for name in _COLUMNS}
+        out["explicit"][:] = False
+        start = 0
+        for (attackers, lics, targets, on, kind, shape, defeat), size in zip(self.blocks, sizes):
+            end, grid = start + size, (len(targets), len(attackers))
+            out["attacker"][start:end].reshape(grid)[...] = np.asarray(attackers, dtype=np.int32)
+            out["target"][start:end].reshape(grid)[...] = np.asarray(targets, dtype=np.int32)[:, None]
+            if np.isscalar(on):
+                out["on"][start:end] = on
+            else:
+                out["on"][start:end].reshape(grid)[...] = np.asarray(on, dtype=np.int32)[:, None]
+            out["lic"][start:end].reshape(grid)[...] = lics
+            out["defeat"][start:end].reshape(grid)[...] = defeat
+            out["kind"][start:end] = kind
+            out["shape"][start:end] = shape
+            start = end
+        return out
+
+    def rebuttable(self, sub: int) -> bool:
+        """Whether argument ``sub`` can be rebutted (a defeasible or defeater top rule)."""
+        top = self.index.top[sub]
+        return top is not None and self.kind[top] in REBUTTABLE
+
+    def undercuts(self) -> None:
+        index = self.index
+        for literal, attackers in index.by_conclusion.items():
+            excepted = excepted_rule(literal)
+            if excepted is None or excepted not in self.rule_code:
+                continue
+            users = index.users.get(excepted, ())
+            lic_names = [index.top[a] for a in attackers]
+            row = np.array([self.first_stronger((excepted,), lic) for lic in lic_names], dtype=np.int32)
+            self.block(attackers, self.lic_codes(attackers), users, self.rule_code[excepted], 1,
+                       SHAPE_RULE, np.broadcast_to(row, (len(users), len(attackers))))
+
+    def undermines(self) -> None:
+        index = self.index
+        for fact in self.theory.facts:
+            attackers = index.by_conclusion.get(complement(fact.literal))
+            if not attackers:
+                continue
+            targets = index.premise_users.get(fact.id)
+            if not targets:
+                continue
+            lic_names = [index.top[a] for a in attackers]
+            defeat = np.full((len(targets), len(attackers)), -1, dtype=np.int32)
+            for j, lic in enumerate(lic_names):
+                if lic is not None and self.stronger_than.get(lic):
+                    for i, target in enumerate(targets):
+                        defeat[i, j] = self.first_stronger(self.depending_rules(target, fact.id), lic)
+            self.block(attackers, self.lic_codes(attackers), targets, self.fact_code[fact.id], 2,
+                       SHAPE_FACT, defeat)
+
+    def table(self) -> AttackTable:
+        self.rebuts()
+        self.undercuts()
+        self.undermines()
+        columns = merge_explicit(self, self.columns())
+        keys = np.concatenate(self._keys) if self._keys else np.zeros(0, dtype=np.int64)
+        return AttackTable(self.index.ids, self.rule_ids, self.fact_ids, self.defeats(), columns, keys)
+
+
+def derive_attacks(theory: Theory, arguments: Sequence[Argument], order: PriorityOrder, *,
+                   target_rules: TargetRules | None = None) -> AttackTable:
+    """Derive, merge and neutralize the attacks of a theory (Definitions 2 and 4).
+
+    ``targetRules`` (Definition 4, team reading): for a rebut on ``B'`` every
+    applicable rule concluding ``conc(B')``; for an undercut of ``rK``,
+    ``{rK}``; for undermining fact ``f`` in ``B``, the rules of ``B`` whose
+    derivation uses ``f``.  Explicit edges: a source rule (fact) stands for
+    the arguments with that top rule (that fact); a target rule for every
+    argument using it, a target fact for every argument with that premise, a
+    target literal for every argument concluding it and its super-arguments;
+    ``lic`` defaults to the source rule.
+
+    Parameters
+    ----------
+    theory : Theory
+        The grounded theory; ``theory.attacks`` holds the explicit edges.
+    arguments : sequence of Argument
+        The arguments of ``theory`` (:func:`symbolic.engine.arguments.build_arguments`).
+    order : PriorityOrder
+        ``P+`` (:func:`symbolic.engine.priorities.priority_order`).
+    target_rules : TargetRules, optional
+        ``targetRules`` over ``theory``, ``arguments`` and ``order``, when already built.
+
+    Returns
+    -------
+    AttackTable
+        A lazy sequence with one :class:`~symbolic.engine.results.Attack` per distinct
+        ``(attacker, target, kind, on, lic)``; one found both by derivation and
+        by an explicit edge has ``explicit=True``.  ``defeated_by`` is the
+        ``(stronger, weaker)`` pair of ``P+`` that neutralized it (the attacked
+        rule itself first when it qualifies), or ``None``.
+
+    Raises
+    ------
+    KeyError
+        If an explicit edge's licensing rule is not a rule of ``theory``.
+
+    Examples
+    --------
+    >>> from symbolic.engine.grounding import Theory
+    >>> from symbolic.scenario.model import Fact, Priority, Rule
+    >>> from symbolic.engine.arguments import build_arguments
+    >>> from symbolic.engine.priorities import priority_order
+    >>> e = ["E-01"]
+    >>> t = Theory(frozenset(e),
+    ...     facts=(Fact(id="f1", literal="Delay(x)", evidence=e), Fact(id="f2", literal="ForceMajeure(x)", evidence=e)),
+    ...     rules=(Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)", evidence=e),
+    ...            Rule(id="r2", antecedents=["ForceMajeure(x)"], consequent="¬Penalty(x)", evidence=e)),
+    ...     priorities=(Priority(stronger="r2", weaker="r1", basis="exception", evidence=e),))
+    >>> args = build_arguments(t)
+    >>> sorted((a.attacker, a.target, str(a.kind), a.defeated_by) for a in derive_attacks(t, args, priority_order(t)))
+    [('A3', 'A4', 'rebut', ('r2', 'r1')), ('A4', 'A3', 'rebut', None)]
+    """
+    return _Builder(theory, arguments, order, target_rules).table()

@@ -1,0 +1,355 @@
+"""Explicit attack edges merged into the derived ones, column-wise (Definition 2,
+docs/semantics.md section 4).
+
+An explicit edge ``(source, target, kind, lic)`` stands for every attack of an
+argument with top rule (or fact) ``source`` on each argument its ``target``
+reaches: a rule (rebut: the conclusions it draws, Definition 4's team
+reading; otherwise every argument using it), a fact (every argument with that
+premise) or a literal (every argument concluding it, and its super-arguments).
+Edges come from :attr:`~symbolic.engine.grounding.Theory.attacks` and from the
+columns of :attr:`~symbolic.engine.grounding.Theory.attack_table`; the work is done
+once per distinct source and per distinct ``(target, kind)``, and the
+expansion into attacks, the de-duplication and the merge with the derived
+attacks are numpy operations, so an abstract framework of a million explicit
+edges costs about as much as a derived one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from symbolic.scenario.attack_list import AttackList
+from symbolic.engine.attack_table import SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE
+from symbolic.scenario.labels import AttackKind
+from symbolic.scenario.literals import normalize_literal
+from symbolic.support.sorted_keys import sort_order, value_codes
+
+__all__ = ["merge_explicit"]
+
+_KIND_CODE = {AttackKind.REBUT: 0, AttackKind.UNDERCUT: 1, AttackKind.UNDERMINE: 2}
+COLUMNS = ("attacker", "target", "on", "lic", "defeat", "kind", "shape", "explicit")
+#: The ``lic`` code of a row that names no licensing rule (its source rule licenses it).
+_DEFAULT_LIC = -2
+
+
+def _parts(theory) -> list[tuple]:
+    """``(sources, targets, kinds, lics)`` of each block of explicit edges: the list, then the table.
+
+    ``kinds`` is one :class:`~symbolic.scenario.labels.AttackKind` for every row or one
+    per row; ``lics`` is ``None`` when no row of the block names a licensing rule.
+    """
+    parts = []
+    edges = theory.attacks
+    if isinstance(edges, AttackList):  # a long list, kept as columns
+        parts.append((edges.source, edges.target, edges.kind, edges.lic))
+    elif edges:
+        lics = tuple(e.lic for e in edges)
+        parts.append((tuple(e.source for e in edges), tuple(e.target for e in edges),
+                      tuple(e.kind for e in edges), lics if any(x is not None for x in lics) else None))
+    table = theory.attack_table
+    if table is not None and len(table):
+        parts.append((table.source, table.target, table.kind, table.lic))
+    return parts
+
+
+def _codes(columns, known: dict | None = None) -> tuple[np.ndarray, list]:
+    """The integer code of each value of ``columns`` laid end to end, and the values the codes stand for.
+
+    With ``known`` (value -> code, dense from 0) every value is looked up in it;
+    if one is missing, or without ``known``, the distinct values are collected
+    (first-seen order) and coded by position (:func:`symbolic.support.sorted_keys.value_codes`).
+    """
+    codes, distinct = value_codes(columns, known or None)
+    return codes, list(known) if distinct is None else distinct
+
+
+def _kind_codes(kinds, n: int) -> np.ndarray:
+    """The code of each row's kind: ``kinds`` is one kind for every row or one per row.
+
+    Per-row kinds are matched by identity (an enum member's hash is a Python
+    call per row), after a check at C speed whether they are all one kind.
+    """
+    if not isinstance(kinds, (tuple, list)):
+        return np.full(n, _KIND_CODE[kinds], dtype=np.int8)
+    if n and kinds.count(kinds[0]) == n:
+        return np.full(n, _KIND_CODE[kinds[0]], dtype=np.int8)
+    ids = np.fromiter(map(id, kinds), dtype=np.int64, count=n)
+    codes = np.full(n, -1, dtype=np.int8)
+    for kind, code in _KIND_CODE.items():
+        codes[ids == id(kind)] = code
+    if (codes < 0).any():  # not the members themselves (e.g. strings): look each one up
+        return np.fromiter(map(_KIND_CODE.__getitem__, kinds), dtype=np.int8, count=n)
+    return codes
+
+
+def _lic_codes(lics, n: int, rule_code: dict) -> np.ndarray:
+    """The code of each row's licensing rule, :data:`_DEFAULT_LIC` for none (``lics`` ``None``: none at all).
+
+    Raises
+    ------
+    KeyError
+        If a row names a licensing rule that is not a rule of the theory.
+    """
+    if lics is None:
+        return np.full(n, _DEFAULT_LIC, dtype=np.int32)
+    lookup = {None: _DEFAULT_LIC, **rule_code}
+    return np.fromiter(map(lookup.__getitem__, lics), dtype=np.int32, count=n)
+
+
+def _rows(theory, rule_code: dict, ids):
+    """Integer columns of every explicit edge, list rows before table rows.
+
+    ``ids`` are the theory's fact and rule ids: sources and targets are coded
+    by their position there when every one is an id (otherwise by first use).
+
+    Returns
+    -------
+    tuple
+        ``(source codes, distinct sources, target codes, distinct targets,
+        kind codes, lic codes or None)``; ``None`` when no row names a
+        licensing rule.
+    """
+    parts = _parts(theory)
+    if not parts:
+        return None
+    ids = dict(zip(ids, range(len(ids))))
+    source_code, sources = _codes([p[0] for p in parts], ids)
+    target_code, targets = _codes([p[1] for p in parts], ids)
+    kind_code = np.concatenate([_kind_codes(p[2], len(p[0])) for p in parts])
+    given = None
+    if any(p[3] is not None for p in parts):
+        given = np.concatenate([_lic_codes(p[3], len(p[0]), rule_code) for p in parts])
+    return source_code, sources, target_code, targets, kind_code, given
+
+
+def _reach(builder, target: str, kind: AttackKind) -> list[tuple[int, int, int, object]]:
+    """``(attacked argument, on, shape, targetRules or None)`` of an edge on ``target`` (Definition 2)."""
+    index = builder.index
+    if target in builder.rule_code and kind is AttackKind.REBUT:
+        # A rebut of rule rK attacks the conclusions rK draws: the same team
+        # reading of targetRules as a derived rebut (Definition 4).
+        return [(t, sub, SHAPE_ARGUMENT, builder.rebut_rules(sub))
+                for sub in index.by_top.get(target, ()) if builder.rebuttable(sub)
+                for t in index.containers[sub]]
+    if target in builder.rule_code:
+        on = builder.rule_code[target]
+        return [(t, on, SHAPE_RULE, [target]) for t in index.users.get(target, ())]
+    if target in builder.fact_code:
+        on = builder.fact_code[target]
+        return [(t, on, SHAPE_FACT, None) for t in index.premise_users.get(target, ())]
+    literal = normalize_literal(target)
+    # Only a sub-argument with a defeasible or defeater top rule can be rebutted;
+    # other kinds of edge on a conclusion hit every one.
+    return [(t, sub, SHAPE_ARGUMENT, builder.rebut_rules(sub))
+            for sub in index.by_conclusion.get(literal, ())
+            if kind is not AttackKind.REBUT or builder.rebuttable(sub)
+            for t in index.containers[sub]]
+
+
+def _present(codes: np.ndarray, size: int) -> np.ndarray:
+    """Whether each code in ``[0, size)`` occurs in ``codes``, as a bool array."""
+    seen = np.zeros(size, dtype=bool)
+    seen[codes] = True
+    return seen
+
+
+def _csr(lists) -> tuple[np.ndarray, np.ndarray]:
+    """Start offsets and sizes of a list of lists laid end to end."""
+    sizes = np.array([len(x) for x in lists], dtype=np.int64)
+    return np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64), sizes
+
+
+def _expanded(builder, rows):
+    """Every attack the explicit edges stand for, in edge order, then attacker, then target."""
+    source_code, distinct_sources, target_code, distinct_targets, kind_of, given = rows
+    index = builder.index
+    n = len(source_code)
+    attackers = [index.by_top.get(s, ()) for s in distinct_sources]
+    rule_code = builder.rule_code
+    lic_code = np.array([rule_code.get(s, -1) for s in distinct_sources], dtype=np.int32)[source_code]
+    if given is not None:  # a given lic overrides the source rule
+        lic_code = np.where(given == _DEFAULT_LIC, lic_code, given)
+    # Each distinct (target, kind) pair is reached once; pairs are numbered densely in sorted order.
+    kinds = np.flatnonzero(np.bincount(kind_of, minlength=3))
+    if len(kinds) == 1:  # one kind: the pairs are the targets
+        pairs = np.arange(len(distinct_targets)) * 3 + int(kinds[0])
+        reach_code = target_code
+    else:
+        present = np.zeros(3 * len(distinct_targets), dtype=bool)
+        pair_key = target_code * 3 + kind_of.astype(np.int32)
+        present[pair_key] = True
+        pairs = np.flatnonzero(present)
+        reach_code = (np.cumsum(present, dtype=np.int32) - 1)[pair_key]
+    by_code = {v: k for k, v in _KIND_CODE.items()}
+    pair_used = _present(reach_code, len(pairs))  # with targets coded as ids, some pairs are not used
+    reached = [_reach(builder, distinct_targets[p // 3], by_code[p % 3]) if used else []
+               for p, used in zip(pairs.tolist(), pair_used.tolist())]
+    a_off, a_size = _csr(attackers)
+    r_off, r_size = _csr(reached)
+    a_flat = np.fromiter((a for group in attackers for a in group), dtype=np.int32, count=int(a_size.sum()))
+    r_flat = [(t, on, shape) for group in reached for t, on, shape, _ in group]
+    r_rules = [rules for group in reached for *_, rules in group]
+    r_cols = np.array(r_flat, dtype=np.int32).reshape(len(r_flat), 3).T.copy()
+    if n and (a_size[_present(source_code, len(distinct_sources))] == 1).all() and (r_size[pair_used] == 1).all():
+        # An abstract framework: each source is one argument and each target reaches one
+        # (checked on the distinct values), so each row is one attack, read from per-id tables.
+        total, kind_code, lic = n, kind_of, lic_code
+        attacker = a_flat[np.minimum(a_off, len(a_flat) - 1)][source_code]
+        first = np.minimum(r_off, len(r_flat) - 1)
+        target, on = r_cols[0][first][reach_code], r_cols[1][first][reach_code]
+        shape = r_cols[2][first].astype(np.int8)[reach_code]
+        reach_row = None  # computed below if a licensing rule can be beaten
+    else:
+        per_edge = a_size[source_code] * r_size[reach_code]
+        total = int(per_edge.sum())
+        edge = np.repeat(np.arange(n), per_edge)
+        within = np.arange(total) - np.repeat(np.cumsum(per_edge) - per_edge, per_edge)
+        width = r_size[reach_code][edge]
+        attacker = a_flat[a_off[source_code[edge]] + within // np.maximum(width, 1)]
+        reach_row = r_off[reach_code[edge]] + within % np.maximum(width, 1)
+        kind_code = kind_of[edge]
+        lic = lic_code[edge]
+        target, on, shape = r_cols[0][reach_row], r_cols[1][reach_row], r_cols[2].astype(np.int8)[reach_row]
+    defeat = np.full(total, -1, dtype=np.int32)
+    beatable = [rule_code[r] for r in builder.stronger_than if r in rule_code]
+    if beatable and total:
+        records = np.flatnonzero(_member(lic, np.array(beatable, dtype=np.int64)))
+        if len(records) and reach_row is None:
+            reach_row = r_off[reach_code]
+        if len(records):
+            memo: dict[tuple[int, int], int] = {}
+            for i in records.tolist():
+                row, name = int(reach_row[i]), builder.rule_ids[int(lic[i])]
+                key = (row, int(lic[i]))
+                if key not in memo:
+                    rules = r_rules[row]
+                    if rules is None:
+                        rules = builder.depending_rules(int(r_cols[0, row]), builder.fact_ids[int(r_cols[1, row])])
+                    memo[key] = builder.first_stronger(rules, name)
+                defeat[i] = memo[key]
+    return {"attacker": attacker, "target": target, "on": on, "shape": shape, "kind": kind_code, "lic": lic,
+            "defeat": defeat}
+
+
+def _member(values: np.ndarray, pool: np.ndarray) -> np.ndarray:
+    """Whether each of ``values`` is in ``pool`` (binary search; ``np.isin`` hashes huge keys slowly)."""
+    if not len(values) or not len(pool):
+        return np.zeros(len(values), dtype=bool)
+    pool = np.sort(pool)
+    where = np.minimum(np.searchsorted(pool, values), len(pool) - 1)
+    return pool[where] == values
+
+
+_KEY = ("attacker", "target", "kind", "shape", "on", "lic")
+
+
+def _group_ids(parts: list[dict[str, np.ndarray]]) -> tuple[list[np.ndarray], int]:
+    """One integer per distinct ``(attacker, target, kind, on, shape, lic)`` across ``parts``, and their bound.
+
+    The columns are combined one at a time (mixed radix, each shifted to start
+    at 0; a column with one value throughout is left out); the partial key is
+    re-numbered densely whenever the next column could overflow 62 bits.
+    """
+    sizes = [len(p["attacker"]) for p in parts]
+    ids, bound = np.zeros(sum(sizes), dtype=np.int64), 1
+    for name in _KEY:
+        pieces = [p[name] for p in parts if len(p[name])]
+        if not pieces:
+            continue
+        column = np.concatenate(pieces) if len(pieces) > 1 else pieces[0]
+        low, high = int(column.min()), int(column.max())
+        if low == high:
+            continue
+        width = high - low + 1
+        if bound * width >= 1 << 62:  # renumber before the combined key could overflow
+            ids = np.unique(ids, return_inverse=True)[1].reshape(-1)
+            bound = int(ids.max(initial=0)) + 1
+        ids *= width
+        ids += column
+        if low:
+            ids -= low
+        bound *= width
+    return np.split(ids, np.cumsum(sizes)[:-1]), bound
+
+
+def _sorted(key: np.ndarray, bound: int) -> np.ndarray:
+    """``key`` (values in ``[0, bound)``) sorted (:func:`symbolic.support.sorted_keys.sort_order`)."""
+    return sort_order(key, bound)[1]
+
+
+def _repeats(ordered: np.ndarray) -> bool:
+    """Whether a sorted array holds a value twice."""
+    return len(ordered) > 1 and bool((ordered[1:] == ordered[:-1]).any())
+
+
+def _first_rows(key: np.ndarray, bound: int) -> np.ndarray | None:
+    """The rows holding the first occurrence of each value of ``key`` (in ``[0, bound)``), in row order.
+
+    ``None`` when every value occurs once (the common case, found by one sort).
+    Otherwise one sort of ``key * n + row`` puts each value's first row first.
+    """
+    n = len(key)
+    if not _repeats(_sorted(key, bound)):
+        return None
+    if bound > ((1 << 62) // n):
+        _, first = np.unique(key, return_index=True)
+        first.sort()
+        return first
+    ordered = np.sort(key * n + np.arange(n))
+    value = ordered // n
+    start = np.ones(n, dtype=bool)
+    start[1:] = value[1:] != value[:-1]
+    return np.sort(ordered[start] % n)
+
+
+def merge_explicit(builder, columns: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Merge the explicit edges of ``builder.theory`` into the derived attack ``columns``.
+
+    A derived attack that an explicit edge also names is marked ``explicit``
+    (keeping its derived neutralization); every other attack an edge stands
+    for is appended once, in edge order, neutralized per Definition 4.
+
+    Parameters
+    ----------
+    builder : symbolic.engine.attacks._Builder
+        The attack builder of the theory (indexes, ``targetRules``, ``P+``).
+    columns : dict of str to numpy.ndarray
+        The derived attacks.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        The merged columns.
+
+    Raises
+    ------
+    KeyError
+        If an edge's licensing rule is not a rule of the theory.
+    """
+    rows = _rows(builder.theory, builder.rule_code, builder.fact_ids + builder.rule_ids)
+    if rows is None:
+        return columns
+    extra = _expanded(builder, rows)
+    (new_key, old_key), bound = _group_ids([extra, columns])
+    if len(old_key):
+        first = _first_rows(new_key, bound)
+    else:  # no derived attack: the key is only needed if a value repeats, so sort it
+        new_key = _sorted(new_key, bound)
+        first = None
+        if _repeats(new_key):
+            (new_key,), bound = _group_ids([extra])
+            first = _first_rows(new_key, bound)
+    unique_key = new_key if first is None else new_key[first]
+    keep = first
+    named = _member(old_key, unique_key) if len(old_key) else np.zeros(0, dtype=bool)
+    columns = dict(columns)
+    columns["explicit"] = columns["explicit"] | named
+    if named.any():
+        fresh = ~_member(unique_key, old_key[named])
+        keep = np.flatnonzero(fresh) if first is None else first[fresh]
+    appended = {name: extra[name] if keep is None else extra[name][keep]
+                for name in ("attacker", "target", "on", "lic", "defeat", "kind", "shape")}
+    appended["explicit"] = np.ones(len(appended["attacker"]), dtype=bool)
+    if not len(columns["attacker"]):
+        return {name: appended[name].astype(columns[name].dtype, copy=False) for name in COLUMNS}
+    return {name: np.concatenate([columns[name], appended[name].astype(columns[name].dtype)]) for name in COLUMNS}

@@ -1,0 +1,328 @@
+"""Scenario suites on disk: loading with precise errors, deterministic dumping,
+and the JSON Schema of a scenario.
+
+A *suite* is a JSONL file: one scenario object (:class:`~symbolic.scenario.model.Scenario`)
+per line, blank lines ignored.  A file whose name ends in ``.json`` is read as
+one JSON document instead: a single scenario object or an array of them.
+
+Every problem is reported as a :class:`~symbolic.errors.ScenarioError` naming
+the file, the 1-based line, the dotted field path inside the record and the bad
+value.  Sizes are checked before data is read: a file larger than
+``max_file_bytes`` is refused from its size alone, and a line is never read
+past ``max_line_bytes``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Iterator
+
+from pydantic import ValidationError
+
+from symbolic.suites._jsonread import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_BYTES, parse_validated, scan_json_records
+from symbolic.suites._suitewrite import dump_suite, scenario_line, write_atomic
+from symbolic.errors import ScenarioError
+from symbolic.scenario.model import Scenario
+
+__all__ = [
+    "DEFAULT_MAX_FILE_BYTES",
+    "DEFAULT_MAX_LINE_BYTES",
+    "SuiteCheck",
+    "check_suite",
+    "dump_suite",
+    "iter_suite",
+    "iter_suite_lines",
+    "load_scenario_text",
+    "load_suite",
+    "scenario_json_schema",
+    "scenario_line",
+    "validate_scenario",
+    "write_atomic",
+]
+
+_VALUE_WIDTH = 80
+
+
+def _short(value) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    except (TypeError, ValueError, RecursionError):
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= _VALUE_WIDTH else text[: _VALUE_WIDTH - 1] + "\u2026"
+
+
+def _reason(err: dict) -> tuple[str, bool]:
+    """A readable reason for one pydantic error, and whether to show its input."""
+    kind, msg = err["type"], err["msg"]
+    if kind == "missing":
+        return "missing required field", False
+    if kind == "extra_forbidden":
+        return f"unknown field {str(err['loc'][-1])!r}", True
+    for prefix in ("Value error, ", "Assertion failed, "):
+        if msg.startswith(prefix):
+            msg = msg[len(prefix):]
+    return msg[:1].lower() + msg[1:], bool(err["loc"])
+
+
+def validate_scenario(obj, *, file=None, line=None) -> Scenario:
+    """Validate one decoded JSON value as a scenario.
+
+    Parameters
+    ----------
+    obj : object
+        A decoded JSON value; it must be an object.
+    file : str or path-like, optional
+        Where it came from, for error messages.
+    line : int, optional
+        The 1-based line where the object starts.
+
+    Returns
+    -------
+    Scenario
+        The scenario, with ids, literals and labels normalized.
+
+    Raises
+    ------
+    ScenarioError
+        Naming the first offending field (dotted path, from pydantic's
+        ``loc``) and its value; the count of further problems is appended.
+
+    Examples
+    --------
+    >>> validate_scenario({"id": "c1"}, file="s.jsonl", line=3)
+    Traceback (most recent call last):
+    ...
+    symbolic.errors.ScenarioError: s.jsonl:3, field query: missing required field (and 3 more problems)
+    """
+    file = None if file is None else str(file)
+    if not isinstance(obj, dict):
+        raise ScenarioError(
+            f"expected a JSON object (one scenario), got {_json_type(obj)} {_short(obj)}",
+            file=file, line=line, value=obj,
+        )
+    try:
+        return Scenario.model_validate(obj)
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False)
+        first = errors[0]
+        field = ".".join(str(part) for part in first["loc"]) or None
+        reason, show = _reason(first)
+        value = first.get("input") if show else None
+        if show:
+            reason += f"; got {_short(value)}"
+        if len(errors) > 1:
+            more = len(errors) - 1
+            reason += f" (and {more} more problem{'s' if more > 1 else ''})"
+        raise ScenarioError(reason, file=file, line=line, field=field, value=value) from None
+
+
+def _json_type(value) -> str:
+    names = {dict: "object", list: "array", str: "string", bool: "boolean", int: "number",
+             float: "number", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
+
+
+def load_scenario_text(text, *, file=None, line=None) -> Scenario:
+    """Parse and validate one scenario from JSON text.
+
+    Parameters
+    ----------
+    text : str or bytes
+        One JSON object (bytes must be UTF-8).
+    file : str or path-like, optional
+        Where it came from, for error messages.
+    line : int, optional
+        The 1-based line of ``text`` in ``file``; JSON errors on later lines of
+        a multi-line ``text`` are offset from it.
+
+    Returns
+    -------
+    Scenario
+
+    Raises
+    ------
+    ScenarioError
+        On malformed JSON, non-UTF-8 bytes, duplicate keys, a non-object value
+        or any schema violation.
+
+    Examples
+    --------
+    >>> load_scenario_text('{"id": "c1",', file="x.jsonl", line=7)
+    Traceback (most recent call last):
+    ...
+    symbolic.errors.ScenarioError: x.jsonl:7: malformed JSON: Expecting property name enclosed in double quotes at column 13
+    """
+    file = None if file is None else str(file)
+    return parse_validated(text, lambda value: validate_scenario(value, file=file, line=line), file=file, line=line)
+
+
+def _records(path, max_line_bytes, max_file_bytes, keep_going) -> Iterator[tuple[int, Scenario | ScenarioError]]:
+    """(line, scenario or error); duplicate case ids are errors; empty is an error."""
+    file = str(path)
+    first_line: dict[str, int] = {}
+    count = 0
+    records = scan_json_records(path, max_line_bytes=max_line_bytes, max_file_bytes=max_file_bytes,
+                                keep_going=keep_going,
+                                validate=lambda value, line: validate_scenario(value, file=file, line=line))
+    for line, scenario in records:
+        count += 1
+        if isinstance(scenario, ScenarioError):
+            yield line, scenario
+            continue
+        if scenario.id in first_line:
+            yield line, ScenarioError(
+                f"duplicate case id {scenario.id!r} (first used at line {first_line[scenario.id]})",
+                file=file, line=line, field="id", value=scenario.id,
+            )
+            continue
+        first_line[scenario.id] = line
+        yield line, scenario
+    if count == 0:
+        yield 0, ScenarioError("no scenarios (the file is empty or holds only blank lines)", file=file)
+
+
+def iter_suite_lines(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+                     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> Iterator[tuple[int, Scenario]]:
+    """Yield ``(line, scenario)`` pairs of a suite, lazily.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A JSONL suite, or a ``.json`` document (one scenario or an array).
+    max_line_bytes, max_file_bytes : int
+        Size limits, checked before the data is read.
+
+    Yields
+    ------
+    tuple of (int, Scenario)
+        The 1-based line where each scenario starts, and the scenario.
+
+    Raises
+    ------
+    ScenarioError
+        At the first problem: missing file, directory, size limit, non-UTF-8
+        bytes, malformed JSON, schema violation, duplicate case id, or no
+        scenario at all.
+    """
+    for line, item in _records(path, max_line_bytes, max_file_bytes, keep_going=False):
+        if isinstance(item, ScenarioError):
+            raise item
+        yield line, item
+
+
+def iter_suite(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+               max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> Iterator[Scenario]:
+    """Yield the scenarios of a suite, lazily (see :func:`iter_suite_lines`)."""
+    for _, scenario in iter_suite_lines(path, max_line_bytes=max_line_bytes,
+                                        max_file_bytes=max_file_bytes):
+        yield scenario
+
+
+def load_suite(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+               max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> list[Scenario]:
+    """Load every scenario of a suite.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A JSONL suite (one scenario per line), or a ``.json`` document.
+    max_line_bytes : int, default 8 MiB
+        Longest accepted line, in bytes.
+    max_file_bytes : int, default 512 MiB
+        Largest accepted file, in bytes (checked from its size before reading).
+
+    Returns
+    -------
+    list of Scenario
+
+    Raises
+    ------
+    ScenarioError
+        Naming file, line, field and value (see :func:`iter_suite_lines`).
+
+    Examples
+    --------
+    >>> load_suite("/nonexistent/suite.jsonl")
+    Traceback (most recent call last):
+    ...
+    symbolic.errors.ScenarioError: /nonexistent/suite.jsonl: no such file
+    """
+    return list(iter_suite(path, max_line_bytes=max_line_bytes, max_file_bytes=max_file_bytes))
+
+
+@dataclass(frozen=True, slots=True)
+class SuiteCheck:
+    """The outcome of :func:`check_suite`: valid scenarios and every error found."""
+
+    file: str
+    scenarios: tuple[tuple[int, Scenario], ...]
+    errors: tuple[ScenarioError, ...]
+
+    @property
+    def ok(self) -> bool:
+        """Whether the suite has no error."""
+        return not self.errors
+
+
+def check_suite(path, *, max_errors: int = 100, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+                max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> SuiteCheck:
+    """Validate a whole suite, collecting errors instead of stopping at the first.
+
+    Line-level problems (malformed JSON, non-UTF-8 line, schema violation,
+    duplicate id) are collected up to ``max_errors``; file-level problems
+    (missing file, directory, size limits) end the scan.
+
+    Parameters
+    ----------
+    path : str or path-like
+    max_errors : int, default 100
+        Stop after this many errors.
+    max_line_bytes, max_file_bytes : int
+        As in :func:`load_suite`.
+
+    Returns
+    -------
+    SuiteCheck
+
+    Examples
+    --------
+    >>> check_suite("/nonexistent.jsonl").errors[0].reason
+    'no such file'
+    """
+    scenarios: list[tuple[int, Scenario]] = []
+    errors: list[ScenarioError] = []
+    try:
+        for line, item in _records(path, max_line_bytes, max_file_bytes, keep_going=True):
+            if isinstance(item, ScenarioError):
+                errors.append(item)
+                if len(errors) >= max_errors:
+                    break
+            else:
+                scenarios.append((line, item))
+    except ScenarioError as exc:
+        errors.append(exc)
+    return SuiteCheck(str(path), tuple(scenarios), tuple(errors))
+
+
+def scenario_json_schema() -> dict:
+    """The JSON Schema (draft 2020-12) of one scenario record.
+
+    The schema describes the canonical form that :func:`dump_suite` writes;
+    the loader also accepts spelling variants that it normalizes (evidence ids
+    such as ``E_01``, negations such as ``not X``, status labels such as
+    ``Positive``).
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> schema = scenario_json_schema()
+    >>> schema["$schema"], schema["title"], sorted(schema["required"])
+    ('https://json-schema.org/draft/2020-12/schema', 'Scenario', ['evidence', 'gold', 'id', 'query', 'target'])
+    """
+    schema = Scenario.model_json_schema(mode="validation")
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "https://paratrace.invalid/schemas/scenario-v1.json", **schema}

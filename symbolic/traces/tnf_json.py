@@ -1,0 +1,369 @@
+"""The trace normal form on disk: canonical JSON, reading it back, consistency
+checks and TNF equivalence (docs/semantics.md section 12).
+
+:func:`tnf_json` writes ``{"edges": [...], "nodes": [...], "schema_version":
+"tnf-v1"}`` with sorted keys, compact separators and UTF-8 text
+(``ensure_ascii=False``); nodes are sorted by id, edges by
+:func:`symbolic.traces.naming.edge_id`, and each edge carries that id as ``id``.
+Two TNF-equivalent traces serialize byte-identically.
+
+:func:`trace_from_json` also reads the two compact forms that
+``paratrace status`` writes for very large traces (schema
+``tnf-v1-summary``: defeat sets instead of defeat edges; ``tnf-v1-columns``:
+attack edges as columns too, see :mod:`symbolic.traces.tnf_stream` and
+docs/performance.md); :func:`expand_tnf` turns them back into the full form.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+from pydantic import ValidationError
+
+from symbolic.errors import SymbolicError
+from symbolic.scenario.model import EdgeType, NodeType, Trace, TraceEdge, TraceNode
+from symbolic.traces.naming import EDGE_ARROW, edge_id, trace_sort_key
+
+__all__ = [
+    "COLUMNS_SCHEMA_VERSION",
+    "SCHEMA_VERSION",
+    "SUMMARY_SCHEMA_VERSION",
+    "TraceFormatError",
+    "check_trace",
+    "expand_tnf",
+    "tnf_equivalent",
+    "tnf_json",
+    "trace_from_json",
+]
+
+SCHEMA_VERSION = "tnf-v1"
+SUMMARY_SCHEMA_VERSION = "tnf-v1-summary"
+COLUMNS_SCHEMA_VERSION = "tnf-v1-columns"
+_ATTACK_COLUMNS = ("active", "arguments", "defeats", "kind", "kinds", "lic", "rules", "source", "target")
+
+
+class TraceFormatError(SymbolicError, ValueError):
+    """A serialized trace is malformed or inconsistent."""
+
+
+def _canonical(trace: Trace) -> tuple[list[TraceNode], list[tuple[str, TraceEdge]]]:
+    nodes = {n.id: n for n in sorted(trace.nodes, key=lambda n: (n.id, n.type.value, n.label))}
+    edges = sorted({(trace_sort_key(e), e) for e in trace.edges}, key=lambda pair: pair[0])
+    return [nodes[k] for k in sorted(nodes)], [(key[0], e) for key, e in edges]
+
+
+def _edge_json(key: str, e: TraceEdge) -> dict:
+    out = {"id": key, "source": e.source, "target": e.target, "type": e.type.value}
+    if e.kind is not None:
+        out["kind"] = e.kind.value
+    for name in ("lic", "state", "attack"):
+        value = getattr(e, name)
+        if value is not None:
+            out[name] = value
+    return out
+
+
+def tnf_json(trace: Trace) -> str:
+    """Serialize a trace deterministically (sorted, compact, UTF-8 text).
+
+    Parameters
+    ----------
+    trace : Trace
+        Usually a TNF from :func:`tnf`.
+
+    Returns
+    -------
+    str
+        ``{"edges":[...],"nodes":[...],"schema_version":"tnf-v1"}``; each
+        edge carries its :func:`edge_id` as ``id``.
+
+    Examples
+    --------
+    >>> t = Trace(nodes=[TraceNode(id="status:both", type="status", label="both")])
+    >>> tnf_json(t)
+    '{"edges":[],"nodes":[{"id":"status:both","label":"both","type":"status"}],"schema_version":"tnf-v1"}'
+    """
+    nodes, edges = _canonical(trace)
+    payload = {
+        "schema_version": SCHEMA_VERSION,
+        "nodes": [{"id": n.id, "label": n.label, "type": n.type.value} for n in nodes],
+        "edges": [_edge_json(key, e) for key, e in edges],
+    }
+    return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def tnf_equivalent(a: Trace, b: Trace) -> bool:
+    """Whether two trace normal forms are equivalent (their TNF JSON is equal).
+
+    Parameters
+    ----------
+    a, b : Trace
+        Outputs of :func:`tnf` (or of :func:`trace_from_json`).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> x = TraceNode(id="fact:a", type="fact", label="a")
+    >>> y = TraceNode(id="fact:b", type="fact", label="b")
+    >>> tnf_equivalent(Trace(nodes=[x, y]), Trace(nodes=[y, x])), tnf_equivalent(Trace(nodes=[x]), Trace())
+    (True, False)
+    """
+    return tnf_json(a) == tnf_json(b)
+
+
+def check_trace(trace: Trace) -> None:
+    """Check a trace's internal consistency.
+
+    Every edge endpoint is a declared node, edge ids are unique, attack edges
+    carry a kind and a state and join two arguments, and a defeat edge comes
+    from a priority and names a defeated attack edge whose target it points to.
+
+    Parameters
+    ----------
+    trace : Trace
+
+    Raises
+    ------
+    TraceFormatError
+        Naming the first offending node or edge.
+
+    Examples
+    --------
+    >>> check_trace(Trace(edges=[TraceEdge(source="evidence:E-01", target="fact:a", type="grounding")]))
+    Traceback (most recent call last):
+    ...
+    symbolic.traces.tnf_json.TraceFormatError: edges.0: grounding:evidence:E-01→fact:a: unknown source node 'evidence:E-01'
+    """
+    types = {}
+    for i, node in enumerate(trace.nodes):
+        if node.id in types:
+            raise TraceFormatError(f"nodes.{i}: duplicate node id {node.id!r}")
+        types[node.id] = node.type
+    attacks, seen = {}, set()
+    for i, edge in enumerate(trace.edges):
+        key = edge_id(edge)
+        where = f"edges.{i}: {key}"
+        if key in seen:
+            raise TraceFormatError(f"{where}: duplicate edge id")
+        seen.add(key)
+        for end in ("source", "target"):
+            if getattr(edge, end) not in types:
+                raise TraceFormatError(f"{where}: unknown {end} node {getattr(edge, end)!r}")
+        if edge.type is EdgeType.ATTACK:
+            if edge.kind is None or edge.state is None:
+                raise TraceFormatError(f"{where}: an attack edge needs a kind and a state")
+            if types[edge.source] is not NodeType.ARGUMENT or types[edge.target] is not NodeType.ARGUMENT:
+                raise TraceFormatError(f"{where}: an attack edge joins two arguments")
+            attacks[key] = edge
+    for i, edge in enumerate(trace.edges):
+        if edge.type is not EdgeType.DEFEAT:
+            continue
+        where = f"edges.{i}: {edge_id(edge)}"
+        if types[edge.source] is not NodeType.PRIORITY:
+            raise TraceFormatError(f"{where}: a defeat edge starts at a priority node")
+        attack = attacks.get(edge.attack)
+        if attack is None:
+            raise TraceFormatError(f"{where}: names no attack edge of this trace ({edge.attack!r})")
+        if attack.state != "defeated" or attack.target != edge.target:
+            raise TraceFormatError(f"{where}: the attack it names must be defeated and end at {edge.target!r}")
+
+
+def trace_from_json(text: str) -> Trace:
+    """Read a trace written by :func:`tnf_json` (or any ``{"nodes", "edges"}`` JSON).
+
+    The compact forms (``tnf-v1-summary``, ``tnf-v1-columns``) are expanded
+    first (:func:`expand_tnf`): the trace holds every defeat edge.
+
+    Parameters
+    ----------
+    text : str
+        The JSON text.
+
+    Returns
+    -------
+    Trace
+        Checked with :func:`check_trace`.
+
+    Raises
+    ------
+    TraceFormatError
+        If the text is not valid JSON, has an unknown schema version, a field
+        fails validation, an edge's ``id`` differs from its :func:`edge_id`,
+        or the trace is inconsistent.
+
+    Examples
+    --------
+    >>> t = Trace(nodes=[TraceNode(id="status:both", type="status", label="both")])
+    >>> trace_from_json(tnf_json(t)) == t
+    True
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise TraceFormatError(f"not valid JSON: {exc.msg.removesuffix(' at')} at line {exc.lineno} column {exc.colno}") from None
+    if not isinstance(data, dict):
+        raise TraceFormatError(f"a trace must be a JSON object, got {type(data).__name__}")
+    if data.get("schema_version", SCHEMA_VERSION) != SCHEMA_VERSION:
+        data = expand_tnf(data)
+    data.pop("schema_version", None)
+    edges, ids = [], []
+    for i, edge in enumerate(data.get("edges", ())):
+        if not isinstance(edge, dict):
+            raise TraceFormatError(f"edges.{i}: an edge must be an object, got {edge!r}")
+        edge = dict(edge)
+        ids.append((i, edge.pop("id", None)))
+        edges.append(edge)
+    try:
+        trace = Trace.model_validate({**data, "edges": edges})
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        loc = ".".join(str(p) for p in error["loc"])
+        raise TraceFormatError(f"{loc}: {error['msg']} (got {error.get('input')!r})") from None
+    for (i, given), edge in zip(ids, trace.edges):
+        if given is not None and given != edge_id(edge):
+            raise TraceFormatError(f"edges.{i}: id {given!r} does not match its content ({edge_id(edge)!r})")
+    check_trace(trace)
+    return trace
+
+
+def _defeat_sets(data: Mapping) -> list[tuple[str, list[str]]]:
+    sets = data.get("defeat_sets", [])
+    if not isinstance(sets, list):
+        raise TraceFormatError(f"defeat_sets: must be a list, got {type(sets).__name__}")
+    out = []
+    for i, entry in enumerate(sets):
+        ident = entry.get("id") if isinstance(entry, dict) else None
+        priorities = entry.get("priorities") if isinstance(entry, dict) else None
+        if not isinstance(ident, str) or not isinstance(priorities, list) \
+                or not all(isinstance(p, str) for p in priorities):
+            raise TraceFormatError(f"defeat_sets.{i}: a defeat set is {{\"id\": str, \"priorities\": [str]}}, "
+                                   f"got {entry!r}")
+        out.append((ident, priorities))
+    return out
+
+
+def _defeat_edges(attack: Mapping, priorities: list[str]) -> list[dict]:
+    """The defeat edges an attack edge with this defeat set stands for."""
+    key, target = attack["id"], attack["target"]
+    return [{"attack": key, "id": f"defeat:{p}{EDGE_ARROW}{key}", "source": p, "target": target, "type": "defeat"}
+            for p in priorities]
+
+
+def _column(columns: Mapping, name: str, n: int | None, size: int | None = None, low: int = 0) -> list:
+    values = columns.get(name)
+    where = f"attack_edges.{name}"
+    if not isinstance(values, list):
+        raise TraceFormatError(f"{where}: must be a list, got {type(values).__name__}")
+    if n is not None and len(values) != n:
+        raise TraceFormatError(f"{where}: has {len(values)} rows, attack_edges.source has {n}")
+    if size is None:
+        if not all(isinstance(v, str) for v in values):
+            raise TraceFormatError(f"{where}: must list strings")
+        return values
+    for i, v in enumerate(values):
+        if type(v) is not int or not low <= v < size:
+            raise TraceFormatError(f"{where}.{i}: must be an integer in [{low}, {size}), got {v!r}")
+    return values
+
+
+def _attack_rows(columns, sets: list[tuple[str, list[str]]]) -> list[dict]:
+    """The attack and defeat edges that the columns of the columnar form stand for."""
+    if not isinstance(columns, dict):
+        raise TraceFormatError(f"attack_edges: must be an object, got {type(columns).__name__}")
+    unknown = sorted(set(columns) - set(_ATTACK_COLUMNS))
+    if unknown:
+        raise TraceFormatError(f"attack_edges.{unknown[0]}: unknown column; expected {', '.join(_ATTACK_COLUMNS)}")
+    arguments, rules, kinds = (_column(columns, name, None) for name in ("arguments", "rules", "kinds"))
+    source = _column(columns, "source", None, len(arguments))
+    n = len(source)
+    target = _column(columns, "target", n, len(arguments))
+    kind = _column(columns, "kind", n, len(kinds))
+    lic = _column(columns, "lic", n, len(rules), low=-1)
+    active = _column(columns, "active", n, 2)
+    chosen = _column(columns, "defeats", n, len(sets), low=-1)
+    edges = []
+    for i in range(n):
+        s, t, k = arguments[source[i]], arguments[target[i]], kinds[kind[i]]
+        edge = {"id": f"attack:{k}:{s}{EDGE_ARROW}{t}", "kind": k, "source": s,
+                "state": "active" if active[i] else "defeated", "target": t, "type": "attack"}
+        if lic[i] >= 0:
+            edge["lic"] = rules[lic[i]]
+        edges.append(edge)
+        if chosen[i] >= 0:
+            edges.extend(_defeat_edges(edge, sets[chosen[i]][1]))
+    return edges
+
+
+def expand_tnf(data: Mapping) -> dict:
+    """The full form (``tnf-v1``) of a parsed TNF in any of its three forms.
+
+    ``tnf-v1-summary``: each attack edge's ``"defeats"`` set id becomes one
+    defeat edge per priority of the set; ``tnf-v1-columns``: every row of
+    ``attack_edges`` becomes its attack edge (and its defeat edges).  The
+    edges come out sorted by id, so ``json.dumps(expand_tnf(x),
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False)`` is the
+    :func:`tnf_json` text of the same trace.
+
+    Parameters
+    ----------
+    data : mapping
+        A parsed TNF object (``json.loads`` of the text).
+
+    Returns
+    -------
+    dict
+        ``{"edges": [...], "nodes": [...], "schema_version": "tnf-v1"}`` and
+        any other member of ``data``; ``data`` itself is not changed.
+
+    Raises
+    ------
+    TraceFormatError
+        For an unknown schema version, a malformed defeat set or column, or
+        a set id or index that names nothing.
+
+    Examples
+    --------
+    >>> expand_tnf({"defeat_sets": [{"id": "defeats:x", "priorities": ["priority:p"]}],
+    ...             "edges": [{"defeats": "defeats:x", "id": "attack:rebut:arg:a→arg:b", "kind": "rebut",
+    ...                        "source": "arg:a", "state": "defeated", "target": "arg:b", "type": "attack"}],
+    ...             "nodes": [], "schema_version": "tnf-v1-summary"})["edges"][1]["id"]
+    'defeat:priority:p→attack:rebut:arg:a→arg:b'
+    """
+    version = data.get("schema_version", SCHEMA_VERSION)
+    known = (SCHEMA_VERSION, SUMMARY_SCHEMA_VERSION, COLUMNS_SCHEMA_VERSION)
+    if version not in known:
+        raise TraceFormatError(f"unknown schema_version {version!r}; expected one of {', '.join(map(repr, known))}")
+    out = {k: v for k, v in data.items() if k not in ("attack_edges", "defeat_sets")}
+    out["schema_version"] = SCHEMA_VERSION
+    if version == SCHEMA_VERSION:
+        return out
+    sets = _defeat_sets(data)
+    by_id = dict(sets)
+    given = data.get("edges", [])
+    if not isinstance(given, list):
+        raise TraceFormatError(f"edges: must be a list, got {type(given).__name__}")
+    edges = []
+    for i, edge in enumerate(given):
+        if not isinstance(edge, dict):
+            raise TraceFormatError(f"edges.{i}: an edge must be an object, got {edge!r}")
+        if "defeats" not in edge:
+            edges.append(edge)
+            continue
+        edge = dict(edge)
+        chosen = edge.pop("defeats")
+        if chosen not in by_id:
+            raise TraceFormatError(f"edges.{i}.defeats: names no defeat set of this trace ({chosen!r})")
+        if not isinstance(edge.get("id"), str) or not isinstance(edge.get("target"), str):
+            raise TraceFormatError(f"edges.{i}: an attack edge with a defeat set needs its id and target")
+        edges.append(edge)
+        edges.extend(_defeat_edges(edge, by_id[chosen]))
+    if version == COLUMNS_SCHEMA_VERSION:
+        if "attack_edges" not in data:
+            raise TraceFormatError("attack_edges: missing (schema tnf-v1-columns)")
+        edges.extend(_attack_rows(data["attack_edges"], sets))
+    out["edges"] = sorted(edges, key=lambda e: str(e.get("id", "")))
+    return out

@@ -1,0 +1,193 @@
+"""The trace graph of an evaluation (paper Section 4.3, docs/semantics.md section 12).
+
+:func:`build_trace` renders an :class:`~symbolic.engine.results.Evaluation` as a
+typed :class:`networkx.MultiDiGraph` whose nodes carry *content-derived* ids
+(:mod:`symbolic.traces.naming`), so the graph of two analyses that differ only in
+the authors' names for their rules and facts is the same graph.
+
+Nodes (attribute ``type`` is a :class:`~symbolic.scenario.model.NodeType`):
+query, evidence, fact, rule, priority, argument, conclusion, status.
+Edges (attribute ``type`` is an :class:`~symbolic.scenario.model.EdgeType`; the
+multigraph key is :func:`symbolic.traces.naming.edge_id`):
+
+- grounding: evidence -> fact, rule, priority;
+- derivation: fact -> fact argument; top rule -> argument; sub-argument ->
+  argument; argument -> conclusion; base priority -> the ``P+`` priority it
+  entails (only for closure pairs that neutralize an attack);
+- attack: attacking argument -> attacked argument, with ``kind``, ``lic``
+  (the licensing rule's node id) and ``state`` (``active`` or ``defeated``);
+  an attack is always an edge, never a node;
+- defeat: priority -> the attacked argument, with ``attack`` = the id of the
+  attack edge it neutralizes (Definition 4): one defeat edge per priority of
+  ``P+`` that neutralizes the attack;
+- status: query -> target conclusion -> status.
+
+Node attributes: ``type``, ``label`` (content only), ``names`` (the authors'
+ids and the engine's argument ids that the node stands for); arguments also
+carry ``labelling`` (IN/OUT/UNDEC) and ``round`` (the worklist round, or
+``None`` for UNDEC).  Attack edges also carry ``explicit``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from symbolic.engine.attack_table import KINDS
+from symbolic.scenario.model import EdgeType, NodeType
+from symbolic.traces.naming import Namer, edge_key
+from symbolic.engine.results import Attack, Evaluation
+from symbolic.traces.skeleton import EdgeGroup, Skeleton
+from symbolic.engine.target_rules import NeutralizingPairs
+from symbolic.traces.trace_arguments import argument_nodes
+from symbolic.traces.trace_attacks import AttackEdges, attack_edges
+from symbolic.traces.trace_grounding import grounding_nodes
+from symbolic.traces.trace_priorities import closure_pairs, priority_nodes
+
+if TYPE_CHECKING:  # networkx is imported where a graph is built, not at start-up
+    import networkx as nx
+
+__all__ = ["Skeleton", "build_trace", "neutralizers", "trace_parts"]
+
+_ACTIVE, _DEFEATED = "active", "defeated"
+
+
+def neutralizers(evaluation: Evaluation, attack: Attack) -> frozenset[tuple[str, str]]:
+    """Every pair of ``P+`` that neutralizes ``attack`` (Definition 4).
+
+    The engine records one such pair in ``attack.defeated_by``; the trace
+    shows all of them, so that it does not depend on the order in which the
+    engine happened to try the target rules.
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+        The evaluation the attack belongs to.
+    attack : Attack
+        One of ``evaluation.attacks``.
+
+    Returns
+    -------
+    frozenset of (str, str)
+        ``(stronger, weaker)`` pairs with ``stronger in targetRules(attack)``
+        and ``weaker = lic(attack)``; empty for an active attack.
+
+    Examples
+    --------
+    >>> from symbolic.engine.grounding import ground
+    >>> from symbolic.scenario.model import Analysis, Fact, Priority, Rule
+    >>> from symbolic.engine.status import evaluate
+    >>> e = ["E-01"]
+    >>> a = Analysis(facts=[Fact(id="f1", literal="a", evidence=e), Fact(id="f2", literal="b", evidence=e)],
+    ...     rules=[Rule(id="r1", antecedents=["a"], consequent="p", evidence=e),
+    ...            Rule(id="r2", antecedents=["b"], consequent="¬p", evidence=e)],
+    ...     priorities=[Priority(stronger="r1", weaker="r2", basis="hierarchy", evidence=e)])
+    >>> ev = evaluate(ground(e, a), "p")
+    >>> sorted(p for att in ev.attacks for p in neutralizers(ev, att))
+    [('r1', 'r2')]
+    """
+    if attack.active or attack.lic is None:
+        return frozenset()
+    return NeutralizingPairs.of(evaluation).pairs(attack.on, attack.target, attack.lic, attack.defeated_by)
+
+
+def build_trace(evaluation: Evaluation, *, query: str | None = None) -> nx.MultiDiGraph:
+    """Render an evaluation as a typed trace graph (Section 4.3, docs/semantics.md section 12).
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+        From :func:`symbolic.engine.status.evaluate` or
+        :func:`symbolic.engine.status.evaluate_analysis`.
+    query : str, optional
+        The natural-language question; the query node's label (default: the
+        target literal).
+
+    Returns
+    -------
+    networkx.MultiDiGraph
+        Nodes keyed by canonical ids, edges keyed by :func:`~symbolic.traces.naming.edge_id`;
+        ``graph.graph`` holds ``target``, ``status``, ``support`` and ``against``.
+
+    Examples
+    --------
+    >>> from symbolic.scenario.model import Analysis, Fact, Rule
+    >>> from symbolic.engine.status import evaluate_analysis
+    >>> a = Analysis(facts=[Fact(id="f1", literal="Delay(x)", evidence=["E-01"])],
+    ...              rules=[Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)",
+    ...                          evidence=["E-02"])])
+    >>> g = build_trace(evaluate_analysis(["E-01", "E-02"], a, "Penalty(x)"))
+    >>> sorted(n for n in g if not n.startswith("arg:"))  # doctest: +NORMALIZE_WHITESPACE
+    ['conclusion:Delay(x)', 'conclusion:Penalty(x)', 'evidence:E-01', 'evidence:E-02',
+     'fact:Delay(x)', 'query:Penalty(x)', 'rule:Delay(x)=>Penalty(x)', 'status:accepted']
+    >>> g.nodes["rule:Delay(x)=>Penalty(x)"]["names"]
+    ('r1',)
+    """
+    skeleton, edges = trace_parts(evaluation, query=query)
+    graph = skeleton.to_graph()
+    _add_attack_edges(graph, edges)
+    return graph
+
+
+def trace_parts(evaluation: Evaluation, *, query: str | None = None) -> tuple[Skeleton, AttackEdges]:
+    """The trace without its attack and defeat edges, and those edges as columns.
+
+    Every node is in the :class:`Skeleton` (closure priorities included); the
+    attack and defeat edges are in the :class:`~symbolic.traces.trace_attacks.AttackEdges`,
+    so that a large trace can be written (:mod:`symbolic.traces.tnf_stream`) without a
+    Python object per edge.  :func:`build_trace` joins the two in a graph.
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+    query : str, optional
+        The query node's label.
+
+    Returns
+    -------
+    (Skeleton, AttackEdges)
+    """
+    return _trace_parts(evaluation, query)
+
+
+def _trace_parts(evaluation: Evaluation, query: str | None) -> tuple[Skeleton, AttackEdges]:
+    theory = evaluation.theory
+    namer = Namer(theory.rules, evaluation.arguments)
+    target = namer.literal(evaluation.target)
+    skeleton = Skeleton(target=target, status=evaluation.status, support=evaluation.support,
+                        against=evaluation.against)
+    store = skeleton.store
+    skeleton.groups.append(grounding_nodes(theory, namer, store))
+    before = len(store.data)
+    skeleton.priorities = priority_nodes(evaluation, namer, store)
+    skeleton.groups.append(argument_nodes(evaluation, namer, store))
+    edges = attack_edges(evaluation, namer)
+    skeleton.marks = (before, len(store.data))
+    # the closure pairs the defeat sets use, as nodes derived from the base pairs behind them
+    skeleton.groups.append(closure_pairs(evaluation, namer, skeleton.priorities, store, edges.pairs))
+    skeleton.priorities.finish()
+
+    goal = store.node(f"conclusion:{target}", NodeType.CONCLUSION, target)
+    asked = store.node(f"query:{target}", NodeType.QUERY, " ".join(query.split()) if query else target)
+    status = str(evaluation.status)
+    shown = store.node(f"status:{status}", NodeType.STATUS, status)
+    skeleton.groups.append(EdgeGroup(EdgeType.STATUS, [asked, goal], [goal, shown]))
+    return skeleton, edges
+
+
+def _add_attack_edges(graph: nx.MultiDiGraph, edges: AttackEdges) -> None:
+    """Add every attack edge and, for a defeated one, a defeat edge per priority of its defeat set."""
+    nodes, rules, sets = edges.node_ids, edges.rule_nodes, edges.sets
+    out = []
+    columns = zip(edges.source.tolist(), edges.target.tolist(), edges.kind.tolist(), edges.lic.tolist(),
+                  edges.active.tolist(), edges.explicit.tolist(), edges.defeat_set.tolist())
+    for source, target, kind, lic, active, explicit, chosen in columns:
+        source_id, target_id = nodes[source], nodes[target]
+        key = edge_key(EdgeType.ATTACK, source_id, target_id, KINDS[kind])
+        out.append((source_id, target_id, key, {"type": EdgeType.ATTACK, "kind": KINDS[kind],
+                                                "lic": rules[lic] if lic >= 0 else None,
+                                                "state": _ACTIVE if active else _DEFEATED, "explicit": explicit}))
+        if chosen >= 0:
+            for priority in sets[chosen]:
+                out.append((priority, target_id, edge_key(EdgeType.DEFEAT, priority, target_id, None, key),
+                            {"type": EdgeType.DEFEAT, "attack": key}))
+    graph.add_edges_from(out)
