@@ -127,7 +127,9 @@ def log_program(directory: str | Path, *, tracking_uri: str | None = None, exper
     try:
         nested = mlflow.active_run() is not None  # inside a caller's run: a child run of it
         if not nested:
-            mlflow.set_experiment(experiment)
+            from experiments.runner.tracking import use_experiment
+
+            use_experiment(mlflow, experiment)  # beside a local store: its artifacts too
         with mlflow.start_run(run_name=f"{name}-{manifest.optimizer}-s{manifest.seed}", nested=nested) as run:
             mlflow.log_params(params)
             mlflow.log_metrics(metrics)

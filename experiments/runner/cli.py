@@ -12,7 +12,7 @@ import typer
 
 from ..errors import ExperimentError
 
-__all__ = ["register"]
+__all__ = ["register", "tracking_lines"]
 
 DEMO_SPEC = Path(__file__).resolve().parent.parent / "configs" / "demo.toml"
 TABLE_METRICS = ("ASA", "TGC", "CLA", "NER", "PHA", "BRA", "NCR", "DLA")
@@ -97,6 +97,45 @@ def _print_summary(console, result) -> None:
         console.print(f"report: {suite.report_dir}")
 
 
+def tracking_lines(workdir: Path, tracking_uri: Optional[str], run_ids) -> list[str]:
+    """What a tracked run tells its user: the store, where the artifacts went, and how to open the runs.
+
+    Parameters
+    ----------
+    workdir : Path
+        The run's ``--workdir``.
+    tracking_uri : str, optional
+        The ``--tracking-uri`` given (else ``$MLFLOW_TRACKING_URI`` or ``<workdir>/mlflow.db``).
+    run_ids : sequence of str
+        The parent runs logged.
+
+    Returns
+    -------
+    list of str
+    """
+    import mlflow
+
+    from .tracking import default_tracking_uri, runs_table_url, workdir_store_uri
+
+    uri = default_tracking_uri(workdir, tracking_uri)
+    client = mlflow.MlflowClient(tracking_uri=uri)
+    experiments: dict[str, object] = {}
+    for run_id in run_ids:
+        experiment_id = client.get_run(run_id).info.experiment_id
+        experiments.setdefault(experiment_id, client.get_experiment(experiment_id))
+    names = ", ".join(e.name for e in experiments.values())
+    artifacts = ", ".join(dict.fromkeys(e.artifact_location for e in experiments.values()))
+    lines = [f"MLflow: experiment {names}, parent run(s) {', '.join(run_ids)}",
+             f"MLflow store: {uri}", f"MLflow artifacts: {artifacts}"]
+    if uri.startswith(("http://", "https://")):
+        lines += [f"open {runs_table_url(uri, e)}" for e in experiments]
+    elif uri == workdir_store_uri(workdir):
+        lines.append(f"open the UI with: paratrace ui --workdir {workdir}")
+    else:
+        lines.append(f"open the UI with: paratrace ui --tracking-uri {uri}")
+    return lines
+
+
 def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, repair: bool = False,
              tracking_uri: Optional[str] = None, cache: bool = True) -> None:
     from rich.console import Console
@@ -148,14 +187,8 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, r
     _print_summary(console, result)
     console.print(f"results: {result.paths.results}")
     if result.mlflow_runs:
-        from .tracking import default_tracking_uri
-
-        uri = default_tracking_uri(workdir, tracking_uri)
-        where = (f"open {uri.rstrip('/')}/#/experiments?workflowType=machine_learning" if uri.startswith("http")
-                 else f"open the UI with: paratrace ui --workdir {workdir}")
-        experiments = ", ".join(f"paratrace/{suite.suite}" for suite in result.scores)
-        console.print(f"MLflow: experiment {experiments}, parent run(s) {', '.join(result.mlflow_runs)}; "
-                      f"{where}")
+        for line in tracking_lines(workdir, tracking_uri, result.mlflow_runs):
+            console.print(line, soft_wrap=True, markup=False, highlight=False)
     answered = sum(len(c.results) for suite in result.scores for c in suite.cells)
     if not answered and (s.done or s.skipped):
         typer.echo(f"paratrace: error: nothing was scored in {result.paths.root} "
