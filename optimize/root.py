@@ -78,13 +78,17 @@ def main() -> None:
     """Entry point of the ``paratrace`` console script.
 
     Keeps litellm, DSPy and MLflow off the network unless the user set the
-    variables (:func:`assistant.backends.apply_env_defaults`), masks secrets
-    in every log line and quiets the LM libraries' loggers, then runs
-    :data:`app`.
+    variables (:func:`assistant.backends.apply_env_defaults`), makes
+    ``SIGTERM`` and ``SIGHUP`` end the command through its clean-up, so no
+    process it started outlives it (:func:`experiments.runner.signals.end_on_signals`),
+    masks secrets in every log line and quiets the LM libraries' loggers, then
+    runs :data:`app`.
     """
+    from experiments.runner.signals import end_on_signals
     from symbolic.cli import debug_enabled
     from symbolic.redact import install_log_redaction
 
+    end_on_signals()
     apply_env_defaults()
     install_log_redaction()  # every log line of every library, secrets masked
     if not debug_enabled():

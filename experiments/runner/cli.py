@@ -280,26 +280,21 @@ def register(app: typer.Typer) -> None:
     @app.command("ui")
     def ui_command(
         workdir: Path = typer.Option(Path("."), "--workdir", help="Where mlflow.db lives."),
-        port: int = typer.Option(5000, "--port", min=1, max=65535),
+        port: int = typer.Option(5000, "--port", min=0, max=65535, help="Port on 127.0.0.1 (0: a free one)."),
+        tracking_uri: Optional[str] = typer.Option(
+            None, "--tracking-uri", help="A local store other than <workdir>/mlflow.db (sqlite:///PATH; default "
+                                         "$MLFLOW_TRACKING_URI)."),
     ):
-        """Start the MLflow UI on 127.0.0.1 for the local tracking store (Ctrl-C stops it)."""
-        from .ui import start_ui, stop_ui, wait_until_up
+        """Serve the MLflow UI on 127.0.0.1 for a local tracking store until Ctrl-C, SIGTERM or SIGHUP."""
+        from .ui import serve_ui
 
-        if not (workdir / "mlflow.db").exists():
-            raise ExperimentError(f"no tracking store at {workdir / 'mlflow.db'}; run `paratrace demo` first")
-        proc, url = start_ui(workdir, port=port)
-        try:
-            wait_until_up(url, proc)
-            typer.echo(f"MLflow UI: {url}/#/experiments?workflowType=machine_learning  (Ctrl-C to stop)")
-            proc.wait()
-        except KeyboardInterrupt:
-            pass
-        finally:
-            stop_ui(proc)
+        serve_ui(workdir, port=port, tracking_uri=tracking_uri, echo=typer.echo)
 
     @app.command("compare")
     def compare_command(
-        run_ids: List[str] = typer.Argument(..., help="Nested MLflow run ids (the first is the baseline)."),
+        run_ids: List[str] = typer.Argument(..., help="Runs as `paratrace run` prints them: run name, run directory "
+                                                      "(runs/NAME) or parent run id (all its cells); or nested "
+                                                      "run ids. The first cell is the baseline."),
         workdir: Path = typer.Option(Path("."), "--workdir"),
         out: Path = typer.Option(Path("compare"), "-o", "--out", help="Directory for compare.md/.html."),
         tracking_uri: Optional[str] = typer.Option(None, "--tracking-uri", help="MLflow tracking server."),
