@@ -305,13 +305,10 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
         from rich.table import Table
 
-        from .compare import compare_runs, load_run_results, to_html, to_markdown
-        from .tracking import setup_mlflow
+        from .compare import compare_runs, resolve_runs, to_html, to_markdown
 
-        mlflow = setup_mlflow(workdir, autolog_dspy=False, tracking_uri=tracking_uri)
-        client = mlflow.MlflowClient()
         with tempfile.TemporaryDirectory() as tmp:
-            runs = [load_run_results(client, rid, Path(tmp) / rid) for rid in run_ids]
+            runs = resolve_runs(run_ids, workdir=workdir, tracking_uri=tracking_uri, download_dir=tmp)
         rows = compare_runs(runs)
         table = Table(title="Paired comparison (exact McNemar, Benjamini-Hochberg q-values)")
         for col in ("metric", "run A", "run B", "n", "rate A", "rate B", "only A", "only B", "p", "q"):
