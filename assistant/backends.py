@@ -7,10 +7,12 @@ OpenAI-compatible ``api_base``).  With an ``api_base``, the key is read from
 the variable named by ``api_key_env`` (default ``PARATRACE_API_KEY``, then the
 provider's own variable such as ``OPENAI_API_KEY``); an endpoint that needs
 no key gets the placeholder ``EMPTY`` (vLLM's convention), so no dummy key
-has to be set.  Two model families are paratrace's own:
+has to be set.  Three model families are paratrace's own:
 ``local/gemma-3-270m`` (the embedded llama.cpp server, the default when no
-model is configured) and ``scripted/...`` (the deterministic backend of
-:mod:`assistant.scripted`).  API keys are read from the environment by the
+model is configured), ``llamacpp/<served name>`` with an ``api_base`` (a
+server of llama.cpp's dialect, such as llama-cpp-python's own:
+:mod:`assistant.json_object_endpoint`) and ``scripted/...`` (the
+deterministic backend of :mod:`assistant.scripted`).  API keys are read from the environment by the
 provider clients; paratrace never stores, logs or caches them.
 """
 
@@ -29,6 +31,7 @@ __all__ = [
     "Decoding",
     "ENV_DEFAULTS",
     "LOCAL_MODEL",
+    "PROBE_MAX_TOKENS",
     "PROBE_MESSAGES",
     "apply_env_defaults",
     "check_model",
@@ -222,6 +225,8 @@ def resolve(model: str | None = None, *, decoding: Decoding = Decoding(), api_ba
         return Backbone(model, scripted_lm(model), "scripted", json_schema=True, endpoint="scripted")
     import dspy
 
+    if provider == "llamacpp":
+        return _json_object_backbone(model, decoding, api_base, api_key_env, cache)
     if provider == "local":
         from .llama_engine import LlamaServerEngine
         from .local_llm import ensure_server, local_bounds, local_reasks
@@ -247,6 +252,27 @@ def resolve(model: str | None = None, *, decoding: Decoding = Decoding(), api_ba
     endpoint = api_base.rstrip("/") if api_base else f"provider-default:{provider}"
     return Backbone(model, lm, "remote", json_schema=provider in ("openai", "hosted_vllm") and bool(api_base),
                     endpoint=endpoint)
+
+
+def _json_object_backbone(model: str, decoding: Decoding, api_base: str | None, api_key_env: str | None,
+                          cache: bool) -> Backbone:
+    """A ``llamacpp/<served name>`` backbone: the embedded model's request dialect at ``api_base``."""
+    import dspy
+
+    from .json_object_endpoint import JsonObjectEngine
+    from .local_limits import LOCAL_TIMEOUT_S
+
+    if not api_base:
+        raise BackendError(f"model {model!r}: a llamacpp/ backbone needs --api-base (the server's /v1 URL)")
+    key = os.environ.get(api_key_env or DEFAULT_API_KEY_ENV)
+    if api_key_env and not key:
+        raise BackendError(f"backbone {model}: the API key variable {api_key_env} is not set "
+                           f"(--api-key-env {api_key_env})")
+    kwargs = decoding.kwargs_for("local")
+    timeout = float(kwargs.pop("timeout", LOCAL_TIMEOUT_S))
+    engine = JsonObjectEngine(api_base, model.partition("/")[2], timeout=timeout, api_key=key)
+    lm = dspy.LM(model, engine=engine, cache=cache, num_retries=0, **kwargs)
+    return Backbone(model, lm, "remote", json_schema=True, endpoint=engine.endpoint_id)
 
 
 def check_model(model: str | None) -> str:
@@ -278,7 +304,7 @@ def check_model(model: str | None) -> str:
         from .scripted import check_scripted
 
         check_scripted(model)
-    elif provider != "local":
+    elif provider not in ("local", "llamacpp"):
         _check_provider(model, provider)
     return model
 
@@ -286,10 +312,22 @@ def check_model(model: str | None) -> str:
 #: The messages of :func:`probe`'s one-token completion (servers that answer only
 #: paratrace's prompts, such as the oracle, recognise it).
 PROBE_MESSAGES = ({"role": "user", "content": "Reply with OK."},)
+#: The token bound of :func:`probe`'s completion.
+PROBE_MAX_TOKENS = 1
+_DIALECT_HINT = ("; a llama-cpp-python server (or another that takes response_format json_object + schema "
+                 "and max_tokens) is served as llamacpp/<served name>: see README, 'Use your own model'")
 
 
 def probe(backbone: Backbone, name: str | None = None) -> None:
-    """A real one-token completion through the backbone's LM (no cache): is it there?
+    """A real one-token completion through the backbone's LM (no cache), sent as a case is sent.
+
+    The request carries what every case carries: the token bound (as the
+    backbone's LM sends it, e.g. ``max_completion_tokens``) and, for a
+    backbone with constrained decoding, the JSON-schema ``response_format``
+    in the shape the adapter sends (:func:`assistant.adapter.case_response_format`).
+    A server that refuses either, or that ignores the token bound (replies
+    with more completion tokens than asked), is refused here, with the reason,
+    before any case runs.
 
     ``name`` is how messages call the backbone (a run's alias; default the model string).
 
@@ -300,10 +338,46 @@ def probe(backbone: Backbone, name: str | None = None) -> None:
     """
     if backbone.kind == "scripted":
         return
+    kwargs: dict[str, Any] = {"max_tokens": PROBE_MAX_TOKENS}
+    if backbone.json_schema:
+        from .adapter import case_response_format
+
+        kwargs["response_format"] = case_response_format()
     try:
-        backbone.lm.forward(messages=[dict(m) for m in PROBE_MESSAGES], max_tokens=1, cache=False)
+        resp = backbone.lm.forward(messages=[dict(m) for m in PROBE_MESSAGES], cache=False, **kwargs)
     except Exception as exc:  # noqa: BLE001 - every failure becomes one typed line
-        raise describe_failure(backbone, exc, name=name) from exc
+        error = describe_failure(backbone, exc, name=name)
+        status = _status(exc)
+        if backbone.json_schema and status is not None and status >= 400 and status not in (401, 403, 429):
+            error = BackendError(f"{error} (the probe sent what a case sends: a JSON-schema response_format "
+                                 f"and the token bound){'' if backbone.model.startswith('llamacpp/') else _DIALECT_HINT}")
+        raise error from exc
+    used = _completion_tokens(resp)
+    if used is not None and used > PROBE_MAX_TOKENS:
+        where = f"{name} at {backbone.endpoint}" if name and backbone.endpoint else (name or backbone.where)
+        raise BackendError(f"backbone {where}: the server ignored the token bound (asked for at most "
+                           f"{PROBE_MAX_TOKENS} completion token, got {used}), so no case would be bounded"
+                           f"{'' if backbone.model.startswith('llamacpp/') else _DIALECT_HINT}")
+
+
+def _completion_tokens(resp) -> int | None:
+    usage = getattr(resp, "usage", None)
+    if usage is None:
+        return None
+    value = usage.get("completion_tokens") if isinstance(usage, dict) else getattr(usage, "completion_tokens", None)
+    return int(value) if isinstance(value, (int, float)) else None
+
+
+def _status(exc: BaseException) -> int | None:
+    """The HTTP status anywhere in the cause chain of ``exc``."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        status = getattr(exc, "status", None) or getattr(exc, "status_code", None)
+        if isinstance(status, int):
+            return status
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 def describe_failure(backbone: Backbone, exc: BaseException, *, name: str | None = None) -> BackendError:
@@ -338,6 +412,9 @@ def _cause(exc: BaseException) -> str:
         if isinstance(e, ConnectionRefusedError) or "Connection refused" in str(e):
             return "connection refused (is the server running?)"
     text = " ".join(str(chain[0]).split()) or type(chain[0]).__name__
+    status = _status(chain[0])
+    if status is not None and f"HTTP {status}" not in text:
+        text += f" (HTTP {status})"  # a server that answers without an OpenAI error body still says why
     return f"{type(chain[0]).__name__}: {text[:300]}"
 
 

@@ -155,7 +155,8 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
         log = ResultLog(paths.results)
         limiters = {b.name: RateLimiter(b.rate_per_minute) for b in spec.backbones}
         todo = len(tasks) - len(done)
-        solver = solver or AssistantSolver(demo_pools=demo_pools(spec, suites), seed=spec.seed, resolved=resolved)
+        solver = solver or AssistantSolver(demo_pools=demo_pools(spec, suites), seed=spec.seed, resolved=resolved,
+                                           timeout_s=spec.timeout_s)
         with use_cache(workdir / CACHE_DIRNAME if cache else None):
             summary = run_tasks(
                 tasks, solver, hard_failure, log, concurrency=spec.concurrency,
