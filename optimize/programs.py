@@ -101,7 +101,16 @@ class Manifest:
     scores_before, scores_after : dict
         Metric name -> held-out value (test split) before and after optimization.
     lm_calls : int
-        LM calls spent by the optimizer's compile.
+        Every LM call of the run: the held-out evaluation before, the
+        optimizer's compile and the held-out evaluation after (each re-ask
+        counts; ``lm_calls_by_phase`` splits them).
+    lm_calls_by_phase : dict
+        ``before``, ``compile`` and ``after`` -> LM calls.
+    api_base : str
+        The endpoint the model was called at (empty: the provider's default);
+        never a key.
+    api_key_env : str
+        The name of the variable the key was read from (empty: the default), never its value.
     suite : str
         The suite the splits were drawn from (a registered name or a file path; empty if unknown).
     reflection_model : str
@@ -131,6 +140,9 @@ class Manifest:
     scores_before: dict[str, float] = field(default_factory=dict)
     scores_after: dict[str, float] = field(default_factory=dict)
     lm_calls: int = 0
+    lm_calls_by_phase: dict[str, int] = field(default_factory=dict)
+    api_base: str = ""
+    api_key_env: str = ""
     suite: str = ""
     reflection_model: str = ""
     dspy_version: str = ""
@@ -172,9 +184,12 @@ class Manifest:
                 raise ProgramLoadError(f"{source}: field {name!r} must be a non-empty string, got {data[name]!r}")
         if not isinstance(data["seed"], int) or isinstance(data["seed"], bool):
             raise ProgramLoadError(f"{source}: field 'seed' must be an integer, got {data['seed']!r}")
-        for name in ("splits", "objective", "scores_before", "scores_after"):
+        for name in ("splits", "objective", "scores_before", "scores_after", "lm_calls_by_phase"):
             if not isinstance(data.get(name, {}), dict):
                 raise ProgramLoadError(f"{source}: field {name!r} must be an object, got {data[name]!r}")
+        for name in ("api_base", "api_key_env"):
+            if not isinstance(data.get(name, ""), str):
+                raise ProgramLoadError(f"{source}: field {name!r} must be a string, got {data[name]!r}")
         if data.get("version", MANIFEST_VERSION) != MANIFEST_VERSION:
             raise ProgramLoadError(f"{source}: manifest version {data['version']!r} is not supported "
                                    f"(this paratrace reads version {MANIFEST_VERSION})")
