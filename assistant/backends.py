@@ -37,6 +37,7 @@ __all__ = [
     "check_model",
     "default_model",
     "describe_failure",
+    "failure_cause",
     "probe",
     "resolve",
 ]
@@ -394,6 +395,16 @@ def describe_failure(backbone: Backbone, exc: BaseException, *, name: str | None
         cause = _cause(exc)
     where = f"{name} at {backbone.endpoint}" if name and backbone.endpoint else (name or backbone.where)
     return BackendError(f"backbone {where}: {cause}")
+
+
+def failure_cause(exc: BaseException) -> str:
+    """The cause of a failed call in one line (a refused key, a refused connection, else the
+    provider's message with its HTTP status), as :func:`describe_failure` names it.
+
+    >>> failure_cause(ConnectionRefusedError("[Errno 111] Connection refused"))
+    'connection refused (is the server running?)'
+    """
+    return _cause(exc)
 
 
 def _cause(exc: BaseException) -> str:

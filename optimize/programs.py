@@ -343,6 +343,19 @@ def _load_directory(directory: Path, source: str) -> LoadedProgram:
     return LoadedProgram(manifest.config, program, manifest, source)
 
 
+def _store_named() -> bool:
+    """Whether this process or its environment names an MLflow store (else MLflow falls back to ./mlflow.db)."""
+    import os
+
+    if os.environ.get("MLFLOW_TRACKING_URI") or os.environ.get("MLFLOW_REGISTRY_URI"):
+        return True
+    try:
+        from mlflow.tracking._tracking_service.utils import is_tracking_uri_set
+    except ImportError:  # another MLflow layout: let MLflow decide
+        return True
+    return is_tracking_uri_set()
+
+
 def _load_uri(uri: str, tracking_uri: str | None) -> LoadedProgram:
     import os
 
@@ -353,6 +366,14 @@ def _load_uri(uri: str, tracking_uri: str | None) -> LoadedProgram:
     if tracking_uri:
         mlflow.set_tracking_uri(tracking_uri)
         mlflow.set_registry_uri(tracking_uri)
+    elif not _store_named():
+        # MLflow would create an empty ./mlflow.db and look for the model in it
+        store = Path("mlflow.db").resolve()
+        if not store.is_file():
+            raise ProgramLoadError(f"{uri}: no MLflow tracking URI to find it in (and no {store}); pass "
+                                   "--tracking-uri http://HOST:PORT or set MLFLOW_TRACKING_URI")
+        mlflow.set_tracking_uri(f"sqlite:///{store}")
+        mlflow.set_registry_uri(f"sqlite:///{store}")
     with tempfile.TemporaryDirectory(prefix="paratrace-program-") as target:
         try:
             local = mlflow.artifacts.download_artifacts(artifact_uri=f"{uri.rstrip('/')}/{_ARTIFACT_DIR}",
