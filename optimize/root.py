@@ -74,6 +74,11 @@ def compose() -> typer.Typer:
 app = compose()
 
 
+def _not_truncation(record: logging.LogRecord) -> bool:
+    """Drops DSPy's warning about a reply cut at ``max_tokens`` (the runner counts those cases itself)."""
+    return "truncated" not in record.getMessage()
+
+
 def main() -> None:
     """Entry point of the ``paratrace`` console script.
 
@@ -94,4 +99,7 @@ def main() -> None:
     if not debug_enabled():
         for name in QUIET_LOGGERS:
             logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+        # DSPy's "LM response was truncated ...; increase max_tokens": paratrace reports every
+        # reply cut at its token bound itself, per case ("not scored (N token/time limits)").
+        logging.getLogger("dspy.clients.lm").addFilter(_not_truncation)
     app(prog_name="paratrace")

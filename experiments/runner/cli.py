@@ -15,7 +15,6 @@ from ..errors import ExperimentError
 __all__ = ["register", "tracking_lines"]
 
 DEMO_SPEC = Path(__file__).resolve().parent.parent / "configs" / "demo.toml"
-TABLE_METRICS = ("ASA", "TGC", "CLA", "NER", "PHA", "BRA", "NCR", "DLA")
 
 
 def _backbone(model: str, api_base: Optional[str], api_key_env: Optional[str]) -> dict:
@@ -67,34 +66,17 @@ def _progress(console):
 
 
 def _print_summary(console, result) -> None:
-    from rich.table import Table
+    from .summary_table import LEGEND, summary_tables
 
     for suite in result.scores:
-        table = Table(title=f"{suite.suite}: value [95% interval] (applicable cases)")
-        table.add_column("cell")
-        for m in TABLE_METRICS:
-            table.add_column(m, justify="right")
-        for cell in suite.cells:
-            metrics = cell.metrics()
-            if not metrics:
-                table.add_row(cell.name, cell.not_scored_text() or "not scored",
-                              *([""] * (len(TABLE_METRICS) - 1)))
-                continue
-            row = []
-            for m in TABLE_METRICS:
-                value, low, high, n = metrics.get(m, (None, None, None, 0))
-                if value is None:
-                    row.append("n/a")
-                elif low is None:
-                    row.append(f"{value:.2f} ({n})")
-                else:
-                    row.append(f"{value:.2f} [{low:.2f},{high:.2f}] ({n})")
-            table.add_row(cell.name, *row)
-        console.print(table)
+        for table in summary_tables(suite):
+            console.print(table)
         for cell in suite.cells:
             if cell.not_scored and cell.metrics():
                 console.print(f"[yellow]{cell.name}: {cell.not_scored_text()}, in no metric above[/yellow]")
-        console.print(f"report: {suite.report_dir}")
+        console.print(f"report: {suite.report_dir}", soft_wrap=True)
+    if result.scores:
+        console.print(LEGEND, soft_wrap=True, markup=False, highlight=False)
 
 
 def tracking_lines(workdir: Path, tracking_uri: Optional[str], run_ids) -> list[str]:
@@ -145,7 +127,9 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, r
 
     from .plan import check_spec, check_start
 
-    console = Console(width=None if sys.stdout.isatty() else 160)
+    from .summary_table import SUMMARY_WIDTH
+
+    console = Console(width=min(Console().width, SUMMARY_WIDTH) if sys.stdout.isatty() else SUMMARY_WIDTH)
     if dry_run:
         check_spec(spec)
     else:
@@ -168,9 +152,21 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, r
     with _progress(console) as bar:
         task = bar.add_task(spec.name, total=None, failures=0, tokens=0)
 
+        import threading
+
+        shown, lock = [-1], threading.Lock()
+
         def update(summary, todo):
             bar.update(task, total=todo, completed=summary.done, failures=summary.failures,
                        tokens=summary.tokens)
+            if console.is_terminal:
+                return
+            with lock:  # no live bar: a line per case (per 5 % of a long run), in order
+                done = summary.done
+                if done > shown[0] and (done in (1, todo) or done % max(1, todo // 20) == 0):
+                    shown[0] = done
+                    console.print(f"{spec.name}: {done}/{todo} cases, {summary.failures} failures, "
+                                  f"{summary.tokens:,} tokens", soft_wrap=True, markup=False, highlight=False)
 
         started = time.monotonic()
         result = run_experiment(spec, workdir=workdir, resume=resume, track=track, repair=repair,
