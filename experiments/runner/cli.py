@@ -142,8 +142,10 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, r
         result = run_experiment(spec, workdir=workdir, resume=resume, dry_run=True)
         est = result.estimate
         fits = est.within(Budget(spec.max_calls, spec.max_tokens))
+        existing = (workdir.resolve() / "runs" / spec.name / "spec.json").exists()
         console.print(json.dumps({"tasks": est.tasks, "calls": est.calls, "prompt_tokens": est.prompt_tokens,
-                                  "completion_tokens": est.completion_tokens, "within_budget": fits}))
+                                  "completion_tokens": est.completion_tokens, "within_budget": fits,
+                                  "remaining_of_existing_run": existing}), soft_wrap=True)
         return
     from .preflight import resolve_backbones
 

@@ -101,3 +101,11 @@ def test_score_leaves_out_a_case_without_a_model_answer(runs, tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("scored 6 outputs of 1 configuration(s) on 7 cases (")
     assert "1 not scored (infrastructure errors or token/time limits" in done.stdout
+
+
+def test_a_dry_run_of_an_existing_run_estimates_what_is_left(runs):
+    work, printed = runs
+    done = _cli(work, "run", "--suite", str(SUITE), "--config", "b4", "--model", "scripted/null", "--dry-run")
+    assert done.returncode == 0, done.stderr
+    estimate = json.loads(done.stdout.strip().splitlines()[-1])
+    assert estimate["tasks"] == 0 and estimate["calls"] == 0 and estimate["remaining_of_existing_run"] is True
