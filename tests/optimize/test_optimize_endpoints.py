@@ -107,3 +107,20 @@ def test_transfer_without_an_endpoint_or_key_is_one_line(saved, tmp_path):
 def test_api_base_without_transfer_is_refused(saved):
     done = _cli(saved, "optimize", "ledger", "runs", "--api-base", "http://127.0.0.1:9/v1")
     assert done.returncode == 2 and "--transfer" in done.stderr
+
+
+def test_the_registered_name_tells_endpoints_apart(saved, oracle, tmp_path, monkeypatch):
+    from urllib.parse import urlsplit
+
+    import mlflow
+
+    from optimize.registry import log_program
+
+    monkeypatch.chdir(tmp_path)
+    previous = mlflow.get_tracking_uri(), mlflow.get_registry_uri()
+    try:
+        reg = log_program(saved / "runs" / "b1", tracking_uri=f"sqlite:///{tmp_path / 'mlflow.db'}")
+    finally:
+        mlflow.set_tracking_uri(previous[0])
+        mlflow.set_registry_uri(previous[1])
+    assert reg.name == f"paratrace-b1-openai-oracle-b1-at-127.0.0.1-{urlsplit(oracle.base_url).port}"
