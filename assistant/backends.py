@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Sequence
 
 from .errors import BackendError, ConfigurationError
 
@@ -181,7 +181,7 @@ def _api_key(model: str, provider: str, api_base: str | None, api_key_env: str |
     return NO_KEY if provider in ("openai", "hosted_vllm", "ollama_chat", "ollama") else None
 
 
-def resolve(model: str | None = None, *, decoding: Decoding = Decoding(), api_base: str | None = None,
+def resolve(model: str | None = None, *, decoding: Decoding = Decoding(), api_base: str | Sequence[str] | None = None,
             cache: bool = True, api_key_env: str | None = None) -> Backbone:
     """Turn a model string into a :class:`Backbone`.
 
@@ -192,8 +192,10 @@ def resolve(model: str | None = None, *, decoding: Decoding = Decoding(), api_ba
         :func:`default_model` when ``None``.
     decoding : Decoding, optional
         Decoding parameters.
-    api_base : str, optional
-        An OpenAI-compatible base URL for the remote model.
+    api_base : str or sequence of str, optional
+        An OpenAI-compatible base URL for the remote model; several URLs are
+        replicas of one model, spread over by litellm's Router
+        (:mod:`assistant.replicas`).
     cache : bool, optional
         Let :mod:`assistant.cache` cache this backbone's validated replies
         (when a cache is active).
@@ -220,6 +222,10 @@ def resolve(model: str | None = None, *, decoding: Decoding = Decoding(), api_ba
     apply_env_defaults()
     model = check_model(model)
     provider = model.partition("/")[0]
+    if isinstance(api_base, (list, tuple)):
+        if len(api_base) > 1:
+            return _replicas_backbone(model, provider, decoding, list(api_base), api_key_env, cache)
+        api_base = api_base[0] if api_base else None
     if provider == "scripted":
         from .scripted import scripted_lm
 
@@ -253,6 +259,25 @@ def resolve(model: str | None = None, *, decoding: Decoding = Decoding(), api_ba
     endpoint = api_base.rstrip("/") if api_base else f"provider-default:{provider}"
     return Backbone(model, lm, "remote", json_schema=provider in ("openai", "hosted_vllm") and bool(api_base),
                     endpoint=endpoint)
+
+
+def _replicas_backbone(model: str, provider: str, decoding: Decoding, api_bases: list[str],
+                       api_key_env: str | None, cache: bool) -> Backbone:
+    """A backbone whose calls litellm's Router spreads over several replicas of one model."""
+    import dspy
+
+    from .replicas import RouterEngine
+
+    if provider in ("local", "scripted", "llamacpp"):
+        raise BackendError(f"model {model!r}: several api_base replicas need an OpenAI-compatible provider "
+                           "(openai/, hosted_vllm/...)")
+    own = {"openai": "OPENAI_API_KEY", "hosted_vllm": "HOSTED_VLLM_API_KEY"}.get(provider, "")
+    key = _api_key(model, provider, api_bases[0], api_key_env) or os.environ.get(own) or NO_KEY
+    kwargs = decoding.kwargs_for(provider)
+    engine = RouterEngine(model, api_bases, api_key=key, timeout=kwargs.pop("timeout", None))
+    lm = dspy.LM(model, engine=engine, cache=cache, num_retries=0, **kwargs)
+    return Backbone(model, lm, "remote", json_schema=provider in ("openai", "hosted_vllm"),
+                    endpoint=engine.endpoint_id)
 
 
 def _json_object_backbone(model: str, decoding: Decoding, api_base: str | None, api_key_env: str | None,

@@ -87,8 +87,17 @@ def resolve_backbones(spec: ExperimentSpec, *, cache: bool = True, probe: bool =
             resolved[backbone.name] = resolve(backbone.model, decoding=decoding, api_base=backbone.api_base,
                                               cache=cache, api_key_env=backbone.api_key_env)
         except BackendError as exc:
-            where = f" at {backbone.api_base}" if backbone.api_base else ""
+            where = f" at {', '.join(backbone.endpoints)}" if backbone.endpoints else ""
             raise BackendError(f"backbone {backbone.name}{where}: {exc}") from None
-        if probe:
+        if probe and len(backbone.endpoints) > 1:  # each replica answers, as a case is sent to it
+            for base in backbone.endpoints:
+                try:
+                    replica = resolve(backbone.model, decoding=decoding, api_base=base, cache=False,
+                                      api_key_env=backbone.api_key_env)
+                    probe_one(replica, name=f"{backbone.name} (replica)")
+                except BackendError as exc:
+                    raise BackendError(f"{exc}; every replica in api_base must answer at the start "
+                                       "(take this one out of the list, or start it)") from None
+        elif probe:
             probe_one(resolved[backbone.name], name=backbone.name)
     return resolved
