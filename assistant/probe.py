@@ -2,17 +2,16 @@
 one-token completion (:func:`probe`) and the one-line cause of a failed call
 (:func:`describe_failure`, :func:`failure_cause`).
 
-Re-exported by :mod:`assistant.backends`, where the backbones are resolved.
+Re-exported by the backends module, where the backbones are resolved; a
+backbone here is anything with its ``model``, ``lm``, ``kind``,
+``json_schema`` and ``endpoint``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .errors import BackendError
-
-if TYPE_CHECKING:
-    from .backends import Backbone
 
 __all__ = ["PROBE_MAX_TOKENS", "PROBE_MESSAGES", "describe_failure", "failure_cause", "probe"]
 
@@ -26,7 +25,7 @@ _DIALECT_HINT = ("; a llama-cpp-python server (or another that takes response_fo
                  "and max_tokens) is served as llamacpp/<served name>: see README, 'Use your own model'")
 
 
-def probe(backbone: Backbone, name: str | None = None) -> None:
+def probe(backbone: Any, name: str | None = None) -> None:
     """A real one-token completion through the backbone's LM (no cache), sent as a case is sent.
 
     The request carries what every case carries: the token bound (as the
@@ -88,7 +87,7 @@ def _status(exc: BaseException) -> int | None:
     return None
 
 
-def describe_failure(backbone: Backbone, exc: BaseException, *, name: str | None = None) -> BackendError:
+def describe_failure(backbone: Any, exc: BaseException, *, name: str | None = None) -> BackendError:
     """One line for a failed call: backbone, endpoint and cause (a dead embedded
     server with its signal or exit code and log tail, a missing or refused key,
     a refused connection, else the provider's message)."""
