@@ -4,7 +4,7 @@ one-token completion (:func:`probe`) and the one-line cause of a failed call
 
 Re-exported by the backends module, where the backbones are resolved; a
 backbone here is anything with its ``model``, ``lm``, ``kind``,
-``json_schema`` and ``endpoint``.
+``json_schema``, ``endpoint`` and ``where``.
 """
 
 from __future__ import annotations
