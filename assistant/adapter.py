@@ -38,11 +38,14 @@ from .cache import active_cache, endpoint_of, request_key
 from .constrained import case_schema, output_example
 from .errors import CallLimitError, ValidationFailure, call_limit_in
 
-__all__ = ["CallLog", "CallRecord", "InstructorAdapter", "compact_schema", "recording", "response_model_for"]
+__all__ = ["CallLog", "CallRecord", "InstructorAdapter", "case_response_format", "compact_schema", "recording",
+           "response_model_for"]
 
 _DROP = ("n", "tools", "tool_choice", "response_format", "rollout_id")
 #: Whether the call being formatted decodes under the per-case grammar (then an example replaces the schema).
 _GRAMMAR: contextvars.ContextVar[bool] = contextvars.ContextVar("paratrace_grammar", default=False)
+#: How Instructor asks for structured output: the ``response_format`` of constrained decoding.
+_MODE = instructor.Mode.JSON_SCHEMA
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,7 +312,7 @@ class InstructorAdapter(dspy.JSONAdapter):
             pending[:] = [] if cache_hit else [(key, resp)]
             return resp
 
-        client = instructor.from_litellm(complete, mode=instructor.Mode.JSON_SCHEMA)
+        client = instructor.from_litellm(complete, mode=_MODE)
         if log is not None:
             client.on("parse:error", lambda error: log.mark_error(_short(error)))
         try:
@@ -339,6 +342,48 @@ class InstructorAdapter(dspy.JSONAdapter):
         """Run :meth:`__call__` in a worker thread."""
         ctx = contextvars.copy_context()
         return await asyncio.to_thread(ctx.run, self.__call__, lm, lm_kwargs, signature, demos, inputs)
+
+
+class _Sent(Exception):
+    """Stops :func:`case_response_format`'s request once Instructor has built it."""
+
+
+class _ProbeReply(pydantic.BaseModel):
+    ok: bool
+
+
+def case_response_format(response_model: type[pydantic.BaseModel] = _ProbeReply) -> dict:
+    """The ``response_format`` a case sends for ``response_model``, built by the same
+    Instructor client as :class:`InstructorAdapter`'s (nothing is sent anywhere).
+
+    Examples
+    --------
+    >>> fmt = case_response_format()
+    >>> fmt["type"], sorted(fmt["json_schema"]["schema"]["properties"])
+    ('json_schema', ['ok'])
+    """
+    sent: dict[str, Any] = {}
+
+    def complete(**kw):
+        sent.update(kw)
+        raise _Sent
+
+    import logging
+
+    client = instructor.from_litellm(complete, mode=_MODE)
+    quiet = logging.getLogger("instructor")
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL + 1)  # Instructor logs the stop as a failed call
+    try:
+        client.chat.completions.create(model="probe", messages=[{"role": "user", "content": "?"}],
+                                       response_model=response_model, max_retries=0)
+    except Exception:  # noqa: BLE001 - Instructor wraps the stop in its own retry error
+        pass
+    finally:
+        quiet.setLevel(level)
+    if "response_format" not in sent:
+        raise RuntimeError(f"Instructor's {_MODE} sent no response_format")
+    return sent["response_format"]
 
 
 def _finish_reason(resp) -> str | None:

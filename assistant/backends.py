@@ -7,11 +7,13 @@ OpenAI-compatible ``api_base``).  With an ``api_base``, the key is read from
 the variable named by ``api_key_env`` (default ``PARATRACE_API_KEY``, then the
 provider's own variable such as ``OPENAI_API_KEY``); an endpoint that needs
 no key gets the placeholder ``EMPTY`` (vLLM's convention), so no dummy key
-has to be set.  Two model families are paratrace's own:
+has to be set.  Three model families are paratrace's own:
 ``local/...`` (the embedded llama.cpp server and the models of
 :data:`assistant.local_models.LOCAL_MODELS`; ``local/qwen2.5-coder-0.5b`` is the
-default when no model is configured) and ``scripted/...`` (the deterministic backend of
-:mod:`assistant.scripted`).  API keys are read from the environment by the
+default when no model is configured), ``llamacpp/<served name>`` with an ``api_base`` (a
+server of llama.cpp's dialect, such as llama-cpp-python's own:
+:mod:`assistant.json_object_endpoint`) and ``scripted/...`` (the
+deterministic backend of :mod:`assistant.scripted`).  API keys are read from the environment by the
 provider clients; paratrace never stores, logs or caches them.
 """
 
@@ -19,10 +21,11 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Sequence
 
 from .errors import BackendError, ConfigurationError, LocalModelError
 from .local_models import DEFAULT_LOCAL_MODEL, LOCAL_MODELS, local_model
+from .probe import PROBE_MAX_TOKENS, PROBE_MESSAGES, describe_failure, failure_cause, probe
 
 __all__ = [
     "Backbone",
@@ -31,11 +34,13 @@ __all__ = [
     "Decoding",
     "ENV_DEFAULTS",
     "LOCAL_MODEL",
+    "PROBE_MAX_TOKENS",
     "PROBE_MESSAGES",
     "apply_env_defaults",
     "check_model",
     "default_model",
     "describe_failure",
+    "failure_cause",
     "probe",
     "resolve",
 ]
@@ -179,7 +184,7 @@ def _api_key(model: str, provider: str, api_base: str | None, api_key_env: str |
     return NO_KEY if provider in ("openai", "hosted_vllm", "ollama_chat", "ollama") else None
 
 
-def resolve(model: str | None = None, *, decoding: Decoding = Decoding(), api_base: str | None = None,
+def resolve(model: str | None = None, *, decoding: Decoding = Decoding(), api_base: str | Sequence[str] | None = None,
             cache: bool = True, api_key_env: str | None = None) -> Backbone:
     """Turn a model string into a :class:`Backbone`.
 
@@ -190,8 +195,10 @@ def resolve(model: str | None = None, *, decoding: Decoding = Decoding(), api_ba
         :func:`default_model` when ``None``.
     decoding : Decoding, optional
         Decoding parameters.
-    api_base : str, optional
-        An OpenAI-compatible base URL for the remote model.
+    api_base : str or sequence of str, optional
+        An OpenAI-compatible base URL for the remote model; several URLs are
+        replicas of one model, spread over by litellm's Router
+        (:mod:`assistant.replicas`).
     cache : bool, optional
         Let :mod:`assistant.cache` cache this backbone's validated replies
         (when a cache is active).
@@ -218,12 +225,18 @@ def resolve(model: str | None = None, *, decoding: Decoding = Decoding(), api_ba
     apply_env_defaults()
     model = check_model(model)
     provider = model.partition("/")[0]
+    if isinstance(api_base, (list, tuple)):
+        if len(api_base) > 1:
+            return _replicas_backbone(model, provider, decoding, list(api_base), api_key_env, cache)
+        api_base = api_base[0] if api_base else None
     if provider == "scripted":
         from .scripted import scripted_lm
 
         return Backbone(model, scripted_lm(model), "scripted", json_schema=True, endpoint="scripted")
     import dspy
 
+    if provider == "llamacpp":
+        return _json_object_backbone(model, decoding, api_base, api_key_env, cache)
     if provider == "local":
         from .llama_engine import LlamaServerEngine
         from .local_llm import ensure_server, local_bounds, local_reasks
@@ -249,6 +262,46 @@ def resolve(model: str | None = None, *, decoding: Decoding = Decoding(), api_ba
     endpoint = api_base.rstrip("/") if api_base else f"provider-default:{provider}"
     return Backbone(model, lm, "remote", json_schema=provider in ("openai", "hosted_vllm") and bool(api_base),
                     endpoint=endpoint)
+
+
+def _replicas_backbone(model: str, provider: str, decoding: Decoding, api_bases: list[str],
+                       api_key_env: str | None, cache: bool) -> Backbone:
+    """A backbone whose calls litellm's Router spreads over several replicas of one model."""
+    import dspy
+
+    from .replicas import RouterEngine
+
+    if provider in ("local", "scripted", "llamacpp"):
+        raise BackendError(f"model {model!r}: several api_base replicas need an OpenAI-compatible provider "
+                           "(openai/, hosted_vllm/...)")
+    own = {"openai": "OPENAI_API_KEY", "hosted_vllm": "HOSTED_VLLM_API_KEY"}.get(provider, "")
+    key = _api_key(model, provider, api_bases[0], api_key_env) or os.environ.get(own) or NO_KEY
+    kwargs = decoding.kwargs_for(provider)
+    engine = RouterEngine(model, api_bases, api_key=key, timeout=kwargs.pop("timeout", None))
+    lm = dspy.LM(model, engine=engine, cache=cache, num_retries=0, **kwargs)
+    return Backbone(model, lm, "remote", json_schema=provider in ("openai", "hosted_vllm"),
+                    endpoint=engine.endpoint_id)
+
+
+def _json_object_backbone(model: str, decoding: Decoding, api_base: str | None, api_key_env: str | None,
+                          cache: bool) -> Backbone:
+    """A ``llamacpp/<served name>`` backbone: the embedded model's request dialect at ``api_base``."""
+    import dspy
+
+    from .json_object_endpoint import JsonObjectEngine
+    from .local_limits import LOCAL_TIMEOUT_S
+
+    if not api_base:
+        raise BackendError(f"model {model!r}: a llamacpp/ backbone needs --api-base (the server's /v1 URL)")
+    key = os.environ.get(api_key_env or DEFAULT_API_KEY_ENV)
+    if api_key_env and not key:
+        raise BackendError(f"backbone {model}: the API key variable {api_key_env} is not set "
+                           f"(--api-key-env {api_key_env})")
+    kwargs = decoding.kwargs_for("local")
+    timeout = float(kwargs.pop("timeout", LOCAL_TIMEOUT_S))
+    engine = JsonObjectEngine(api_base, model.partition("/")[2], timeout=timeout, api_key=key)
+    lm = dspy.LM(model, engine=engine, cache=cache, num_retries=0, **kwargs)
+    return Backbone(model, lm, "remote", json_schema=True, endpoint=engine.endpoint_id)
 
 
 def check_model(model: str | None) -> str:
@@ -283,67 +336,9 @@ def check_model(model: str | None) -> str:
         from .scripted import check_scripted
 
         check_scripted(model)
-    elif provider != "local":
+    elif provider not in ("local", "llamacpp"):
         _check_provider(model, provider)
     return model
-
-
-#: The messages of :func:`probe`'s one-token completion (servers that answer only
-#: paratrace's prompts, such as the oracle, recognise it).
-PROBE_MESSAGES = ({"role": "user", "content": "Reply with OK."},)
-
-
-def probe(backbone: Backbone, name: str | None = None) -> None:
-    """A real one-token completion through the backbone's LM (no cache): is it there?
-
-    ``name`` is how messages call the backbone (a run's alias; default the model string).
-
-    Raises
-    ------
-    BackendError
-        Naming the backbone, its endpoint and the cause (:func:`describe_failure`).
-    """
-    if backbone.kind == "scripted":
-        return
-    try:
-        backbone.lm.forward(messages=[dict(m) for m in PROBE_MESSAGES], max_tokens=1, cache=False)
-    except Exception as exc:  # noqa: BLE001 - every failure becomes one typed line
-        raise describe_failure(backbone, exc, name=name) from exc
-
-
-def describe_failure(backbone: Backbone, exc: BaseException, *, name: str | None = None) -> BackendError:
-    """One line for a failed call: backbone, endpoint and cause (a dead embedded
-    server with its signal or exit code and log tail, a missing or refused key,
-    a refused connection, else the provider's message)."""
-    cause = None
-    if backbone.kind == "local":
-        from .local_llm import server_failure
-
-        base = getattr(getattr(backbone.lm, "_engine_spec", None), "base_url", "")
-        cause = server_failure(base) if base else None
-    if cause is None:
-        cause = _cause(exc)
-    where = f"{name} at {backbone.endpoint}" if name and backbone.endpoint else (name or backbone.where)
-    return BackendError(f"backbone {where}: {cause}")
-
-
-def _cause(exc: BaseException) -> str:
-    chain, seen = [], set()
-    while exc is not None and id(exc) not in seen:
-        chain.append(exc)
-        seen.add(id(exc))
-        exc = exc.__cause__ or exc.__context__
-    for e in chain:
-        status = getattr(e, "status", None) or getattr(e, "status_code", None)
-        if status in (401, 403):
-            return f"the endpoint refused the API key (HTTP {status}); check the key variable (--api-key-env)"
-        if type(e).__name__ == "LMNotConfiguredError":
-            first = str(e).strip().splitlines()[0]
-            return f"no API key: {first.partition('] ')[2] or first}"
-        if isinstance(e, ConnectionRefusedError) or "Connection refused" in str(e):
-            return "connection refused (is the server running?)"
-    text = " ".join(str(chain[0]).split()) or type(chain[0]).__name__
-    return f"{type(chain[0]).__name__}: {text[:300]}"
 
 
 def _check_provider(model: str, provider: str) -> None:

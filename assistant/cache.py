@@ -54,12 +54,14 @@ __all__ = [
 CACHE_DIRNAME = ".paratrace-cache"
 _FORMAT = 2
 _SECRET_PARAMS = ("api_key", "api_base", "base_url", "headers", "extra_headers")
+# Client settings that do not change the reply: a run with another timeout replays the same answers.
+_CLIENT_PARAMS = ("timeout", "num_retries")
 
 
 def request_key(*, model: str, endpoint: str, params: Mapping[str, Any], messages: Sequence[Mapping],
                 response_format: Any) -> str:
     """The cache key of one request (hex SHA-256); credentials never enter it."""
-    clean = {k: v for k, v in params.items() if k not in _SECRET_PARAMS and k != "messages"}
+    clean = {k: v for k, v in params.items() if k not in _SECRET_PARAMS + _CLIENT_PARAMS and k != "messages"}
     payload = {"v": _FORMAT, "model": model, "endpoint": endpoint, "params": clean,
                "messages": list(messages), "response_format": response_format}
     data = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str, separators=(",", ":"))

@@ -41,11 +41,8 @@ class LlamaServerEngine:
         self.timeout = timeout
         self.model = local_model(model).name
         self.alias = local_model(model).alias
-
-    @property
-    def endpoint_id(self) -> str:
-        """The endpoint as messages and the response cache name it."""
-        return f"embedded llama.cpp server ({self.alias})"
+        #: The endpoint as messages and the response cache name it.
+        self.endpoint_id = f"embedded llama.cpp server ({self.alias})"
 
     def dump_state(self) -> dict:
         """Saved with a program: the URL, the time bound and the model."""

@@ -150,6 +150,13 @@ def register(app: typer.Typer) -> None:
                                       help="Evaluate every program on every family's model (LM calls!)."),
         suite: Optional[str] = typer.Option(None, "--suite", help="Suite for --transfer (default: the runs')."),
         file: Optional[Path] = typer.Option(None, "--file", exists=True, dir_okay=False, help="Suite file."),
+        api_base: Optional[str] = typer.Option(None, "--api-base",
+                                               help="For --transfer: the endpoint of every model (default: the "
+                                                    "one each run recorded)."),
+        api_key_env: Optional[str] = typer.Option(None, "--api-key-env",
+                                                  help="For --transfer: the variable holding the key (default: "
+                                                       "the one each run recorded, else PARATRACE_API_KEY, then "
+                                                       "the provider's own)."),
         as_json: bool = typer.Option(False, "--json", help="JSON instead of Markdown tables."),
         verbose: bool = typer.Option(False, "--verbose", "-v", help="Show DSPy's logs."),
     ) -> None:
@@ -159,6 +166,8 @@ def register(app: typer.Typer) -> None:
         saved = collect_runs(runs)
         rows = ledger_rows(saved)
         matrix = None
+        if (api_base or api_key_env) and not transfer:
+            raise OptimizeError("--api-base/--api-key-env apply to --transfer (the only part that calls a model)")
         if transfer:
             from assistant.backends import apply_env_defaults
 
@@ -174,7 +183,7 @@ def register(app: typer.Typer) -> None:
             else:
                 scenarios = load_suite(name or "normative-en", file=file)
             with _quiet(verbose):
-                matrix = transfer_matrix(saved, scenarios)
+                matrix = transfer_matrix(saved, scenarios, api_base=api_base, api_key_env=api_key_env)
         if as_json:
             typer.echo(ledger_json(rows, matrix))
             return

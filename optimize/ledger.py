@@ -27,6 +27,7 @@ __all__ = [
     "SavedRun",
     "TransferMatrix",
     "collect_runs",
+    "endpoints",
     "ledger_json",
     "ledger_rows",
     "render_ledger",
@@ -175,9 +176,51 @@ def _test_split(run: SavedRun, scenarios: Sequence[Scenario]) -> list[Scenario]:
     return chosen
 
 
+def endpoints(runs: Sequence[SavedRun], *, api_base: str | None = None,
+              api_key_env: str | None = None) -> dict[str, tuple[str | None, str | None]]:
+    """Per model of ``runs``: the endpoint and key variable its calls use.
+
+    ``api_base`` and ``api_key_env`` given apply to every model; otherwise
+    each model uses those recorded in the manifest of a run optimized for it.
+
+    Raises
+    ------
+    OptimizeError
+        If runs of one model recorded different endpoints and none is given.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> run = NS(loaded=NS(manifest=NS(model="openai/m", api_base="http://127.0.0.1:8000/v1", api_key_env="")),
+    ...          directory="d")
+    >>> endpoints([run])
+    {'openai/m': ('http://127.0.0.1:8000/v1', None)}
+    >>> endpoints([run], api_base="http://127.0.0.1:9000/v1")
+    {'openai/m': ('http://127.0.0.1:9000/v1', None)}
+    """
+    found: dict[str, tuple[str | None, str | None]] = {}
+    where: dict[str, str] = {}
+    for run in runs:
+        m = run.loaded.manifest
+        recorded = (getattr(m, "api_base", "") or None, getattr(m, "api_key_env", "") or None)
+        chosen = (api_base or recorded[0], api_key_env or recorded[1])
+        if m.model in found and found[m.model] != chosen:
+            raise OptimizeError(f"{run.directory}: model {m.model} was called at {chosen[0] or 'its default'}, "
+                                f"but at {found[m.model][0] or 'its default'} in {where[m.model]}; pass --api-base "
+                                "(and --api-key-env) for --transfer")
+        found.setdefault(m.model, chosen)
+        where.setdefault(m.model, str(run.directory))
+    return found
+
+
 def transfer_matrix(runs: Sequence[SavedRun], scenarios: Sequence[Scenario], *,
-                    backbone_for: Callable[[str], object] | None = None) -> TransferMatrix:
+                    backbone_for: Callable[[str], object] | None = None, api_base: str | None = None,
+                    api_key_env: str | None = None) -> TransferMatrix:
     """Evaluate every run's program on its held-out split under every family's model.
+
+    Every backbone answers a one-token completion first
+    (:func:`assistant.backends.probe`), so a missing key or a dead endpoint
+    stops the matrix with one line before any evaluation.
 
     Parameters
     ----------
@@ -185,17 +228,28 @@ def transfer_matrix(runs: Sequence[SavedRun], scenarios: Sequence[Scenario], *,
     scenarios : sequence of Scenario
         The suite the runs were split from (checked against the test digests).
     backbone_for : callable, optional
-        Model string -> backbone (default :func:`optimize.run.resolve_backbone` over ``scenarios``).
+        Model string -> backbone (default :func:`optimize.run.resolve_backbone` over ``scenarios``,
+        at the endpoint of :func:`endpoints`).
+    api_base, api_key_env : str, optional
+        The endpoint and key variable of every model (default: each model's recorded ones).
 
     Returns
     -------
     TransferMatrix
         ``base`` holds, per model, the unoptimized configuration on the held-out
         split of the first run (a reference row).
+
+    Raises
+    ------
+    assistant.errors.BackendError
+        If a backbone cannot be resolved or does not answer, naming it, its endpoint and the cause.
+    OptimizeError
+        If a run's held-out split no longer matches the suite.
     """
     import dspy
 
     from assistant.adapter import InstructorAdapter
+    from assistant.backends import probe
     from assistant.configs import build
 
     from .data import evaluate
@@ -203,8 +257,14 @@ def transfer_matrix(runs: Sequence[SavedRun], scenarios: Sequence[Scenario], *,
     from .run import resolve_backbone
 
     models = tuple(sorted({r.loaded.manifest.model for r in runs}))
-    backbone_for = backbone_for or (lambda model: resolve_backbone(model, scenarios))
+    if backbone_for is None:
+        where = endpoints(runs, api_base=api_base, api_key_env=api_key_env)
+
+        def backbone_for(model):
+            return resolve_backbone(model, scenarios, api_base=where[model][0], api_key_env=where[model][1])
     backbones = {m: backbone_for(m) for m in models}
+    for backbone in backbones.values():
+        probe(backbone)
     values = []
     for run in runs:
         test = _test_split(run, scenarios)

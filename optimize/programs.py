@@ -101,7 +101,16 @@ class Manifest:
     scores_before, scores_after : dict
         Metric name -> held-out value (test split) before and after optimization.
     lm_calls : int
-        LM calls spent by the optimizer's compile.
+        Every LM call of the run: the held-out evaluation before, the
+        optimizer's compile and the held-out evaluation after (each re-ask
+        counts; ``lm_calls_by_phase`` splits them).
+    lm_calls_by_phase : dict
+        ``before``, ``compile`` and ``after`` -> LM calls.
+    api_base : str
+        The endpoint the model was called at (empty: the provider's default);
+        never a key.
+    api_key_env : str
+        The name of the variable the key was read from (empty: the default), never its value.
     suite : str
         The suite the splits were drawn from (a registered name or a file path; empty if unknown).
     reflection_model : str
@@ -131,6 +140,9 @@ class Manifest:
     scores_before: dict[str, float] = field(default_factory=dict)
     scores_after: dict[str, float] = field(default_factory=dict)
     lm_calls: int = 0
+    lm_calls_by_phase: dict[str, int] = field(default_factory=dict)
+    api_base: str = ""
+    api_key_env: str = ""
     suite: str = ""
     reflection_model: str = ""
     dspy_version: str = ""
@@ -172,9 +184,12 @@ class Manifest:
                 raise ProgramLoadError(f"{source}: field {name!r} must be a non-empty string, got {data[name]!r}")
         if not isinstance(data["seed"], int) or isinstance(data["seed"], bool):
             raise ProgramLoadError(f"{source}: field 'seed' must be an integer, got {data['seed']!r}")
-        for name in ("splits", "objective", "scores_before", "scores_after"):
+        for name in ("splits", "objective", "scores_before", "scores_after", "lm_calls_by_phase"):
             if not isinstance(data.get(name, {}), dict):
                 raise ProgramLoadError(f"{source}: field {name!r} must be an object, got {data[name]!r}")
+        for name in ("api_base", "api_key_env"):
+            if not isinstance(data.get(name, ""), str):
+                raise ProgramLoadError(f"{source}: field {name!r} must be a string, got {data[name]!r}")
         if data.get("version", MANIFEST_VERSION) != MANIFEST_VERSION:
             raise ProgramLoadError(f"{source}: manifest version {data['version']!r} is not supported "
                                    f"(this paratrace reads version {MANIFEST_VERSION})")
@@ -328,6 +343,19 @@ def _load_directory(directory: Path, source: str) -> LoadedProgram:
     return LoadedProgram(manifest.config, program, manifest, source)
 
 
+def _store_named() -> bool:
+    """Whether this process or its environment names an MLflow store (else MLflow falls back to ./mlflow.db)."""
+    import os
+
+    if os.environ.get("MLFLOW_TRACKING_URI") or os.environ.get("MLFLOW_REGISTRY_URI"):
+        return True
+    try:
+        from mlflow.tracking._tracking_service.utils import is_tracking_uri_set
+    except ImportError:  # another MLflow layout: let MLflow decide
+        return True
+    return is_tracking_uri_set()
+
+
 def _load_uri(uri: str, tracking_uri: str | None) -> LoadedProgram:
     import os
 
@@ -338,6 +366,14 @@ def _load_uri(uri: str, tracking_uri: str | None) -> LoadedProgram:
     if tracking_uri:
         mlflow.set_tracking_uri(tracking_uri)
         mlflow.set_registry_uri(tracking_uri)
+    elif not _store_named():
+        # MLflow would create an empty ./mlflow.db and look for the model in it
+        store = Path("mlflow.db").resolve()
+        if not store.is_file():
+            raise ProgramLoadError(f"{uri}: no MLflow tracking URI to find it in (and no {store}); pass "
+                                   "--tracking-uri http://HOST:PORT or set MLFLOW_TRACKING_URI")
+        mlflow.set_tracking_uri(f"sqlite:///{store}")
+        mlflow.set_registry_uri(f"sqlite:///{store}")
     with tempfile.TemporaryDirectory(prefix="paratrace-program-") as target:
         try:
             local = mlflow.artifacts.download_artifacts(artifact_uri=f"{uri.rstrip('/')}/{_ARTIFACT_DIR}",

@@ -27,15 +27,28 @@ __all__ = ["EXPERIMENT", "RegisteredProgram", "log_program", "registered_name"]
 EXPERIMENT = "paratrace-optimize"
 
 
-def registered_name(config: str, model: str) -> str:
-    """The registry name of programs of ``config`` for the family of ``model``.
+def registered_name(config: str, model: str, api_base: str = "") -> str:
+    """The registry name of programs of ``config`` for the family of ``model`` (at ``api_base``).
+
+    Two backbones with the same model string at different endpoints are two
+    families: a program optimized at an endpoint is named after its host and port.
 
     Examples
     --------
     >>> registered_name("B4", "openai/gpt-4o-mini")
     'paratrace-b4-openai-gpt-4o-mini'
+    >>> registered_name("b4", "openai/oracle", "http://127.0.0.1:8001/v1")
+    'paratrace-b4-openai-oracle-at-127.0.0.1-8001'
     """
-    return f"paratrace-{config.strip().lower()}-{model_family(model)}"
+    name = f"paratrace-{config.strip().lower()}-{model_family(model)}"
+    if api_base:
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(api_base)
+        where = "-".join(x for x in (parts.hostname or "", str(parts.port or "")) if x)
+        if where:
+            name += f"-at-{model_family('x/' + where).removeprefix('x-')}"
+    return name
 
 
 @dataclass(frozen=True)
@@ -110,7 +123,7 @@ def log_program(directory: str | Path, *, tracking_uri: str | None = None, exper
     directory = Path(directory)
     loaded = load_program(directory)
     manifest = loaded.manifest
-    name = name or registered_name(manifest.config, manifest.model)
+    name = name or registered_name(manifest.config, manifest.model, manifest.api_base)
     if tracking_uri:
         mlflow.set_tracking_uri(tracking_uri)
         mlflow.set_registry_uri(tracking_uri)
@@ -120,6 +133,7 @@ def log_program(directory: str | Path, *, tracking_uri: str | None = None, exper
                                             "budget": manifest.budget, "seed": manifest.seed,
                                             "objective": manifest.objective, "program_sha256": manifest.program_sha256,
                                             "suite": manifest.suite, "reflection_model": manifest.reflection_model,
+                                            "api_base": manifest.api_base or "provider default",
                                             **{f"split_{k}": v for k, v in manifest.splits.items()}}).items()}
     # A model loaded earlier in this process (mlflow.dspy.load_model sets it active) must not
     # receive this run's metrics: they belong to the model logged here.
@@ -127,7 +141,9 @@ def log_program(directory: str | Path, *, tracking_uri: str | None = None, exper
     try:
         nested = mlflow.active_run() is not None  # inside a caller's run: a child run of it
         if not nested:
-            mlflow.set_experiment(experiment)
+            from experiments.runner.tracking import use_experiment
+
+            use_experiment(mlflow, experiment)  # beside a local store: its artifacts too
         with mlflow.start_run(run_name=f"{name}-{manifest.optimizer}-s{manifest.seed}", nested=nested) as run:
             mlflow.log_params(params)
             mlflow.log_metrics(metrics)

@@ -74,20 +74,32 @@ def compose() -> typer.Typer:
 app = compose()
 
 
+def _not_truncation(record: logging.LogRecord) -> bool:
+    """Drops DSPy's warning about a reply cut at ``max_tokens`` (the runner counts those cases itself)."""
+    return "truncated" not in record.getMessage()
+
+
 def main() -> None:
     """Entry point of the ``paratrace`` console script.
 
     Keeps litellm, DSPy and MLflow off the network unless the user set the
-    variables (:func:`assistant.backends.apply_env_defaults`), masks secrets
-    in every log line and quiets the LM libraries' loggers, then runs
-    :data:`app`.
+    variables (:func:`assistant.backends.apply_env_defaults`), makes
+    ``SIGTERM`` and ``SIGHUP`` end the command through its clean-up, so no
+    process it started outlives it (:func:`experiments.runner.signals.end_on_signals`),
+    masks secrets in every log line and quiets the LM libraries' loggers, then
+    runs :data:`app`.
     """
+    from experiments.runner.signals import end_on_signals
     from symbolic.commands.cli import debug_enabled
     from symbolic.support.redact import install_log_redaction
 
+    end_on_signals()
     apply_env_defaults()
     install_log_redaction()  # every log line of every library, secrets masked
     if not debug_enabled():
         for name in QUIET_LOGGERS:
             logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+        # DSPy's "LM response was truncated ...; increase max_tokens": paratrace reports every
+        # reply cut at its token bound itself, per case ("not scored (N token/time limits)").
+        logging.getLogger("dspy.clients.lm").addFilter(_not_truncation)
     app(prog_name="paratrace")

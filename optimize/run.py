@@ -80,9 +80,9 @@ class RunSpec:
     suite : str
         Name or path of the suite (recorded in the manifest for the ledger's transfer matrix).
     api_base : str or None
-        OpenAI-compatible endpoint of the model (not recorded in the manifest).
+        OpenAI-compatible endpoint of the model (recorded in the manifest, credentials in it masked).
     api_key_env : str or None
-        Environment variable holding the endpoint's key.
+        Environment variable holding the endpoint's key (its name is recorded, never its value).
     reflection_model : str or None
         Model for GEPA's reflection and MIPROv2's proposals (default: ``model`` itself).
     """
@@ -187,18 +187,28 @@ def run_optimization(spec: RunSpec, scenarios: Sequence[Scenario], out_dir: str 
                                               api_key_env=spec.api_key_env)
     adapter = InstructorAdapter(constrained=backbone.json_schema)
     started = time.perf_counter()
+    calls: dict[str, int] = {}
     with dspy.context(lm=backbone.lm, adapter=adapter):
-        before = evaluate(student, split.test, objective)
+        with LMCallCounter() as counter:
+            before = evaluate(student, split.test, objective)
+        calls["before"] = counter.calls
         with LMCallCounter() as counter:
             program = optimizer.compile(student, trainset=to_examples(split.train, spec.config),
                                         valset=to_examples(split.val, spec.config))
+        calls["compile"] = counter.calls
         check_demos(program, [*split.val, *split.test])
-        after = evaluate(program, split.test, objective)
+        with LMCallCounter() as counter:
+            after = evaluate(program, split.test, objective)
+        calls["after"] = counter.calls
     seconds = time.perf_counter() - started
+    from experiments.runner.manifest import redact
+
+    endpoint = redact({"api_base": spec.api_base or ""}).get("api_base", "")
     manifest = Manifest(config=spec.config, model=spec.model, optimizer=optimizer.name, seed=spec.seed,
                         budget=str(optimizer.budget), family=model_family(spec.model), splits=split.digests,
                         objective=dict(objective.weights), scores_before=before.metrics,
-                        scores_after=after.metrics, lm_calls=counter.calls, suite=spec.suite,
+                        scores_after=after.metrics, lm_calls=sum(calls.values()), lm_calls_by_phase=calls,
+                        api_base=endpoint, api_key_env=spec.api_key_env or "", suite=spec.suite,
                         reflection_model=spec.reflection_model or "")
     directory = save_program(program, out_dir, manifest)
     (directory / EVALUATION_FILE).write_text(_evaluation_json(before, after, split), encoding="utf-8")

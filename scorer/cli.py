@@ -2,7 +2,8 @@
 
 ``paratrace score --suite SUITE.jsonl --outputs OUTPUTS.jsonl [--outputs ...]
 --report DIR`` loads the suite and the outputs (repairing raw lines that carry
-only ``meta.raw_text``, :func:`scorer.outputs_io.load_outputs`), scores every output
+only ``meta.raw_text``, :func:`scorer.outputs_io.load_outputs`; a run's own
+``runs/<name>/results.jsonl`` reads as its outputs), scores every output
 (:func:`scorer.score.score_suite`), and writes the report
 (:mod:`scorer.report`).  A suite case without an output in some run is
 scored as a hard failure of that run ("no output"), never dropped.  Bad
@@ -21,13 +22,16 @@ import typer
 __all__ = ["fill_missing", "register", "run_score"]
 
 
-def fill_missing(scenarios, outputs) -> list:
+def fill_missing(scenarios, outputs, not_scored=()) -> list:
     """Add a hard-failure record for every suite case a run has no output for.
 
     Parameters
     ----------
     scenarios : sequence of Scenario
     outputs : sequence of OutputRecord
+    not_scored : sequence of OutputRecord, optional
+        Cases of a run's log without a model answer (infrastructure errors,
+        limits): not scored, so not filled in as failures either.
 
     Returns
     -------
@@ -45,7 +49,7 @@ def fill_missing(scenarios, outputs) -> list:
     """
     from .contract import OutputRecord
 
-    have = {o.run_key + (o.case_id,) for o in outputs}
+    have = {o.run_key + (o.case_id,) for o in (*outputs, *not_scored)}
     runs = sorted({o.run_key for o in outputs})
     added = []
     for configuration, model, variant, repeat in runs:
@@ -96,10 +100,10 @@ def run_score(suite: Path, outputs: Sequence[Path], report: Path, *, seed: int =
         raise ScoringError(f"--resamples must be at least 1, got {n_resamples}")
     scenarios = load_suite(suite)
     evidence = {s.id: s.evidence_ids() for s in scenarios}
-    records = []
+    records, not_scored = [], []
     first_file: dict[tuple, str] = {}
     for path in outputs:
-        for rec in load_outputs(path, evidence=evidence):
+        for rec in load_outputs(path, evidence=evidence, not_scored=not_scored):
             key = rec.run_key + (rec.case_id,)
             if key in first_file:
                 raise OutputFileError(
@@ -112,7 +116,10 @@ def run_score(suite: Path, outputs: Sequence[Path], report: Path, *, seed: int =
         if rec.case_id not in known:
             where = first_file[rec.run_key + (rec.case_id,)]
             raise ScoringError(f"{where}: output for case {rec.case_id!r}, which is not in the suite {suite}")
-    records = fill_missing(scenarios, records)
+    if not records:
+        raise OutputFileError(f"no case has a model answer ({len(not_scored)} not scored: infrastructure errors "
+                              "or token/time limits)", file=str(outputs[0]))
+    records = fill_missing(scenarios, records, not_scored)
     import gc
 
     gc.freeze()  # the suite and outputs live until the end: keep the collector's full passes off them
@@ -136,8 +143,10 @@ def run_score(suite: Path, outputs: Sequence[Path], report: Path, *, seed: int =
                            audit=rows, suite_name=Path(suite).name,
                            output_names=[Path(p).name for p in outputs])
     failures = sum(r.hard_failure for r in results)
+    skipped = (f"; {len(not_scored)} not scored (infrastructure errors or token/time limits, no model answer)"
+               if not_scored else "")
     line = (f"scored {len(results)} outputs of {len(summary.configs)} configuration(s) on {len(scenarios)} "
-            f"cases ({failures} hard failure(s)); report in {report}")
+            f"cases ({failures} hard failure(s)){skipped}; report in {report}")
     return written, line
 
 
@@ -148,7 +157,8 @@ def register(app: typer.Typer) -> None:
     def score(
         suite: Path = typer.Option(..., "--suite", help="The scenario suite (JSONL)."),
         outputs: List[Path] = typer.Option(..., "--outputs",
-                                           help="An outputs file (JSONL of output records); repeatable."),
+                                           help="An outputs file (JSONL of output records, or a run's "
+                                                "runs/NAME/results.jsonl); repeatable."),
         report: Path = typer.Option(..., "--report", help="Directory to write the report into."),
         seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap intervals."),
         alpha: float = typer.Option(0.05, "--alpha", help="One minus the confidence level."),

@@ -1,6 +1,12 @@
 """Reading and writing outputs JSONL files (one :class:`~scorer.contract.OutputRecord`
 a line), with typed errors naming file, line, field and value.
 
+A run's own log (``runs/<name>/results.jsonl``: one record a line holding the
+case's ``key``, its ``outcome`` and the ``output``) reads too: the latest
+record of each case counts (a retried case has several), and a case whose
+latest outcome is an infrastructure error or a token/time limit has no model
+answer, so it is not scored (:data:`NOT_ANSWERED`), as in the runner.
+
 Re-exported by :mod:`scorer.repair`.
 """
 
@@ -20,7 +26,12 @@ from .contract import OutputRecord
 from .errors import OutputFileError
 from .repair_fields import short
 
-__all__ = ["dump_outputs", "load_outputs"]
+__all__ = ["NOT_ANSWERED", "dump_outputs", "load_outputs"]
+
+#: Outcomes of a run log's records that carry no model answer (the runner's
+#: ``experiments.runner.engine.NOT_SCORED``): never scored, never a failure.
+NOT_ANSWERED = ("infra_error", "limit")
+_LOG_FIELDS = ("key", "outcome", "output")
 
 
 def _validation_error(exc: ValidationError, file: str, line: int, record: Any) -> OutputFileError:
@@ -83,6 +94,42 @@ class _Refused(ScenarioError):
         self.error = error
 
 
+class _Logged:
+    """A record of a run's log: the key of its case, its outcome and its output record."""
+
+    __slots__ = ("key", "outcome", "record")
+
+    def __init__(self, key: tuple, outcome: str, record: OutputRecord):
+        self.key, self.outcome, self.record = key, outcome, record
+
+    @property
+    def meta(self):
+        """The output's meta (checked like a plain record's)."""
+        return self.record.meta
+
+
+def _is_logged(value: dict) -> bool:
+    """A line of a run's ``results.jsonl``: ``key``, ``outcome`` and ``output``."""
+    return isinstance(value.get("key"), Mapping) and "outcome" in value and isinstance(value.get("output"), Mapping)
+
+
+def _logged(value: dict, evidence, file: str, line: int) -> _Logged:
+    key, outcome = value["key"], value["outcome"]
+    if not isinstance(outcome, str) or not outcome:
+        raise OutputFileError(f"expected an outcome name (got {short(outcome)})", file=file, line=line,
+                              field="outcome", value=outcome)
+    try:
+        ident = tuple(sorted((str(k), str(v)) for k, v in key.items()))
+    except TypeError:
+        raise OutputFileError("expected an object of names", file=file, line=line, field="key") from None
+    try:
+        record = _record(value["output"], evidence, file, line)
+    except OutputFileError as exc:
+        raise OutputFileError(exc.reason, file=file, line=line,
+                              field=f"output.{exc.field}" if exc.field else "output", value=exc.value) from None
+    return _Logged(ident, outcome, record)
+
+
 def _record(value, evidence, file: str, line: int) -> OutputRecord:
     """The output record of one line's JSON value (a raw line repaired); :class:`OutputFileError` if it breaks the contract."""
     if not isinstance(value, dict):
@@ -102,9 +149,12 @@ def _validator(evidence, file: str):
     The reader gives it the strict parser's value (which reports a number
     that overflows to infinity as a JSON error).
     """
-    def validate(value, line: int) -> OutputRecord:
+    def validate(value, line: int) -> OutputRecord | _Logged:
         try:
-            record = _record(value, evidence, file, line)
+            if isinstance(value, dict) and _is_logged(value):
+                record = _logged(value, evidence, file, line)
+            else:
+                record = _record(value, evidence, file, line)
         except OutputFileError as exc:
             raise _Refused(exc) from None
         if not math.isfinite(record.meta.latency_ms or 0.0):  # the one unbounded float
@@ -114,24 +164,33 @@ def _validator(evidence, file: str):
     return validate
 
 
-def load_outputs(path, *, evidence: Mapping[str, Iterable[str]] | None = None) -> list[OutputRecord]:
-    """Read an outputs JSONL file (one :class:`~scorer.contract.OutputRecord` a line).
+def load_outputs(path, *, evidence: Mapping[str, Iterable[str]] | None = None,
+                 not_scored: list[OutputRecord] | None = None) -> list[OutputRecord]:
+    """Read an outputs JSONL file (one :class:`~scorer.contract.OutputRecord` a line), or a run's log.
 
     A *raw* line -- a run cell and ``meta.raw_text`` with neither ``common``
     nor ``trace`` nor a repair log -- is repaired here
     (:func:`scorer.repair.repair_record`) against its case's evidence
     package, so the repair log and any hard failure are recorded per case.
 
+    A run's ``results.jsonl`` (lines holding ``key``, ``outcome`` and
+    ``output``) gives the output of the latest record of each case; a case
+    whose latest outcome is in :data:`NOT_ANSWERED` gives none (it goes to
+    ``not_scored``).
+
     Parameters
     ----------
     path : str or path-like
     evidence : mapping of str to iterable of str, optional
         Case id -> evidence ids of the suite; needed only for raw lines.
+    not_scored : list, optional
+        Receives the output records of a run log's cases that have no model
+        answer (infrastructure errors, token/time limits).
 
     Returns
     -------
     list of OutputRecord
-        In file order.
+        In file order (a run log's: in the order of each case's first record).
 
     Raises
     ------
@@ -150,10 +209,14 @@ def load_outputs(path, *, evidence: Mapping[str, Iterable[str]] | None = None) -
     file = str(path)
     records: list[OutputRecord] = []
     first: dict[tuple, int] = {}
+    logged: dict[tuple, tuple[int, _Logged]] = {}
     try:
         for line, record in scan_records(path, validate=_validator(evidence, file)):
             if isinstance(record, _Refused):
                 raise record.error
+            if isinstance(record, _Logged):
+                logged[record.key] = (logged[record.key][0] if record.key in logged else line, record)
+                continue  # the latest record of a case counts
             key = record.run_key + (record.case_id,)
             if key in first:
                 raise OutputFileError(
@@ -165,7 +228,24 @@ def load_outputs(path, *, evidence: Mapping[str, Iterable[str]] | None = None) -
     except ScenarioError as exc:
         raise OutputFileError(exc.reason, file=file, line=exc.line, field=exc.field,
                               value=exc.value) from None
-    if not records:
+    if logged and records:
+        raise OutputFileError("mixes output records with a run log's records (key, outcome, output)",
+                              file=file, line=min(first.values()))
+    for line, entry in sorted(logged.values(), key=lambda item: item[0]):
+        record = entry.record
+        if entry.outcome in NOT_ANSWERED:
+            if not_scored is not None:
+                not_scored.append(record)
+            continue
+        key = record.run_key + (record.case_id,)
+        if key in first:
+            raise OutputFileError(
+                f"two cases of the log give the output for case {record.case_id!r} in run {record.run_key!r} "
+                f"(first at line {first[key]})", file=file, line=line, field="output.case_id",
+                value=record.case_id)
+        first[key] = line
+        records.append(record)
+    if not records and not logged:
         raise OutputFileError("no output records (the file is empty)", file=file)
     return records
 

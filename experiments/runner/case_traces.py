@@ -29,7 +29,8 @@ from typing import Any, Iterable, Mapping
 
 from .manifest import redact
 
-__all__ = ["CASE_TAG", "case_request", "log_case_trace", "logged_case_ids", "synchronous_trace_export"]
+__all__ = ["CASE_TAG", "case_request", "case_response", "log_case_trace", "logged_case_ids",
+           "synchronous_trace_export"]
 
 CASE_TAG = "paratrace.case_id"
 _SOURCE_ID = "paratrace.scorer"
@@ -62,13 +63,58 @@ def case_request(scenario: Any) -> dict[str, Any]:
     return redact(request)
 
 
-def _response(output: Mapping[str, Any]) -> dict[str, Any]:
+def _theory(trace: Mapping[str, Any]) -> dict[str, list]:
+    """The output's facts, rules, attacks and priorities, one short line each (what the model extracted)."""
+    def line(obj: Mapping[str, Any], *keys: str) -> str:
+        return " ".join(str(obj.get(k)) for k in keys if obj.get(k) not in (None, "", [], ()))
+
+    return {"facts": [line(f, "id", "literal") for f in trace.get("facts") or ()],
+            "rules": [f"{r.get('id')}: {' & '.join(map(str, r.get('antecedents') or ()))} -> {r.get('consequent')}"
+                      for r in trace.get("rules") or ()],
+            "attacks": [f"{a.get('source')} {a.get('kind')} {a.get('target')}" for a in trace.get("attacks") or ()],
+            "priorities": [f"{p.get('stronger')} > {p.get('weaker')} ({p.get('basis')})"
+                           for p in trace.get("priorities") or ()]}
+
+
+def case_response(output: Mapping[str, Any], result: Any | None = None, cell: Mapping[str, Any] | None = None,
+                  metrics: Iterable[str] = ()) -> dict[str, Any]:
+    """The outputs of a case's trace: what the compare view shows per case and run without a pop-up.
+
+    The backbone and configuration, the gold status, the answer and whether it
+    is correct, the case's metrics, then the model's facts, rules, attacks and
+    priorities (when the output has a trace).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> r = NS(status_gold="both", correct=False, metrics={"ASA": NS(value=0.0)})
+    >>> case_response({"common": {"final_status": "accepted", "answer": "Due."}, "meta": {}}, r,
+    ...               {"configuration": "b1", "backbone": "m"}, ["ASA", "TGC"])
+    {'backbone': 'm', 'configuration': 'b1', 'gold_status': 'both', 'final_status': 'accepted', 'correct': False, 'ASA': 0.0, 'answer': 'Due.', 'hard_failure': False}
+    """
     common = output.get("common") or {}
     meta = output.get("meta") or {}
-    response = {"final_status": common.get("final_status"), "justification": common.get("justification"),
-                "hard_failure": bool(meta.get("hard_failure"))}
+    response: dict[str, Any] = {}
+    if cell:
+        response.update(backbone=cell.get("backbone"), configuration=cell.get("configuration"))
+    if result is not None:
+        response["gold_status"] = result.status_gold
+    response["final_status"] = common.get("final_status")
+    if result is not None:
+        response["correct"] = bool(result.correct)
+        for name in metrics:
+            rec = result.metrics.get(name)
+            if rec is not None and rec.value is not None:
+                response[name] = round(float(rec.value), 4)
+    response["answer"] = common.get("answer")
+    if common.get("justification") is not None:
+        response["justification"] = common["justification"]
+    response["hard_failure"] = bool(meta.get("hard_failure"))
     if meta.get("failure_reason"):
         response["failure_reason"] = meta["failure_reason"]
+    trace = output.get("trace")
+    if isinstance(trace, Mapping):
+        response.update({k: v for k, v in _theory(trace).items() if v})
     return redact(response)
 
 
@@ -104,6 +150,7 @@ def log_case_trace(mlflow, *, scenario: Any, record: Mapping[str, Any], result: 
     from mlflow.entities import AssessmentSource, AssessmentSourceType, SpanType
 
     source = AssessmentSource(source_type=AssessmentSourceType.CODE, source_id=_SOURCE_ID)
+    metrics = tuple(metrics)
     output = record.get("output") or {}
     meta = output.get("meta") or {}
     outcome = str(record.get("outcome", "scored"))
@@ -123,7 +170,8 @@ def log_case_trace(mlflow, *, scenario: Any, record: Mapping[str, Any], result: 
                                                   "completion_tokens": int(meta.get("completion_tokens") or 0)})
     lm.set_outputs(redact({"raw_text": meta.get("raw_text", ""), "repair_log": list(meta.get("repair_log") or [])}))
     lm.end(end_time_ns=end)
-    root.set_outputs(_response(output))
+    computed = result if outcome != "infra_error" else None
+    root.set_outputs(case_response(output, computed, cell, metrics if computed is not None else ()))
     root.end(status="ERROR" if outcome == "infra_error" else "OK", end_time_ns=end)
     trace_id = root.trace_id
     _feedback(mlflow, trace_id, "outcome", outcome, "", source)

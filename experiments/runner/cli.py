@@ -12,10 +12,9 @@ import typer
 
 from ..errors import ExperimentError
 
-__all__ = ["register"]
+__all__ = ["register", "tracking_lines"]
 
 DEMO_SPEC = Path(__file__).resolve().parent.parent / "configs" / "demo.toml"
-TABLE_METRICS = ("ASA", "TGC", "CLA", "NER", "PHA", "BRA", "NCR", "DLA")
 
 
 def _backbone(model: str, api_base: Optional[str], api_key_env: Optional[str]) -> dict:
@@ -70,34 +69,56 @@ def _progress(console):
 
 
 def _print_summary(console, result) -> None:
-    from rich.table import Table
+    from .summary_table import LEGEND, summary_tables
 
     for suite in result.scores:
-        table = Table(title=f"{suite.suite}: value [95% interval] (applicable cases)")
-        table.add_column("cell")
-        for m in TABLE_METRICS:
-            table.add_column(m, justify="right")
-        for cell in suite.cells:
-            metrics = cell.metrics()
-            if not metrics:
-                table.add_row(cell.name, cell.not_scored_text() or "not scored",
-                              *([""] * (len(TABLE_METRICS) - 1)))
-                continue
-            row = []
-            for m in TABLE_METRICS:
-                value, low, high, n = metrics.get(m, (None, None, None, 0))
-                if value is None:
-                    row.append("n/a")
-                elif low is None:
-                    row.append(f"{value:.2f} ({n})")
-                else:
-                    row.append(f"{value:.2f} [{low:.2f},{high:.2f}] ({n})")
-            table.add_row(cell.name, *row)
-        console.print(table)
+        for table in summary_tables(suite):
+            console.print(table)
         for cell in suite.cells:
             if cell.not_scored and cell.metrics():
                 console.print(f"[yellow]{cell.name}: {cell.not_scored_text()}, in no metric above[/yellow]")
-        console.print(f"report: {suite.report_dir}")
+        console.print(f"report: {suite.report_dir}", soft_wrap=True)
+    if result.scores:
+        console.print(LEGEND, soft_wrap=True, markup=False, highlight=False)
+
+
+def tracking_lines(workdir: Path, tracking_uri: Optional[str], run_ids) -> list[str]:
+    """What a tracked run tells its user: the store, where the artifacts went, and how to open the runs.
+
+    Parameters
+    ----------
+    workdir : Path
+        The run's ``--workdir``.
+    tracking_uri : str, optional
+        The ``--tracking-uri`` given (else ``$MLFLOW_TRACKING_URI`` or ``<workdir>/mlflow.db``).
+    run_ids : sequence of str
+        The parent runs logged.
+
+    Returns
+    -------
+    list of str
+    """
+    import mlflow
+
+    from .tracking import default_tracking_uri, runs_table_url, workdir_store_uri
+
+    uri = default_tracking_uri(workdir, tracking_uri)
+    client = mlflow.MlflowClient(tracking_uri=uri)
+    experiments: dict[str, object] = {}
+    for run_id in run_ids:
+        experiment_id = client.get_run(run_id).info.experiment_id
+        experiments.setdefault(experiment_id, client.get_experiment(experiment_id))
+    names = ", ".join(e.name for e in experiments.values())
+    artifacts = ", ".join(dict.fromkeys(e.artifact_location for e in experiments.values()))
+    lines = [f"MLflow: experiment {names}, parent run(s) {', '.join(run_ids)}",
+             f"MLflow store: {uri}", f"MLflow artifacts: {artifacts}"]
+    if uri.startswith(("http://", "https://")):
+        lines += [f"open {runs_table_url(uri, e)}" for e in experiments]
+    elif uri == workdir_store_uri(workdir):
+        lines.append(f"open the UI with: paratrace ui --workdir {workdir}")
+    else:
+        lines.append(f"open the UI with: paratrace ui --tracking-uri {uri}")
+    return lines
 
 
 def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, repair: bool = False,
@@ -109,7 +130,9 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, r
 
     from .plan import check_spec, check_start
 
-    console = Console(width=None if sys.stdout.isatty() else 160)
+    from .summary_table import SUMMARY_WIDTH
+
+    console = Console(width=min(Console().width, SUMMARY_WIDTH) if sys.stdout.isatty() else SUMMARY_WIDTH)
     if dry_run:
         check_spec(spec)
     else:
@@ -122,8 +145,10 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, r
         result = run_experiment(spec, workdir=workdir, resume=resume, dry_run=True)
         est = result.estimate
         fits = est.within(Budget(spec.max_calls, spec.max_tokens))
+        existing = (workdir.resolve() / "runs" / spec.name / "spec.json").exists()
         console.print(json.dumps({"tasks": est.tasks, "calls": est.calls, "prompt_tokens": est.prompt_tokens,
-                                  "completion_tokens": est.completion_tokens, "within_budget": fits}))
+                                  "completion_tokens": est.completion_tokens, "within_budget": fits,
+                                  "remaining_of_existing_run": existing}), soft_wrap=True)
         return
     from .preflight import resolve_backbones
 
@@ -132,9 +157,21 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, r
     with _progress(console) as bar:
         task = bar.add_task(spec.name, total=None, failures=0, tokens=0)
 
+        import threading
+
+        shown, lock = [-1], threading.Lock()
+
         def update(summary, todo):
             bar.update(task, total=todo, completed=summary.done, failures=summary.failures,
                        tokens=summary.tokens)
+            if console.is_terminal:
+                return
+            with lock:  # no live bar: a line per case (per 5 % of a long run), in order
+                done = summary.done
+                if done > shown[0] and (done in (1, todo) or done % max(1, todo // 20) == 0):
+                    shown[0] = done
+                    console.print(f"{spec.name}: {done}/{todo} cases, {summary.failures} failures, "
+                                  f"{summary.tokens:,} tokens", soft_wrap=True, markup=False, highlight=False)
 
         started = time.monotonic()
         result = run_experiment(spec, workdir=workdir, resume=resume, track=track, repair=repair,
@@ -151,14 +188,8 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, r
     _print_summary(console, result)
     console.print(f"results: {result.paths.results}")
     if result.mlflow_runs:
-        from .tracking import default_tracking_uri
-
-        uri = default_tracking_uri(workdir, tracking_uri)
-        where = (f"open {uri.rstrip('/')}/#/experiments?workflowType=machine_learning" if uri.startswith("http")
-                 else f"open the UI with: paratrace ui --workdir {workdir}")
-        experiments = ", ".join(f"paratrace/{suite.suite}" for suite in result.scores)
-        console.print(f"MLflow: experiment {experiments}, parent run(s) {', '.join(result.mlflow_runs)}; "
-                      f"{where}")
+        for line in tracking_lines(workdir, tracking_uri, result.mlflow_runs):
+            console.print(line, soft_wrap=True, markup=False, highlight=False)
     answered = sum(len(c.results) for suite in result.scores for c in suite.cells)
     if not answered and (s.done or s.skipped):
         typer.echo(f"paratrace: error: nothing was scored in {result.paths.root} "
@@ -250,26 +281,21 @@ def register(app: typer.Typer) -> None:
     @app.command("ui")
     def ui_command(
         workdir: Path = typer.Option(Path("."), "--workdir", help="Where mlflow.db lives."),
-        port: int = typer.Option(5000, "--port", min=1, max=65535),
+        port: int = typer.Option(5000, "--port", min=0, max=65535, help="Port on 127.0.0.1 (0: a free one)."),
+        tracking_uri: Optional[str] = typer.Option(
+            None, "--tracking-uri", help="A local store other than <workdir>/mlflow.db (sqlite:///PATH; default "
+                                         "$MLFLOW_TRACKING_URI)."),
     ):
-        """Start the MLflow UI on 127.0.0.1 for the local tracking store (Ctrl-C stops it)."""
-        from .ui import start_ui, stop_ui, wait_until_up
+        """Serve the MLflow UI on 127.0.0.1 for a local tracking store until Ctrl-C, SIGTERM or SIGHUP."""
+        from .ui import serve_ui
 
-        if not (workdir / "mlflow.db").exists():
-            raise ExperimentError(f"no tracking store at {workdir / 'mlflow.db'}; run `paratrace demo` first")
-        proc, url = start_ui(workdir, port=port)
-        try:
-            wait_until_up(url, proc)
-            typer.echo(f"MLflow UI: {url}/#/experiments?workflowType=machine_learning  (Ctrl-C to stop)")
-            proc.wait()
-        except KeyboardInterrupt:
-            pass
-        finally:
-            stop_ui(proc)
+        serve_ui(workdir, port=port, tracking_uri=tracking_uri, echo=typer.echo)
 
     @app.command("compare")
     def compare_command(
-        run_ids: List[str] = typer.Argument(..., help="Nested MLflow run ids (the first is the baseline)."),
+        run_ids: List[str] = typer.Argument(..., help="Runs as `paratrace run` prints them: run name, run directory "
+                                                      "(runs/NAME) or parent run id (all its cells); or nested "
+                                                      "run ids. The first cell is the baseline."),
         workdir: Path = typer.Option(Path("."), "--workdir"),
         out: Path = typer.Option(Path("compare"), "-o", "--out", help="Directory for compare.md/.html."),
         tracking_uri: Optional[str] = typer.Option(None, "--tracking-uri", help="MLflow tracking server."),
@@ -280,13 +306,10 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
         from rich.table import Table
 
-        from .compare import compare_runs, load_run_results, to_html, to_markdown
-        from .tracking import setup_mlflow
+        from .compare import compare_runs, resolve_runs, to_html, to_markdown
 
-        mlflow = setup_mlflow(workdir, autolog_dspy=False, tracking_uri=tracking_uri)
-        client = mlflow.MlflowClient()
         with tempfile.TemporaryDirectory() as tmp:
-            runs = [load_run_results(client, rid, Path(tmp) / rid) for rid in run_ids]
+            runs = resolve_runs(run_ids, workdir=workdir, tracking_uri=tracking_uri, download_dir=tmp)
         rows = compare_runs(runs)
         table = Table(title="Paired comparison (exact McNemar, Benjamini-Hochberg q-values)")
         for col in ("metric", "run A", "run B", "n", "rate A", "rate B", "only A", "only B", "p", "q"):

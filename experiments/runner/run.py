@@ -79,7 +79,8 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
     resume : bool
         Continue a run that was interrupted; already recorded cases are skipped.
     dry_run : bool
-        Only estimate calls and tokens; make no call and write nothing.
+        Only estimate calls and tokens; make no call and write nothing.  For
+        a run that exists, the estimate is of what ``resume`` would still do.
     track : bool
         Log to MLflow: per suite a parent run with the comparison tables, per
         cell a nested run with one trace per case (see
@@ -122,8 +123,10 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
     root = workdir / "runs" / spec.name
     planned = {t.key for t in tasks}
     if dry_run:
-        check_start(spec, workdir, resume=resume)
-        done = check_results(root / "results.jsonl", planned, read_only=True).keys if resume else set()
+        # An existing run is estimated as --resume would continue it (same spec; nothing is written).
+        continuing = resume or (root / "spec.json").exists()
+        check_start(spec, workdir, resume=continuing)
+        done = check_results(root / "results.jsonl", planned, read_only=True).keys if continuing else set()
         return ExperimentRun(None, estimate(tasks, done), None)
     resolved = dict(resolved or {})
     if preflight if preflight is not None else solver is None:
@@ -155,7 +158,8 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
         log = ResultLog(paths.results)
         limiters = {b.name: RateLimiter(b.rate_per_minute) for b in spec.backbones}
         todo = len(tasks) - len(done)
-        solver = solver or AssistantSolver(demo_pools=demo_pools(spec, suites), seed=spec.seed, resolved=resolved)
+        solver = solver or AssistantSolver(demo_pools=demo_pools(spec, suites), seed=spec.seed, resolved=resolved,
+                                           timeout_s=spec.timeout_s)
         with use_cache(workdir / CACHE_DIRNAME if cache else None):
             summary = run_tasks(
                 tasks, solver, hard_failure, log, concurrency=spec.concurrency,

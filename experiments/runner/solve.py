@@ -48,8 +48,10 @@ class AssistantSolver:
         Seed of the demo draw.
     """
 
-    def __init__(self, *, max_retries: int = 2, resolved=None, demo_pools=None, seed: int = 42):
+    def __init__(self, *, max_retries: int = 2, resolved=None, demo_pools=None, seed: int = 42,
+                 timeout_s: float | None = None):
         self.max_retries = max_retries
+        self.timeout_s = timeout_s
         self.resolved = dict(resolved or {})
         self.demo_pools = dict(demo_pools or {})
         self.seed = seed
@@ -73,12 +75,14 @@ class AssistantSolver:
         with self._lock:
             if cell not in self._cells:
                 from assistant.api import Assistant
-                from assistant.backends import Decoding, resolve
+                from assistant.backends import resolve
+
+                from .preflight import backbone_decoding
 
                 resolved = self.resolved.get(backbone.name)
                 if resolved is None:
-                    decoding = Decoding().with_overrides(**backbone.decoding) if backbone.decoding else Decoding()
-                    resolved = resolve(backbone.model, decoding=decoding, api_base=backbone.api_base,
+                    resolved = resolve(backbone.model, decoding=backbone_decoding(backbone, self.timeout_s),
+                                       api_base=backbone.api_base,
                                        api_key_env=backbone.api_key_env)
                 if repeat:
                     with warnings.catch_warnings():

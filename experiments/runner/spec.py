@@ -125,10 +125,29 @@ class Backbone(BaseModel):
     model_config = _FROZEN
     model: str = Field(min_length=1)
     alias: str | None = None
-    api_base: str | None = None
+    api_base: str | tuple[str, ...] | None = Field(
+        default=None, description="The endpoint, or several replicas of one model (calls spread by litellm's Router).")
     api_key_env: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     rate_per_minute: float | None = Field(default=None, gt=0)
     decoding: dict[str, float | int | str] = Field(default_factory=dict)
+
+    @field_validator("api_base")
+    @classmethod
+    def _endpoints(cls, value):
+        if isinstance(value, tuple):
+            if not value or any(not b.strip() for b in value):
+                raise ValueError("api_base lists no endpoint or an empty one")
+            if len(set(value)) != len(value):
+                raise ValueError("api_base lists an endpoint twice")
+            return value[0] if len(value) == 1 else value
+        return value
+
+    @property
+    def endpoints(self) -> tuple[str, ...]:
+        """The replicas' base URLs (one for a single endpoint, none for the provider's default)."""
+        if self.api_base is None:
+            return ()
+        return self.api_base if isinstance(self.api_base, tuple) else (self.api_base,)
 
     @field_validator("decoding")
     @classmethod

@@ -1,9 +1,13 @@
 """MLflow tracking: one experiment per suite, a parent run per experiment spec,
 a nested run per (configuration, backbone, variant, repeat).
 
-The default store is a SQLite file in the working directory; ``--tracking-uri``
-or the standard ``MLFLOW_TRACKING_URI`` variable points it at a shared server
-instead (``mlflow server`` with a PostgreSQL store and ``--serve-artifacts``).
+The default store is a SQLite file in the working directory, and the
+experiments paratrace creates in such a store keep their artifacts next to it
+(``<workdir>/mlruns/<experiment>``, :func:`local_artifact_root`), so a
+``--workdir`` holds everything a run writes; ``--tracking-uri`` or the
+standard ``MLFLOW_TRACKING_URI`` variable points it at a shared server instead
+(``mlflow server`` with a PostgreSQL store and ``--serve-artifacts``), whose
+own artifact root applies.
 Every param and tag passes through :func:`~experiments.runner.manifest.redact`,
 so credentials never reach the store.
 
@@ -24,12 +28,14 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from .manifest import redact
 
-__all__ = ["GroupLog", "RUNS_TABLE_QUERY", "default_tracking_uri", "log_group", "metric_tags", "metrics_table",
-           "log_table",
-           "parent_run", "runs_table_url", "setup_mlflow"]
+__all__ = ["ARTIFACTS_DIRNAME", "GroupLog", "RUNS_TABLE_QUERY", "default_tracking_uri", "local_artifact_root",
+           "log_group", "log_table", "metric_tags", "metrics_table", "parent_run", "runs_table_url", "setup_mlflow",
+           "use_experiment", "workdir_store_uri"]
 
 # The UI opens an experiment on its runs table (not on the GenAI overview) with this query.
 RUNS_TABLE_QUERY = "workflowType=machine_learning"
+#: The directory next to a local ``mlflow.db`` that holds its experiments' artifacts.
+ARTIFACTS_DIRNAME = "mlruns"
 
 
 def default_tracking_uri(workdir: str | Path = ".", tracking_uri: str | None = None) -> str:
@@ -43,7 +49,73 @@ def default_tracking_uri(workdir: str | Path = ".", tracking_uri: str | None = N
     uri = tracking_uri or os.environ.get("MLFLOW_TRACKING_URI")
     if uri:
         return uri
+    return workdir_store_uri(workdir)
+
+
+def workdir_store_uri(workdir: str | Path = ".") -> str:
+    """The SQLite store of a working directory: ``sqlite:///<workdir>/mlflow.db`` (absolute).
+
+    >>> workdir_store_uri("/tmp/w")
+    'sqlite:////tmp/w/mlflow.db'
+    """
     return "sqlite:///" + str((Path(workdir).resolve() / "mlflow.db"))
+
+
+def local_artifact_root(tracking_uri: str) -> Path | None:
+    """Where the artifacts of a local SQLite store go: ``mlruns`` next to the database file.
+
+    ``None`` for any other store (a tracking server keeps its own artifact root).
+
+    Examples
+    --------
+    >>> local_artifact_root("sqlite:////tmp/w/mlflow.db").as_posix()
+    '/tmp/w/mlruns'
+    >>> local_artifact_root("http://127.0.0.1:5000") is None
+    True
+    """
+    if not tracking_uri.startswith("sqlite:///"):
+        return None
+    path = tracking_uri[len("sqlite:///"):].partition("?")[0]
+    if not path or path == ":memory:":
+        return None
+    return Path(path).resolve().parent / ARTIFACTS_DIRNAME
+
+
+def _slug(name: str) -> str:
+    """An experiment name as one directory name (``paratrace/normative-en`` -> ``paratrace_normative-en``)."""
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name).strip(".") or "experiment"
+
+
+def use_experiment(mlflow, name: str):
+    """Make ``name`` the active experiment, creating it with its artifacts beside a local store.
+
+    In a SQLite store (:func:`local_artifact_root`) a new experiment gets the
+    artifact location ``<store dir>/mlruns/<name as a directory>``; MLflow's
+    default would be ``./mlruns`` of whatever directory the process runs in.
+    An experiment that exists keeps the location it was created with.
+
+    Parameters
+    ----------
+    mlflow : module
+        With the tracking URI set (:func:`setup_mlflow`).
+    name : str
+        The experiment name.
+
+    Returns
+    -------
+    mlflow.entities.Experiment
+        The active experiment (its ``artifact_location`` says where artifacts go).
+    """
+    root = local_artifact_root(mlflow.get_tracking_uri())
+    experiment = mlflow.get_experiment_by_name(name)
+    if experiment is None:
+        location = (root / _slug(name)).as_uri() if root is not None else None
+        try:
+            mlflow.create_experiment(name, artifact_location=location)
+        except Exception:  # noqa: BLE001 - a concurrent process created it first (unique name)
+            if mlflow.get_experiment_by_name(name) is None:
+                raise
+    return mlflow.set_experiment(name)
 
 
 def setup_mlflow(workdir: str | Path = ".", *, autolog_dspy: bool = True, tracking_uri: str | None = None):
@@ -89,11 +161,7 @@ def runs_table_url(base_url: str, experiment_id: str) -> str:
 
 
 def _experiment(mlflow, suite: str) -> str:
-    name = f"paratrace/{suite}"
-    try:
-        experiment = mlflow.set_experiment(name)
-    except Exception:  # noqa: BLE001 - a concurrent process created it first (unique name)
-        experiment = mlflow.set_experiment(name)
+    experiment = use_experiment(mlflow, f"paratrace/{suite}")
     # MLflow versions that read the kind from the experiment open it on the runs table.
     mlflow.set_experiment_tag("mlflow.experimentKind", "custom_model_development")
     return experiment.experiment_id

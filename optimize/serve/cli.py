@@ -176,10 +176,14 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"paratrace: warning: listening on {host} without authentication and every request "
                        "spends LM calls; put it behind an authenticating proxy", err=True)
         auth = f"bearer token from ${token_env}" if token else "no authentication"
-        typer.echo(f"paratrace: serving {', '.join(configs)} on http://{host}:{port} "
-                   f"(model {app_.state.service.model}; {auth}; Ctrl-C to stop)", err=True)
+        shown = f"[{host}]" if ":" in host else host
+
+        def announce(bound: int) -> None:  # after binding: --port 0 shows the port it got
+            typer.echo(f"paratrace: serving {', '.join(configs)} on http://{shown}:{bound} "
+                       f"(model {app_.state.service.model}; {auth}; Ctrl-C to stop)", err=True)
+
         run(app_, host=host, port=port, grace_s=min(timeout, 30.0) + 1.0, log_level=log_level.lower(),
-            header_timeout_s=header_timeout, keep_alive_s=keep_alive)
+            header_timeout_s=header_timeout, keep_alive_s=keep_alive, announce=announce)
 
     @app.command("serve-mlflow")
     def serve_mlflow(

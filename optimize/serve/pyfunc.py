@@ -23,12 +23,14 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 import mlflow.pyfunc
+from mlflow.exceptions import MlflowException
 
 from .errors import ServeError
 from .schemas import AskRequest
-from .service import classify_failure
+from .service import classify_failure, request_texts
 
-__all__ = ["AssistantModel", "log_assistant_model", "model_kwargs", "save_assistant_model", "to_requests"]
+__all__ = ["AssistantModel", "ServingError", "log_assistant_model", "model_kwargs", "save_assistant_model",
+           "to_requests"]
 
 _PINNED = ("dspy", "instructor", "litellm", "mlflow", "pydantic")
 _MLFLOW_CODES = {400: "INVALID_PARAMETER_VALUE", 422: "INVALID_PARAMETER_VALUE", 502: "TEMPORARILY_UNAVAILABLE",
@@ -170,11 +172,39 @@ class AssistantModel(mlflow.pyfunc.PythonModel):
             try:
                 result = self.assistant.run(request.query, request.evidence, target=request.target)
             except Exception as exc:  # noqa: BLE001 - every failure becomes an HTTP status
-                failure = classify_failure(exc)
-                raise MlflowException(f"request {index}: {failure.reason}",
-                                      error_code=code(failure.status)) from None
+                failure = classify_failure(exc, request_texts(request))
+                raise ServingError(f"request {index}: {failure.reason}", error_code=code(failure.status)) from None
             records.append(result.record.to_dict())
         return records[0] if single else records
+
+
+class ServingError(MlflowException):
+    """An ``MlflowException`` whose message stays the one it was made with.
+
+    MLflow's scoring server rewrites the message of an ``MlflowException``
+    raised by ``predict`` to ``Failed to predict data '<the whole input>'``,
+    which would echo the evidence to the client and the log; this one keeps
+    its own message (the reason, with the backend's cause,
+    :func:`~optimize.serve.service.classify_failure`).
+
+    Examples
+    --------
+    >>> from mlflow.protos.databricks_pb2 import ErrorCode
+    >>> e = ServingError("request 0: the language model call failed",
+    ...                  error_code=ErrorCode.Value("TEMPORARILY_UNAVAILABLE"))
+    >>> e.message = "Failed to predict data '[{...evidence...}]'. Error: " + e.message
+    >>> e.message, e.get_http_status_code()
+    ('request 0: the language model call failed', 503)
+    """
+
+    @property
+    def message(self) -> str:
+        """The reason given at construction."""
+        return self.__dict__["_reason"]
+
+    @message.setter
+    def message(self, value: str) -> None:
+        self.__dict__.setdefault("_reason", value)  # later rewrites (the input data prefix) are dropped
 
 
 def _requirements() -> list[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from typing import Callable
 
 from .errors import ServeError
 from .logs import configure_logging
@@ -36,7 +37,8 @@ def _config(app, *, host: str, port: int, grace_s: float, limit_concurrency: int
 
 def run(app, *, host: str = "127.0.0.1", port: int = 8000, grace_s: float = 30.0,
         limit_concurrency: int | None = 256, log_level: str = "info",
-        header_timeout_s: float = DEFAULT_HEADER_TIMEOUT_S, keep_alive_s: float = DEFAULT_KEEP_ALIVE_S) -> None:
+        header_timeout_s: float = DEFAULT_HEADER_TIMEOUT_S, keep_alive_s: float = DEFAULT_KEEP_ALIVE_S,
+        announce: Callable[[int], None] | None = None) -> None:
     """Serve ``app`` until SIGINT/SIGTERM, with JSON logs on stderr.
 
     Parameters
@@ -58,6 +60,9 @@ def run(app, *, host: str = "127.0.0.1", port: int = 8000, grace_s: float = 30.0
         :class:`~optimize.serve.protocol.GuardedH11Protocol`).
     keep_alive_s : float, optional
         Seconds an idle kept-alive connection stays open.
+    announce : callable, optional
+        ``announce(port)`` once the socket is bound, with the port it got
+        (the real one for ``port=0``).
 
     Raises
     ------
@@ -68,6 +73,8 @@ def run(app, *, host: str = "127.0.0.1", port: int = 8000, grace_s: float = 30.0
 
     configure_logging(log_level)
     sock = _bind(host, port)
+    if announce is not None:
+        announce(sock.getsockname()[1])
     uvicorn.Server(_config(app, host=host, port=port, grace_s=grace_s, limit_concurrency=limit_concurrency,
                            log_level=log_level, header_timeout_s=header_timeout_s,
                            keep_alive_s=keep_alive_s)).run(sockets=[sock])

@@ -28,7 +28,7 @@ from assistant.evidence import check_inputs
 from .errors import RequestFailure, ServeError
 from .schemas import AskRequest
 
-__all__ = ["Answer", "Service", "classify_failure"]
+__all__ = ["Answer", "Service", "classify_failure", "request_texts", "scrub"]
 
 _LM_MODULES = ("litellm", "openai", "httpx", "httpcore", "requests", "urllib3", "anthropic")
 
@@ -61,11 +61,53 @@ class Answer:
     prepared: Any = None
 
 
-def classify_failure(exc: BaseException) -> RequestFailure:
+def scrub(text: str, texts=(), *, chars: int = 10) -> str:
+    """``text`` with every span of ``chars`` or more characters that also occurs in ``texts`` replaced by ``[...]``.
+
+    An LM server's error message can quote the prompt; what it quotes of the
+    request's evidence or query never reaches a reply or a log line (case and
+    runs of whitespace are ignored in the comparison).
+
+    Examples
+    --------
+    >>> scrub("context too long: 'The Supplier shall pay a penalty' (HTTP 400)",
+    ...       ["The Supplier shall pay a penalty of 2% per week of delay."])
+    "context too long: '[...]' (HTTP 400)"
+    """
+    line = " ".join(text.split())
+    corpus = "\n".join(" ".join(str(t).split()).lower() for t in texts if t)
+    low = line.lower()
+    drop = [False] * len(line)
+    for i in range(len(line) - chars + 1):
+        if low[i:i + chars] in corpus:
+            drop[i:i + chars] = [True] * chars
+    out: list[str] = []
+    for i, ch in enumerate(line):
+        if not drop[i]:
+            out.append(ch)
+        elif i == 0 or not drop[i - 1]:
+            out.append("[...]")
+    return "".join(out)
+
+
+def _cause(chain: list[BaseException], texts) -> str:
+    """The LM's cause in one line: its message (HTTP status included), secrets masked, evidence scrubbed."""
+    from assistant.backends import failure_cause
+    from symbolic.support.redact import redact_text
+
+    status = next((e.status for e in chain if isinstance(getattr(e, "status", None), int)), None)
+    cause = scrub(redact_text(failure_cause(chain[0])), texts)
+    return (f"HTTP {status}: " if status is not None else "") + cause[:300]
+
+
+def classify_failure(exc: BaseException, texts=()) -> RequestFailure:
     """The HTTP failure for an exception raised by an assistant call.
 
-    The reason names the exception type only: LM error messages can quote
-    the prompt (evidence text) and must not reach logs or other clients.
+    The reason names the exception type and, for an LM failure, the backend's
+    cause (its message and HTTP status, :func:`assistant.backends.failure_cause`)
+    with secrets masked and every run of words it quotes from ``texts`` (the
+    request's evidence and query) removed (:func:`scrub`): LM error messages
+    can quote the prompt, which must not reach logs or other clients.
 
     Parameters
     ----------
@@ -83,9 +125,9 @@ def classify_failure(exc: BaseException) -> RequestFailure:
     --------
     >>> classify_failure(TimeoutError("read timed out")).status
     504
-    >>> f = classify_failure(ConnectionError("refused: E-01 says ..."))
+    >>> f = classify_failure(ConnectionError("refused: E-01 says the supplier pays"), ["the supplier pays"])
     >>> f.status, f.kind, f.reason
-    (502, 'lm_failure', 'the language model call failed (ConnectionError)')
+    (502, 'lm_failure', 'the language model call failed (ConnectionError): ConnectionError: refused: E-01 says [...]')
     >>> classify_failure(KeyError("x")).status
     500
     """
@@ -99,7 +141,7 @@ def classify_failure(exc: BaseException) -> RequestFailure:
     if any(isinstance(e, TimeoutError) or (_from_lm(e) and "Timeout" in type(e).__name__) for e in chain):
         return RequestFailure(504, "timeout", f"the language model timed out ({name})")
     if from_lm:
-        return RequestFailure(502, "lm_failure", f"the language model call failed ({name})")
+        return RequestFailure(502, "lm_failure", f"the language model call failed ({name}): {_cause(chain, texts)}")
     return RequestFailure(500, "internal", f"the assistant failed ({name})")
 
 
@@ -245,7 +287,7 @@ class Service:
         except RequestFailure:
             raise
         except Exception as exc:  # noqa: BLE001 - every failure of the call becomes an HTTP status
-            raise classify_failure(exc) from None
+            raise classify_failure(exc, request_texts(request)) from None
         return replace(answer, handoff_ms=(time.perf_counter() - answer.handoff_ms) * 1000.0)
 
     def close(self) -> None:
@@ -253,6 +295,16 @@ class Service:
         with self._lock:
             self._closed = True
         self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def request_texts(request) -> list[str]:
+    """The texts of a request that no error reply may quote: the query, the target and every fragment."""
+    texts = [getattr(request, "query", None), getattr(request, "target", None)]
+    for fragment in getattr(request, "evidence", None) or ():
+        texts.append(fragment.get("text") if isinstance(fragment, dict) else getattr(fragment, "text", None))
+    for document in getattr(request, "documents", None) or ():
+        texts.append(document.get("text") if isinstance(document, dict) else getattr(document, "text", None))
+    return [t for t in texts if isinstance(t, str) and t]
 
 
 def _call(assistant, request: AskRequest, admitted: float) -> Answer:

@@ -61,7 +61,9 @@ def registered(tmp_path_factory):
         mlflow.set_registry_uri(previous_registry)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PARATRACE_", "OPENAI_"))}
     env.update(PYTHONPATH=str(REPO), MLFLOW_TRACKING_URI=uri, MLFLOW_REGISTRY_URI=uri,
-               LITELLM_LOCAL_MODEL_COST_MAP="true", MLFLOW_DISABLE_TELEMETRY="true")
+               LITELLM_LOCAL_MODEL_COST_MAP="true", MLFLOW_DISABLE_TELEMETRY="true",
+               # `mlflow models serve` execs `uvicorn` by name: the interpreter's own, activated or not
+               PATH=os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")]))
     return root, reg, env
 
 
@@ -158,6 +160,48 @@ def test_mlflow_models_serve_answers_with_the_output_contract(registered, tmp_pa
         with pytest.raises(urllib.error.HTTPError) as err:
             urllib.request.urlopen(bad, timeout=60)
         assert err.value.code == 400 and "field evidence" in err.value.read().decode()
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+        server.stop()
+
+
+def _refusing(messages, schema=None):
+    """A backend that rejects the request, quoting the prompt (as context-length errors do)."""
+    from assistant.errors import BackendError
+
+    prompt = " ".join(str(m.get("content", "")) for m in messages)
+    raise BackendError(f"this model refuses the request: prompt starts {prompt[-400:]!r}")
+
+
+def test_mlflow_models_serve_names_the_backends_cause_without_the_evidence(registered, tmp_path):
+    from serve_cases import SECRET_TEXT
+
+    root, reg, env = registered
+    server = ScriptedServer(Script(responder=_refusing)).start()
+    port = free_port()
+    serve_env = {**env, "DSPY_CACHEDIR": str(tmp_path / "dspy-cache"), "PARATRACE_MODEL": "hosted_vllm/refusing",
+                 "PARATRACE_API_BASE": server.base_url}
+    proc = subprocess.Popen([sys.executable, "-m", "mlflow", "models", "serve", "-m", reg.model_uri,
+                             "--env-manager", "local", "--host", "127.0.0.1", "--port", str(port)],
+                            cwd=root, env=serve_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait(url, proc)
+        request = urllib.request.Request(url + "/invocations", data=json.dumps({"inputs": REQUEST}).encode(),
+                                         headers={"Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(request, timeout=120)
+        body = err.value.read().decode()
+        assert err.value.code == 503, body
+        message = json.loads(body)["message"]
+        assert message.startswith("request 0: the language model call failed")
+        assert "this model refuses the request" in message and "HTTP 400" in message  # the backend's cause
+        assert SECRET_TEXT not in body and REQUEST["query"] not in body and "Failed to predict data" not in body
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         try:
