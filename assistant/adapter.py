@@ -255,6 +255,7 @@ class InstructorAdapter(dspy.JSONAdapter):
                         raise limit from exc
                     raise
             elapsed = (time.perf_counter() - started) * 1000.0
+            _mask_reply(resp)  # the model's text enters the process here, secrets masked
             usage, text = _usage(resp), _text(resp)
             cache_hit = bool(getattr(resp, "cache_hit", False))
             if log is not None:
@@ -306,6 +307,25 @@ class InstructorAdapter(dspy.JSONAdapter):
         """Run :meth:`__call__` in a worker thread."""
         ctx = contextvars.copy_context()
         return await asyncio.to_thread(ctx.run, self.__call__, lm, lm_kwargs, signature, demos, inputs)
+
+
+def _mask_reply(resp) -> None:
+    """Mask secrets in the reply's message texts in place (:func:`symbolic.redact.redact_text`).
+
+    A model (or a proxy) that echoes the request's ``Authorization`` header or
+    the key would otherwise put it into the parsed payload, the raw text, the
+    re-ask log, the response cache, the history and every file or answer made
+    from them.
+    """
+    from symbolic.redact import redact_text
+
+    for choice in getattr(resp, "choices", None) or ():
+        message = getattr(choice, "message", None)
+        content = getattr(message, "content", None)
+        if isinstance(content, str):
+            clean = redact_text(content)
+            if clean != content:
+                message.content = clean
 
 
 def _finish_reason(resp) -> str | None:

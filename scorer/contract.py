@@ -28,11 +28,12 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from symbolic.fsio import write_atomic
 from symbolic.fields import EvidenceId, LiteralStr, StatusField
 from symbolic.labels import Status
+from symbolic.redact import redact_text
 from symbolic.model import (
     Analysis,
     AttackEdge,
@@ -237,6 +238,17 @@ class RunMeta(BaseModel):
         The output could not be repaired; it is scored as incorrect.
     failure_reason : str, optional
         Why, when ``hard_failure``.
+
+    Notes
+    -----
+    ``raw_text``, ``repair_log`` and ``failure_reason`` are model or provider
+    text: every secret in them (:func:`symbolic.redact.redact_text`) is masked
+    as ``***`` when the record is built or read, so no stored or returned
+    record carries one.
+
+    >>> RunMeta(raw_text="echo: Bearer abc.def-123456", hard_failure=True,
+    ...         failure_reason="bad key sk-abcdefghijkl0123456789").failure_reason
+    'bad key ***'
     """
 
     model_config = _FROZEN
@@ -248,6 +260,18 @@ class RunMeta(BaseModel):
     repair_log: tuple[str, ...] = ()
     hard_failure: bool = False
     failure_reason: str | None = None
+
+    @field_validator("raw_text", "failure_reason", mode="before")
+    @classmethod
+    def _masked(cls, value):
+        return redact_text(value) if isinstance(value, str) else value
+
+    @field_validator("repair_log", mode="before")
+    @classmethod
+    def _masked_log(cls, value):
+        if isinstance(value, (list, tuple)):
+            return tuple(redact_text(v) if isinstance(v, str) else v for v in value)
+        return value
 
     @model_validator(mode="after")
     def _failure_reason(self):
