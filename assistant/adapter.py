@@ -324,7 +324,9 @@ def _mask_reply(resp) -> None:
         content = getattr(message, "content", None)
         if isinstance(content, str):
             clean = redact_text(content)
-            if clean != content:
+            if clean != content and isinstance(message, dict):
+                message["content"] = clean  # DSPy's AttributeDict: the key is what is stored and cached
+            elif clean != content:
                 message.content = clean
 
 

@@ -158,7 +158,9 @@ def register(app: typer.Typer) -> None:
         else:
             typer.echo(redact_text(render_text(result)), nl=False)
         if result.record.meta.hard_failure:
-            reason = redact_text(str(result.record.meta.failure_reason))
+            from symbolic.textsafe import one_line
+
+            reason = redact_text(one_line(result.record.meta.failure_reason))
             typer.echo(f"paratrace: the model's output failed validation: {reason}", err=True)
             raise typer.Exit(1)
 

@@ -238,17 +238,6 @@ class RunMeta(BaseModel):
         The output could not be repaired; it is scored as incorrect.
     failure_reason : str, optional
         Why, when ``hard_failure``.
-
-    Notes
-    -----
-    ``raw_text``, ``repair_log`` and ``failure_reason`` are model or provider
-    text: every secret in them (:func:`symbolic.redact.redact_text`) is masked
-    as ``***`` when the record is built or read, so no stored or returned
-    record carries one.
-
-    >>> RunMeta(raw_text="echo: Bearer abc.def-123456", hard_failure=True,
-    ...         failure_reason="bad key sk-abcdefghijkl0123456789").failure_reason
-    'bad key ***'
     """
 
     model_config = _FROZEN
@@ -261,9 +250,17 @@ class RunMeta(BaseModel):
     hard_failure: bool = False
     failure_reason: str | None = None
 
+    # raw_text, repair_log and failure_reason are model or provider text: every secret in them
+    # (symbolic.redact.redact_text) is masked as *** when a record is built or read, so no record
+    # stored or returned carries one (the schema's descriptions stay as they are).
     @field_validator("raw_text", "failure_reason", mode="before")
     @classmethod
     def _masked(cls, value):
+        """Mask secrets in model or provider text.
+
+        >>> RunMeta(hard_failure=True, failure_reason="bad key sk-abcdefghijkl0123456789").failure_reason
+        'bad key ***'
+        """
         return redact_text(value) if isinstance(value, str) else value
 
     @field_validator("repair_log", mode="before")

@@ -46,7 +46,7 @@ class _EchoAuthorization(BaseHTTPRequestHandler):
         if 1 in (request.get("max_tokens"), request.get("max_completion_tokens")):
             content, finish = "OK", "length"  # the runner's one-token probe
         elif reask and "ALWAYS-INVALID" not in text and "/invalid/" not in self.path:
-            result = {"answer": f"The key is {bare} (header {header}).", "cited": ["E-01"],
+            result = {"answer": f"The key is {bare} (header {header}).", "cited": [],
                       "conflict": False, "priority_applied": False, "status": "accepted"}
             content, finish = json.dumps({"result": result}), "stop"
         else:
