@@ -14,6 +14,8 @@ from typing import Iterable
 
 from symbolic.model import EvidenceFragment
 
+from .extract import read_document
+from .limits import Deadline, DocumentLimits
 from .package import IngestedPackage, ingest, ingest_bytes
 from .select import DEFAULT_BUDGET, select
 
@@ -77,19 +79,25 @@ def prepare_package(query: str, package: IngestedPackage, *, budget: int = DEFAU
 
 
 def prepare(query: str, paths: Iterable[str | Path] = (), *, files: Iterable[tuple[str, bytes]] = (),
-            budget: int = DEFAULT_BUDGET, target: str | None = None) -> PreparedEvidence:
+            budget: int = DEFAULT_BUDGET, target: str | None = None, limits: DocumentLimits | None = None,
+            deadline: Deadline | None = None) -> PreparedEvidence:
     """Ingest documents (paths, or ``(name, bytes)`` pairs) and select fragments for ``query``.
+
+    ``limits`` (default :meth:`~assistant.ingest.limits.DocumentLimits.from_env`) and
+    ``deadline`` bound the ingestion (:func:`~assistant.ingest.package.ingest_bytes`).
 
     Raises
     ------
     DocumentError
-        For a document that cannot be ingested (naming it).
+        For a document that cannot be read or ingested (naming it);
+        :class:`~assistant.ingest.limits.DocumentLimitError` over a limit.
     ConfigurationError
         For a non-positive budget.
     """
     paths, files = list(paths), list(files)
-    package = ingest_bytes([(Path(p).name, Path(p).read_bytes()) for p in paths] + files) if (paths or files) \
-        else ingest([])
+    limits = DocumentLimits.from_env() if limits is None else limits
+    package = ingest_bytes([read_document(p, limits) for p in paths] + files, limits=limits, deadline=deadline) \
+        if (paths or files) else ingest([])
     return prepare_package(query, package, budget=budget, target=target)
 
 

@@ -9,8 +9,12 @@ waits ``timeout_s`` seconds for its call and then answers 504 with its request
 id.  A Python thread cannot be killed, so a timed-out call keeps its slot until
 it returns (a queued call is cancelled before it starts): the pool never grows,
 and a backbone that hangs for good shows up as ``saturated`` on ``/health``
-and as 503s rather than as a pile of threads.  Give remote backbones a client
-timeout too (``paratrace serve --lm-timeout``) so their slots come back.
+and as 503s rather than as a pile of threads.  Document ingestion is bounded
+by the request's own timeout (:class:`~assistant.ingest.limits.Deadline`):
+a call answered 504 stops at its next check and makes no model call, and
+``/health`` counts the calls still running after their 504 (``abandoned``).
+Give remote backbones a client timeout too (``paratrace serve --lm-timeout``)
+so their slots come back.
 """
 
 from __future__ import annotations
@@ -166,12 +170,19 @@ class Service:
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="paratrace-serve")
         self._lock = threading.Lock()
         self._in_flight = 0
+        self._abandoned: set[Future] = set()
         self._closed = False
 
     @property
     def in_flight(self) -> int:
         """Calls admitted and not yet finished (running, queued or timed out but still running)."""
         return self._in_flight
+
+    @property
+    def abandoned(self) -> int:
+        """Calls still running after their request was answered 504 (they hold their slot until they stop)."""
+        with self._lock:
+            return len(self._abandoned)
 
     @property
     def model(self) -> str:
@@ -185,9 +196,10 @@ class Service:
             self._in_flight += 1
             return True
 
-    def _release(self, _future: Future | None = None) -> None:
+    def _release(self, future: Future | None = None) -> None:
         with self._lock:
             self._in_flight -= 1
+            self._abandoned.discard(future)
 
     def resolve(self, request: AskRequest):
         """The assistant for ``request`` after the input-limit check.
@@ -231,8 +243,9 @@ class Service:
             raise RequestFailure(503, "busy", f"all {self.capacity} slots are taken "
                                  f"({self.workers} workers); retry later")
         admitted = time.perf_counter()
+        until = time.monotonic() + self.timeout_s
         try:
-            future = self._executor.submit(_call, assistant, request, admitted)
+            future = self._executor.submit(_call, assistant, request, admitted, until)
         except RuntimeError:  # the executor is shutting down
             self._release()
             raise RequestFailure(503, "busy", "the service is stopping") from None
@@ -240,7 +253,10 @@ class Service:
         try:
             answer = await asyncio.wait_for(asyncio.wrap_future(future), self.timeout_s)
         except asyncio.TimeoutError:
-            future.cancel()
+            if not future.cancel():
+                with self._lock:
+                    if not future.done():
+                        self._abandoned.add(future)  # stops at its next deadline check (ingestion, LM timeout)
             raise RequestFailure(504, "timeout", f"no answer within {self.timeout_s:g} s") from None
         except RequestFailure:
             raise
@@ -255,11 +271,13 @@ class Service:
         self._executor.shutdown(wait=False, cancel_futures=True)
 
 
-def _call(assistant, request: AskRequest, admitted: float) -> Answer:
+def _call(assistant, request: AskRequest, admitted: float, until: float) -> Answer:
     from .documents import prepare_documents
 
     started = time.perf_counter()
-    prepared = prepare_documents(request)
+    prepared = prepare_documents(request, until=until)
+    if time.monotonic() > until:  # answered 504 already: spend no LM call on it
+        raise RequestFailure(504, "timeout", "the request timed out before its model call")
     evidence = prepared.fragments if prepared is not None else request.evidence
     result = assistant.run(request.query, evidence, target=request.target)
     done = time.perf_counter()
