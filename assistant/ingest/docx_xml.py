@@ -113,16 +113,6 @@ def _run_text(run) -> str:
     return "".join(parts)
 
 
-def _paragraph_text(p) -> str:
-    parts = []
-    for child in p:
-        if child.tag == f"{_W}r":
-            parts.append(_run_text(child))
-        elif child.tag == f"{_W}hyperlink":
-            parts.extend(_run_text(r) for r in child if r.tag == f"{_W}r")
-    return "".join(parts)
-
-
 def _paragraph_style(p) -> str | None:
     ppr = p.find(f"{_W}pPr")
     node = ppr.find(f"{_W}pStyle") if ppr is not None else None
@@ -136,10 +126,59 @@ def _int(node, default: int) -> int:
         return default
 
 
-def _table_rows(table) -> Iterator[str]:
-    """Each row of ``table`` as python-docx's ``" | ".join(c.text.strip() for c in row.cells)``."""
-    above: dict[int, str] = {}  # grid column -> text of the cell there in the previous row
-    for tr in table.iterfind(f"{_W}tr"):
+def _drop(element) -> None:
+    """Free a read element: its content, and its place in its parent."""
+    parent = element.getparent()
+    element.clear()
+    if parent is not None:
+        parent.remove(element)
+
+
+class _Stream:
+    """The state of one pass: the text of the paragraphs being read, of the cells' paragraphs already
+    read, and per table the text of each grid column in the row before (vertical merges)."""
+
+    def __init__(self, styles: dict[str, str], default: str):
+        self.styles, self.default = styles, default
+        self.runs: dict = {}          # paragraph element -> its runs' texts so far
+        self.cells: dict = {}         # paragraph element in a cell -> its text
+        self.above: dict = {}         # table element -> {grid column: text}
+
+    def run(self, run) -> None:
+        parent = run.getparent()
+        owner = parent if parent is not None and parent.tag == f"{_W}p" else None
+        if parent is not None and parent.tag == f"{_W}hyperlink":
+            grand = parent.getparent()
+            owner = grand if grand is not None and grand.tag == f"{_W}p" else None
+        if owner is not None:  # python-docx reads w:r and w:hyperlink/w:r of a paragraph, nothing else
+            self.runs.setdefault(owner, []).append(_run_text(run))
+        _drop(run)
+
+    def paragraph(self, p):
+        """``(text, heading)`` for a body paragraph; a cell's paragraph is kept for its row."""
+        text = "".join(self.runs.pop(p, ()))
+        parent = p.getparent()
+        kind = parent.tag if parent is not None else None
+        if kind == f"{_W}body":
+            style = _paragraph_style(p)
+            ui = self.styles.get(style, self.default) if style is not None else self.default
+            _purge_before(p)
+            _drop(p)
+            return text, ui.startswith(("Heading", "Title"))
+        if kind == f"{_W}tc":
+            self.cells[p] = text
+            p.clear()  # stays in its cell (the row reads it), empty
+        else:
+            _drop(p)  # a text box, a content control...: python-docx reads none of it
+        return None
+
+    def row(self, tr) -> str | None:
+        """python-docx's ``" | ".join(c.text.strip() for c in row.cells)`` for a row of a body table."""
+        table = tr.getparent()
+        if table is None or table.tag != f"{_W}tbl" or table.getparent() is None \
+                or table.getparent().tag != f"{_W}body":
+            return None  # a nested table's row: its cell paragraphs stay for nobody, python-docx skips them
+        above = self.above.get(table, {})
         trpr = tr.find(f"{_W}trPr")
         column = _int(trpr.find(f"{_W}gridBefore") if trpr is not None else None, 0)
         cells, here = [], {}
@@ -147,16 +186,34 @@ def _table_rows(table) -> Iterator[str]:
             tcpr = tc.find(f"{_W}tcPr")
             span = max(1, _int(tcpr.find(f"{_W}gridSpan") if tcpr is not None else None, 1))
             merge = tcpr.find(f"{_W}vMerge") if tcpr is not None else None
+            texts = [self.cells.pop(p, "") for p in tc.iterfind(f"{_W}p")]
+            for nested in tc.iter(f"{_W}p"):
+                self.cells.pop(nested, None)
             if merge is not None and merge.get(f"{_W}val", "continue") == "continue":
                 text = above.get(column, "")
             else:
-                text = "\n".join(_paragraph_text(p) for p in tc.iterfind(f"{_W}p")).strip()
+                text = "\n".join(texts).strip()
             for offset in range(span):
                 here[column + offset] = text
                 cells.append(text)
             column += span
-        above = here
-        yield " | ".join(cells)
+        self.above[table] = here
+        _drop(tr)
+        return " | ".join(cells)
+
+    def table(self, table) -> None:
+        self.above.pop(table, None)
+        parent = table.getparent()
+        if parent is not None and parent.tag == f"{_W}body":
+            _purge_before(table)
+            _drop(table)
+
+
+def _purge_before(element) -> None:
+    """Free what the body holds before ``element`` (bookmarks, section marks...): already passed."""
+    parent = element.getparent()
+    while parent is not None and len(parent) and parent[0] is not element:
+        del parent[0]
 
 
 def read_docx(name: str, data: bytes, limits: DocumentLimits) -> Iterator[tuple[str, bool]]:
@@ -199,23 +256,23 @@ def read_docx(name: str, data: bytes, limits: DocumentLimits) -> Iterator[tuple[
             raise DocumentError(f"{name}: not a readable DOCX (no main document part {main})")
         rels = posixpath.join(posixpath.dirname(main), "_rels", posixpath.basename(main) + ".rels")
         styles, default = _style_names(name, archive, _relationships(name, archive, rels).get(_STYLES))
+        state = _Stream(styles, default)
+        tags = (f"{_W}r", f"{_W}p", f"{_W}tr", f"{_W}tbl")
         with archive.open(main) as stream:
-            body = None
-            for _event, element in etree.iterparse(stream, events=("end",), tag=(f"{_W}p", f"{_W}tbl"),
-                                                   **_parser_options()):
-                parent = element.getparent()
-                if parent is None or parent.tag != f"{_W}body":
-                    continue  # a paragraph inside a table (read with its table) or elsewhere
-                body = parent
-                if element.tag == f"{_W}p":
-                    style = _paragraph_style(element)
-                    ui = styles.get(style, default) if style is not None else default
-                    yield _paragraph_text(element), ui.startswith(("Heading", "Title"))
+            for _event, element in etree.iterparse(stream, events=("end",), tag=tags, **_parser_options()):
+                tag = element.tag
+                if tag == f"{_W}r":
+                    state.run(element)
+                elif tag == f"{_W}p":
+                    block = state.paragraph(element)
+                    if block is not None:
+                        yield block
+                elif tag == f"{_W}tr":
+                    row = state.row(element)
+                    if row is not None:
+                        yield row, False
                 else:
-                    yield from ((row, False) for row in _table_rows(element))
-                element.clear()
-                while body is not None and len(body) and body[0] is not element:
-                    del body[0]  # what came before in the body is read: free it
+                    state.table(element)
     except DocumentError:
         raise
     except (etree.XMLSyntaxError, zipfile.BadZipFile, zlib.error, KeyError, ValueError, OSError, EOFError,

@@ -71,7 +71,7 @@ class DocumentLimits:
         the archive's directory before anything is decompressed, and read with
         that bound (64 MiB).
     max_text_chars : int
-        Characters of one document's extracted text (8,000,000).
+        Characters of one document's extracted text (16,000,000).
     max_blocks : int
         Blocks (paragraphs, table rows, PDF lines) of one document (200,000).
     max_fragments : int
@@ -85,7 +85,7 @@ class DocumentLimits:
     max_file_bytes: int = 16 * 1024 * 1024
     max_total_bytes: int = 32 * 1024 * 1024
     max_expanded_bytes: int = 64 * 1024 * 1024
-    max_text_chars: int = 8_000_000
+    max_text_chars: int = 16_000_000
     max_blocks: int = 200_000
     max_fragments: int = 100_000
     max_cross_refs: int = 1_000_000

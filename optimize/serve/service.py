@@ -3,7 +3,9 @@ timeout and the mapping of failures to HTTP statuses.
 
 Assistant calls are blocking (DSPy, the LM client, the engine), so each runs in
 a :class:`~concurrent.futures.ThreadPoolExecutor` of ``workers`` threads.  At
-most ``workers + queue`` calls are admitted at once; the next one gets 503
+most ``workers + queue`` calls are admitted at once, and at most half the
+workers' worth of calls with documents (ingestion is CPU work: a flood of
+documents leaves the other workers to plain requests); the next one gets 503
 (``busy``) at once instead of waiting in an unbounded queue.  The request
 waits ``timeout_s`` seconds for its call and then answers 504 with its request
 id.  A Python thread cannot be killed, so a timed-out call keeps its slot until
@@ -166,6 +168,10 @@ class Service:
         if self.config not in self.configs:
             raise ServeError(f"the default configuration {config!r} is not among {list(self.configs)}")
         self.workers, self.capacity, self.timeout_s = workers, workers + queue, float(timeout_s)
+        # Requests with documents spend CPU on ingestion: at most half the workers hold them, so the
+        # other half keeps answering plain requests under a flood of documents.
+        self.document_slots = max(1, workers // 2)
+        self._documents_in_flight = 0
         self.assistants = {c: assistant_factory(c) for c in self.configs}
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="paratrace-serve")
         self._lock = threading.Lock()
@@ -189,16 +195,20 @@ class Service:
         """The backbone model string of the default configuration."""
         return self.assistants[self.config].backbone.model
 
-    def _admit(self) -> bool:
+    def _admit(self, documents: bool = False) -> bool:
         with self._lock:
             if self._closed or self._in_flight >= self.capacity:
                 return False
+            if documents and self._documents_in_flight >= self.document_slots:
+                return False
             self._in_flight += 1
+            self._documents_in_flight += documents
             return True
 
-    def _release(self, future: Future | None = None) -> None:
+    def _release(self, future: Future | None = None, documents: bool = False) -> None:
         with self._lock:
             self._in_flight -= 1
+            self._documents_in_flight -= documents
             self._abandoned.discard(future)
 
     def resolve(self, request: AskRequest):
@@ -239,7 +249,11 @@ class Service:
         config, assistant = self.resolve(request)
         if state is not None:
             state.update(config=config, model=assistant.backbone.model)
-        if not self._admit():
+        documents = bool(request.documents)
+        if not self._admit(documents):
+            if documents:
+                raise RequestFailure(503, "busy", f"all {self.document_slots} slots for requests with documents "
+                                     f"are taken (half of {self.workers} workers); retry later")
             raise RequestFailure(503, "busy", f"all {self.capacity} slots are taken "
                                  f"({self.workers} workers); retry later")
         admitted = time.perf_counter()
@@ -247,9 +261,9 @@ class Service:
         try:
             future = self._executor.submit(_call, assistant, request, admitted, until)
         except RuntimeError:  # the executor is shutting down
-            self._release()
+            self._release(None, documents)
             raise RequestFailure(503, "busy", "the service is stopping") from None
-        future.add_done_callback(self._release)
+        future.add_done_callback(lambda done: self._release(done, documents))
         try:
             answer = await asyncio.wait_for(asyncio.wrap_future(future), self.timeout_s)
         except asyncio.TimeoutError:

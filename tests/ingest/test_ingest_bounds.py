@@ -13,6 +13,7 @@ import random
 import subprocess
 import sys
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -64,8 +65,19 @@ def _rich_docx() -> bytes:
     table.cell(0, 0).merge(table.cell(0, 1))  # a horizontal span
     table.cell(1, 2).merge(table.cell(2, 2))  # a vertical span
     table.cell(2, 0).add_paragraph("second line")
+    table.cell(0, 2).add_table(rows=1, cols=2).cell(0, 1).text = "nested"
     document.add_heading("2. Penalties", level=2)
     document.add_paragraph("2.1 A penalty of 1% applies.", style="List Number")
+    from docx.oxml import parse_xml
+
+    w = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+    document.element.body.append(parse_xml(
+        f'<w:p {w}><w:pPr><w:pStyle w:val="Heading3"/></w:pPr><w:r><w:t xml:space="preserve">2.2 See </w:t></w:r>'
+        '<w:hyperlink><w:r><w:t>clause 1</w:t></w:r></w:hyperlink><w:ins><w:r><w:t>inserted</w:t></w:r></w:ins>'
+        '<w:r><w:noBreakHyphen/><w:ptab/><w:cr/><w:br w:type="column"/><w:t>end</w:t></w:r>'
+        '<w:bookmarkStart w:id="1"/></w:p>'))
+    document.element.body.append(parse_xml(f'<w:p {w}><w:pPr><w:pStyle w:val="NoSuchStyle"/></w:pPr>'
+                                           '<w:r><w:t>unknown style</w:t></w:r></w:p>'))
     out = io.BytesIO()
     document.save(out)
     return out.getvalue()
@@ -264,3 +276,40 @@ def test_the_service_answers_413_422_and_504_and_stops_working_after_a_504(monke
         health = client.get("/health")
         assert health.status_code == 200 and health.json()["abandoned"] == 0
     assert scripts["b4"].requests == []  # no model call for any of them
+
+
+def test_requests_with_documents_hold_at_most_half_the_workers(monkeypatch):
+    import threading
+
+    import httpx
+
+    sys.path.insert(0, str(ROOT / "tests" / "optimize"))
+    from serve_cases import REQUEST, make_app
+
+    from optimize.serve.server import BackgroundServer
+
+    import assistant.ingest.run as ingest_run
+
+    gate, entered = threading.Event(), threading.Event()
+    real_prepare = ingest_run.prepare
+
+    def held_prepare(*args, **kw):
+        entered.set()
+        gate.wait(60)
+        return real_prepare(*args, **kw)
+
+    monkeypatch.setattr(ingest_run, "prepare", held_prepare)
+    app, _ = make_app([], workers=2)
+    documents = {"query": "Is a penalty due?", "documents": [{"name": "a.txt", "text": "1.1 A penalty applies."}]}
+    with BackgroundServer(app) as server, httpx.Client(base_url=server.url, timeout=60) as client:
+        with ThreadPoolExecutor(1) as pool:
+            first = pool.submit(client.post, "/v1/ask", json=documents)
+            assert entered.wait(60)
+            second = client.post("/v1/ask", json=documents)
+            assert second.status_code == 503 and "with documents" in second.json()["error"]["reason"]
+            assert second.headers["retry-after"] == "1"
+            plain = client.post("/v1/ask", json=REQUEST)
+            assert plain.status_code == 200, plain.text
+            assert client.get("/health").json()["status"] == "ok"
+            gate.set()
+            assert first.result().status_code == 200, first.result().text
