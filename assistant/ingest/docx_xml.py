@@ -96,27 +96,11 @@ def _style_names(name: str, archive: zipfile.ZipFile, member: str | None) -> tup
     return names, default
 
 
-def _run_text(run) -> str:
-    parts = []
-    for child in run:
-        tag = child.tag
-        if tag == f"{_W}t":
-            parts.append(child.text or "")
-        elif tag in (f"{_W}tab", f"{_W}ptab"):
-            parts.append("\t")
-        elif tag == f"{_W}br":
-            parts.append("\n" if child.get(f"{_W}type", "textWrapping") == "textWrapping" else "")
-        elif tag == f"{_W}cr":
-            parts.append("\n")
-        elif tag == f"{_W}noBreakHyphen":
-            parts.append("-")
-    return "".join(parts)
-
-
-def _paragraph_style(p) -> str | None:
-    ppr = p.find(f"{_W}pPr")
-    node = ppr.find(f"{_W}pStyle") if ppr is not None else None
-    return node.get(f"{_W}val") if node is not None else None
+_TEXT_OF = {f"{_W}tab": "\t", f"{_W}ptab": "\t", f"{_W}cr": "\n", f"{_W}noBreakHyphen": "-"}
+_KEEP_FIRST = {f"{_W}pPr": f"{_W}pStyle", f"{_W}tcPr": (f"{_W}gridSpan", f"{_W}vMerge"),
+               f"{_W}trPr": f"{_W}gridBefore"}
+_PROPERTIES = {f"{_W}p": f"{_W}pPr", f"{_W}tc": f"{_W}tcPr", f"{_W}tr": f"{_W}trPr"}
+_COMPACT = 1024  # join a paragraph's or cell's pieces once there are this many
 
 
 def _int(node, default: int) -> int:
@@ -134,86 +118,145 @@ def _drop(element) -> None:
         parent.remove(element)
 
 
+class _Pieces:
+    """Text built from many pieces, joined as it grows (a list of millions of one-character strings
+    would take far more memory than their text), bounded by ``max_text_chars``."""
+
+    __slots__ = ("parts", "length", "sep")
+
+    def __init__(self, sep: str = ""):
+        self.parts: list[str] = []
+        self.length = 0
+        self.sep = sep
+
+    def add(self, text: str, name: str, limits: DocumentLimits) -> None:
+        self.parts.append(text)
+        self.length += len(text) + len(self.sep)
+        if self.length > limits.max_text_chars:
+            raise DocumentLimitError(name, "max_text_chars", limits.max_text_chars,
+                                     f"more than {limits.max_text_chars} characters of text")
+        if len(self.parts) >= _COMPACT:
+            self.parts = [self.sep.join(self.parts)]
+
+    def text(self) -> str:
+        return self.sep.join(self.parts)
+
+
 class _Stream:
-    """The state of one pass: the text of the paragraphs being read, of the cells' paragraphs already
-    read, and per table the text of each grid column in the row before (vertical merges)."""
+    """One pass over ``document.xml``, every element handled and freed when it ends.
 
-    def __init__(self, styles: dict[str, str], default: str):
-        self.styles, self.default = styles, default
-        self.runs: dict = {}          # paragraph element -> its runs' texts so far
-        self.cells: dict = {}         # paragraph element in a cell -> its text
-        self.above: dict = {}         # table element -> {grid column: text}
+    python-docx's text rules: a body paragraph's text is its ``w:r`` and
+    ``w:hyperlink/w:r`` runs (``w:t``, tabs, breaks, hyphens); a cell's text its
+    paragraphs joined by newlines; a row its cells (repeated per grid column
+    spanned; a vertical merge's continuation is the cell above).  What no rule
+    reads (bookmarks, proofing marks, properties, unknown elements, text boxes,
+    content controls, nested tables) is dropped at its end, so memory holds only
+    the open elements, one paragraph's text, one row's cells and, per table,
+    the texts of the row before.
+    """
 
-    def run(self, run) -> None:
-        parent = run.getparent()
-        owner = parent if parent is not None and parent.tag == f"{_W}p" else None
-        if parent is not None and parent.tag == f"{_W}hyperlink":
-            grand = parent.getparent()
-            owner = grand if grand is not None and grand.tag == f"{_W}p" else None
-        if owner is not None:  # python-docx reads w:r and w:hyperlink/w:r of a paragraph, nothing else
-            self.runs.setdefault(owner, []).append(_run_text(run))
-        _drop(run)
+    def __init__(self, name: str, limits: DocumentLimits, styles: dict[str, str], default: str):
+        self.name, self.limits, self.styles, self.default = name, limits, styles, default
+        self.paragraphs: dict = {}  # paragraph element -> _Pieces of its runs' text
+        self.cells: dict = {}       # cell element -> _Pieces of its paragraphs' texts
+        self.rows: dict = {}        # row element -> [cells' texts], grid column
+        self.above: dict = {}       # table element -> {grid column: text of the row before}
 
-    def paragraph(self, p):
-        """``(text, heading)`` for a body paragraph; a cell's paragraph is kept for its row."""
-        text = "".join(self.runs.pop(p, ()))
-        parent = p.getparent()
-        kind = parent.tag if parent is not None else None
-        if kind == f"{_W}body":
-            style = _paragraph_style(p)
-            ui = self.styles.get(style, self.default) if style is not None else self.default
-            _purge_before(p)
-            _drop(p)
-            return text, ui.startswith(("Heading", "Title"))
-        if kind == f"{_W}tc":
-            self.cells[p] = text
-            p.clear()  # stays in its cell (the row reads it), empty
+    def end(self, element):
+        """Handle one element at its end; a body block as ``(text, heading)``, else ``None``."""
+        tag = element.tag
+        parent = element.getparent()
+        ptag = parent.tag if parent is not None else None
+        if tag == f"{_W}t" or tag in _TEXT_OF or tag == f"{_W}br":
+            if ptag == f"{_W}r":
+                if tag == f"{_W}t":
+                    text = element.text or ""
+                elif tag == f"{_W}br":
+                    text = "\n" if element.get(f"{_W}type", "textWrapping") == "textWrapping" else ""
+                else:
+                    text = _TEXT_OF[tag]
+                owner = self._owner(parent)
+                if owner is not None and text:
+                    self.paragraphs.setdefault(owner, _Pieces()).add(text, self.name, self.limits)
+            _drop(element)
+        elif tag == f"{_W}p":
+            return self._paragraph(element, ptag)
+        elif tag == f"{_W}tc" and ptag == f"{_W}tr":
+            self._cell(element, parent)
+        elif tag == f"{_W}tr" and ptag == f"{_W}tbl":
+            return self._row(element, parent)
+        elif tag == f"{_W}tbl":
+            self.above.pop(element, None)
+            _drop(element)
+        elif self._kept(tag, ptag, element):
+            pass  # read when its paragraph, cell or row ends
         else:
-            _drop(p)  # a text box, a content control...: python-docx reads none of it
+            _drop(element)
         return None
 
-    def row(self, tr) -> str | None:
-        """python-docx's ``" | ".join(c.text.strip() for c in row.cells)`` for a row of a body table."""
+    @staticmethod
+    def _kept(tag, ptag, element) -> bool:
+        if tag in (f"{_W}body", f"{_W}document"):
+            return True
+        if _PROPERTIES.get(ptag) == tag:  # the first pPr, tcPr, trPr of its paragraph, cell, row
+            return element.getprevious() is None or all(s.tag != tag for s in element.itersiblings(preceding=True))
+        wanted = _KEEP_FIRST.get(ptag)
+        if wanted is None or tag not in (wanted if isinstance(wanted, tuple) else (wanted,)):
+            return False
+        return all(s.tag != tag for s in element.itersiblings(preceding=True))
+
+    @staticmethod
+    def _owner(run):
+        """The paragraph whose text ``run`` is part of (a direct run, or a hyperlink's), else ``None``."""
+        parent = run.getparent()
+        if parent is not None and parent.tag == f"{_W}hyperlink":
+            parent = parent.getparent()
+        return parent if parent is not None and parent.tag == f"{_W}p" else None
+
+    def _paragraph(self, p, ptag):
+        pieces = self.paragraphs.pop(p, None)
+        text = pieces.text() if pieces is not None else ""
+        if ptag == f"{_W}body":
+            ppr = p.find(f"{_W}pPr")
+            node = ppr.find(f"{_W}pStyle") if ppr is not None else None
+            style = node.get(f"{_W}val") if node is not None else None
+            ui = self.styles.get(style, self.default) if style is not None else self.default
+            _drop(p)
+            return text, ui.startswith(("Heading", "Title"))
+        if ptag == f"{_W}tc":
+            self.cells.setdefault(p.getparent(), _Pieces("\n")).add(text, self.name, self.limits)
+        _drop(p)  # a cell's paragraph is in its cell's text now; a text box's is read by no rule
+        return None
+
+    def _cell(self, tc, tr) -> None:
+        pieces = self.cells.pop(tc, None)
+        tcpr = tc.find(f"{_W}tcPr")
+        span = max(1, _int(tcpr.find(f"{_W}gridSpan") if tcpr is not None else None, 1))
+        merge = tcpr.find(f"{_W}vMerge") if tcpr is not None else None
+        continued = merge is not None and merge.get(f"{_W}val", "continue") == "continue"
+        _drop(tc)
         table = tr.getparent()
-        if table is None or table.tag != f"{_W}tbl" or table.getparent() is None \
-                or table.getparent().tag != f"{_W}body":
-            return None  # a nested table's row: its cell paragraphs stay for nobody, python-docx skips them
-        above = self.above.get(table, {})
-        trpr = tr.find(f"{_W}trPr")
-        column = _int(trpr.find(f"{_W}gridBefore") if trpr is not None else None, 0)
-        cells, here = [], {}
-        for tc in tr.iterfind(f"{_W}tc"):
-            tcpr = tc.find(f"{_W}tcPr")
-            span = max(1, _int(tcpr.find(f"{_W}gridSpan") if tcpr is not None else None, 1))
-            merge = tcpr.find(f"{_W}vMerge") if tcpr is not None else None
-            texts = [self.cells.pop(p, "") for p in tc.iterfind(f"{_W}p")]
-            for nested in tc.iter(f"{_W}p"):
-                self.cells.pop(nested, None)
-            if merge is not None and merge.get(f"{_W}val", "continue") == "continue":
-                text = above.get(column, "")
-            else:
-                text = "\n".join(texts).strip()
-            for offset in range(span):
-                here[column + offset] = text
-                cells.append(text)
-            column += span
-        self.above[table] = here
+        if table is None or table.getparent() is None or table.getparent().tag != f"{_W}body":
+            return  # a nested table's cell: python-docx reads no nested table
+        cells, column = self.rows.setdefault(tr, [[], None])
+        if column is None:
+            trpr = tr.find(f"{_W}trPr")
+            column = _int(trpr.find(f"{_W}gridBefore") if trpr is not None else None, 0)
+        text = self.above.get(table, {}).get(column, "") if continued else (
+            pieces.text().strip() if pieces is not None else "")
+        if len(cells) + span > self.limits.max_blocks:
+            raise DocumentLimitError(self.name, "max_blocks", self.limits.max_blocks,
+                                     f"a table row of more than {self.limits.max_blocks} cells")
+        cells.extend([(column + offset, text) for offset in range(span)])
+        self.rows[tr][1] = column + span
+
+    def _row(self, tr, table):
+        cells, _ = self.rows.pop(tr, ([], None))
         _drop(tr)
-        return " | ".join(cells)
-
-    def table(self, table) -> None:
-        self.above.pop(table, None)
-        parent = table.getparent()
-        if parent is not None and parent.tag == f"{_W}body":
-            _purge_before(table)
-            _drop(table)
-
-
-def _purge_before(element) -> None:
-    """Free what the body holds before ``element`` (bookmarks, section marks...): already passed."""
-    parent = element.getparent()
-    while parent is not None and len(parent) and parent[0] is not element:
-        del parent[0]
+        if table.getparent() is None or table.getparent().tag != f"{_W}body":
+            return None
+        self.above[table] = dict(cells)
+        return " | ".join(text for _, text in cells), False
 
 
 def read_docx(name: str, data: bytes, limits: DocumentLimits) -> Iterator[tuple[str, bool]]:
@@ -256,23 +299,12 @@ def read_docx(name: str, data: bytes, limits: DocumentLimits) -> Iterator[tuple[
             raise DocumentError(f"{name}: not a readable DOCX (no main document part {main})")
         rels = posixpath.join(posixpath.dirname(main), "_rels", posixpath.basename(main) + ".rels")
         styles, default = _style_names(name, archive, _relationships(name, archive, rels).get(_STYLES))
-        state = _Stream(styles, default)
-        tags = (f"{_W}r", f"{_W}p", f"{_W}tr", f"{_W}tbl")
+        state = _Stream(name, limits, styles, default)
         with archive.open(main) as stream:
-            for _event, element in etree.iterparse(stream, events=("end",), tag=tags, **_parser_options()):
-                tag = element.tag
-                if tag == f"{_W}r":
-                    state.run(element)
-                elif tag == f"{_W}p":
-                    block = state.paragraph(element)
-                    if block is not None:
-                        yield block
-                elif tag == f"{_W}tr":
-                    row = state.row(element)
-                    if row is not None:
-                        yield row, False
-                else:
-                    state.table(element)
+            for _event, element in etree.iterparse(stream, events=("end",), **_parser_options()):
+                block = state.end(element)
+                if block is not None:
+                    yield block
     except DocumentError:
         raise
     except (etree.XMLSyntaxError, zipfile.BadZipFile, zlib.error, KeyError, ValueError, OSError, EOFError,
