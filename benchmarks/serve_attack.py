@@ -4,9 +4,11 @@ Starts ``paratrace serve --model scripted/null --workers 4`` on a free port
 of 127.0.0.1, sends 12 concurrent ``POST /v1/ask`` each carrying the 57 KB
 DOCX of 61,680 one-character paragraphs, and while they run asks ``/health``
 and sends one valid plain request (evidence, no documents) every half second.
-Prints one JSON object: the attack requests' statuses and seconds, the valid
-requests' statuses and seconds, the ``/health`` answers seen, the seconds until
-every slot was free again, and the server's peak RSS (``VmHWM``).
+Prints one JSON object: a warm-up request's seconds (imports and first call,
+before the attack), the attack requests' statuses and seconds, the valid
+requests' statuses and seconds, the ``/health`` answers seen (time, status,
+calls in flight, seconds), the seconds until every slot was free again, and
+the server's peak RSS (``VmHWM``).
 
 Run: ``python benchmarks/serve_attack.py [--requests 12] [--timeout 120]``.
 """
@@ -84,6 +86,9 @@ def main(argv=None) -> dict:
                     break
             except httpx.TransportError:
                 time.sleep(0.2)
+        t0 = time.monotonic()
+        warm = httpx.post(url + "/v1/ask", json=VALID, timeout=args.timeout)  # imports and first call, before
+        report["warm_up"] = {"status": warm.status_code, "seconds": round(time.monotonic() - t0, 2)}
         report["rss_before_mb"] = _hwm_mb(server.pid)
         body = {"query": "Is a penalty due?", "documents": [
             {"name": "attack.docx", "content_base64": base64.b64encode(attack_docx()).decode()}]}
@@ -97,7 +102,8 @@ def main(argv=None) -> dict:
                 while not done.is_set():
                     t0 = time.monotonic()
                     h = client.get("/health")
-                    health.append((round(t0 - started, 1), h.status_code, h.json().get("in_flight")))
+                    health.append((round(t0 - started, 1), h.status_code, h.json().get("in_flight"),
+                                   round(time.monotonic() - t0, 2)))
                     t1 = time.monotonic()
                     answer = client.post("/v1/ask", json=VALID)
                     valid.append((round(t1 - started, 1), answer.status_code, round(time.monotonic() - t1, 2)))

@@ -319,6 +319,8 @@ def compact_superseded(path: Path) -> int:
     if not path.exists() or path.is_symlink():
         return 0
     data = read_bytes(path, max_bytes=_MAX_LOG_BYTES, error=ExperimentError)
+    if not any(outcome.encode() in data for outcome in RETRIED_OUTCOMES):
+        return 0  # nothing can be superseded
     lines = data.split(b"\n")
     last: dict[str, int] = {}
     parsed: list[tuple[str | None, str | None]] = []

@@ -313,3 +313,18 @@ def test_requests_with_documents_hold_at_most_half_the_workers(monkeypatch):
             assert client.get("/health").json()["status"] == "ok"
             gate.set()
             assert first.result().status_code == 200, first.result().text
+
+
+def test_a_pdf_stream_over_pypdf_s_bound_is_a_limit_error(monkeypatch):
+    import pypdf
+    from pypdf.errors import LimitReachedError
+
+    from assistant.ingest.extract import extract_bytes
+
+    def refuse(*args, **kwargs):
+        raise LimitReachedError("Limit reached while decompressing: 75000001 > 75000000")
+
+    monkeypatch.setattr(pypdf, "PdfReader", refuse)
+    with pytest.raises(DocumentLimitError) as info:
+        extract_bytes("bomb.pdf", b"%PDF-1.4\n")
+    assert info.value.limit == "max_expanded_bytes" and str(info.value).startswith("bomb.pdf: a PDF stream")
