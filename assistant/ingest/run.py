@@ -50,13 +50,19 @@ class PreparedEvidence:
 
 
 def prepare_package(query: str, package: IngestedPackage, *, budget: int = DEFAULT_BUDGET,
-                    target: str | None = None) -> PreparedEvidence:
+                    target: str | None = None, max_fragments: int | None = None) -> PreparedEvidence:
     """Select the fragments of an ingested package for ``query`` within ``budget`` tokens.
 
     Clauses of other documents that cite a kept clause (an amendment amending
     it, a notice given under it) and its document's preamble (or an email's
-    header: sender, date, subject) come along with it.
+    header: sender, date, subject) come along with it.  At most
+    ``max_fragments`` are kept (default the assistant's limit,
+    :class:`assistant.evidence.Limits`), so what is selected can be asked.
     """
+    if max_fragments is None:
+        from ..evidence import Limits
+
+        max_fragments = Limits().max_fragments
     amendments = {d.sha256 for d in package.documents if d.role == "amendment"}
     companions: dict[str, list[tuple[str, str]]] = {}
     opening: dict[str, str] = {}
@@ -72,7 +78,8 @@ def prepare_package(query: str, package: IngestedPackage, *, budget: int = DEFAU
         if head is not None and head != fid:
             companions.setdefault(fid, []).append((head, "opens the document of"))
     chosen = select(query, package.fragments, budget=budget, target=target,
-                    cross_refs={k: v.cross_refs for k, v in package.locators.items()}, companions=companions)
+                    cross_refs={k: v.cross_refs for k, v in package.locators.items()}, companions=companions,
+                    max_fragments=max_fragments)
     package = package.model_copy(update={"selection": chosen.record, "query": query,
                                          "target": target or package.target})
     return PreparedEvidence(package, chosen.fragments, chosen.record)
@@ -80,7 +87,7 @@ def prepare_package(query: str, package: IngestedPackage, *, budget: int = DEFAU
 
 def prepare(query: str, paths: Iterable[str | Path] = (), *, files: Iterable[tuple[str, bytes]] = (),
             budget: int = DEFAULT_BUDGET, target: str | None = None, limits: DocumentLimits | None = None,
-            deadline: Deadline | None = None) -> PreparedEvidence:
+            deadline: Deadline | None = None, max_fragments: int | None = None) -> PreparedEvidence:
     """Ingest documents (paths, or ``(name, bytes)`` pairs) and select fragments for ``query``.
 
     ``limits`` (default :meth:`~assistant.ingest.limits.DocumentLimits.from_env`) and
@@ -98,7 +105,7 @@ def prepare(query: str, paths: Iterable[str | Path] = (), *, files: Iterable[tup
     limits = DocumentLimits.from_env() if limits is None else limits
     package = ingest_bytes([read_document(p, limits) for p in paths] + files, limits=limits, deadline=deadline) \
         if (paths or files) else ingest([])
-    return prepare_package(query, package, budget=budget, target=target)
+    return prepare_package(query, package, budget=budget, target=target, max_fragments=max_fragments)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from .errors import RequestFailure
 __all__ = ["answer_html", "answer_json", "prepare_documents", "wants_html"]
 
 
-def prepare_documents(request, *, until: float | None = None, limits=None):
+def prepare_documents(request, *, until: float | None = None, limits=None, max_fragments: int | None = None):
     """Ingest ``request.documents`` and select fragments for its query.
 
     Parameters
@@ -24,6 +24,9 @@ def prepare_documents(request, *, until: float | None = None, limits=None):
         ingestion stops there (it is never worked on after its 504).
     limits : assistant.ingest.limits.DocumentLimits, optional
         The document limits (default from the environment).
+    max_fragments : int, optional
+        At most this many fragments are selected (the assistant's limit), less
+        any the request's ``evidence`` already holds.
 
     Returns
     -------
@@ -60,7 +63,9 @@ def prepare_documents(request, *, until: float | None = None, limits=None):
                                  field=f"documents.{i}.content_base64") from None
     try:
         prepared = prepare(request.query, files=files, budget=request.budget or DEFAULT_BUDGET,
-                           target=request.target, limits=limits, deadline=deadline)
+                           target=request.target, limits=limits, deadline=deadline,
+                           max_fragments=None if max_fragments is None else max(1, max_fragments
+                                                                                  - len(request.evidence)))
     except DocumentLimitError as exc:
         if deadline.by_request and exc.limit == "max_seconds":
             raise RequestFailure(504, "timeout", f"no answer within the request timeout ({exc})") from None

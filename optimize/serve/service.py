@@ -289,7 +289,7 @@ def _call(assistant, request: AskRequest, admitted: float, until: float) -> Answ
     from .documents import prepare_documents
 
     started = time.perf_counter()
-    prepared = prepare_documents(request, until=until)
+    prepared = prepare_documents(request, until=until, max_fragments=assistant.limits.max_fragments)
     if time.monotonic() > until:  # answered 504 already: spend no LM call on it
         raise RequestFailure(504, "timeout", "the request timed out before its model call")
     evidence = prepared.fragments if prepared is not None else request.evidence

@@ -328,3 +328,16 @@ def test_a_pdf_stream_over_pypdf_s_bound_is_a_limit_error(monkeypatch):
     with pytest.raises(DocumentLimitError) as info:
         extract_bytes("bomb.pdf", b"%PDF-1.4\n")
     assert info.value.limit == "max_expanded_bytes" and str(info.value).startswith("bomb.pdf: a PDF stream")
+
+
+def test_selection_keeps_no_more_fragments_than_the_assistant_accepts():
+    from assistant.evidence import Limits
+    from assistant.ingest.run import prepare
+
+    text = "".join(f"Paragraph {i} says nothing.\n\n" for i in range(600)).encode()
+    prepared = prepare("Is a penalty due?", files=[("notes.txt", text)], budget=100_000)
+    assert len(prepared.fragments) == Limits().max_fragments == len(prepared.selection["kept"])
+    reasons = {x["reason"] for x in prepared.selection["left_out"]}
+    assert reasons == {"over the fragment limit (200) (no query word)"}, reasons
+    small = prepare("Is a penalty due?", files=[("notes.txt", text)], budget=100_000, max_fragments=1_000)
+    assert len(small.fragments) == 600 and small.selection["kept"][0]["reason"] == "all fragments fit the budget"
