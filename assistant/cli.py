@@ -156,7 +156,9 @@ def register(app: typer.Typer) -> None:
         elif fmt is OutputFormat.DOT:
             typer.echo(redact_text(render_dot(result)), nl=False)
         else:
-            typer.echo(redact_text(render_text(result)), nl=False)
+            from symbolic.textsafe import escape_controls
+
+            typer.echo(escape_controls(redact_text(render_text(result)), keep="\n\t"), nl=False)
         if result.record.meta.hard_failure:
             from symbolic.textsafe import one_line
 

@@ -25,8 +25,14 @@ def _escape(match: re.Match) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def escape_controls(text: str) -> str:
+def escape_controls(text: str, keep: str = "") -> str:
     """``text`` with every control and bidi formatting character written as a visible escape.
+
+    Parameters
+    ----------
+    text : str
+    keep : str, optional
+        Control characters left as they are (a newline and a tab in a multi-line report).
 
     Examples
     --------
@@ -35,6 +41,8 @@ def escape_controls(text: str) -> str:
     >>> escape_controls("invoice\\u202egpj.exe")
     'invoice\\\\u202egpj.exe'
     """
+    if keep:
+        return _CONTROLS.sub(lambda m: m.group() if m.group() in keep else _escape(m), text)
     return _CONTROLS.sub(_escape, text)
 
 

@@ -55,4 +55,6 @@ def register(app: typer.Typer) -> None:
 
             write_atomic(output, text, error=DocumentError)
             kept = len(package.fragments)
-            typer.echo(f"{output}: {kept} fragment(s) from {len(package.documents)} document(s)", err=True)
+            from symbolic.textsafe import one_line
+
+            typer.echo(one_line(f"{output}: {kept} fragment(s) from {len(package.documents)} document(s)"), err=True)

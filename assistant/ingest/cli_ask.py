@@ -73,5 +73,8 @@ def emit_documents_answer(result, prepared, fmt: str, fragments=None, query: str
     elif fmt == "dot":
         typer.echo(render_dot(result), nl=False)
     else:
-        typer.echo(render_text(result), nl=False)
-        typer.echo("\n".join(_selection_lines(prepared.selection)))
+        from symbolic.redact import redact_text
+        from symbolic.textsafe import escape_controls
+
+        text = render_text(result) + "\n".join(_selection_lines(prepared.selection)) + "\n"
+        typer.echo(escape_controls(redact_text(text), keep="\n\t"), nl=False)

@@ -184,3 +184,21 @@ def test_the_service_answers_400_to_lone_surrogates_in_any_field():
             assert error["kind"] == "invalid_json" and f"field {field}:" in error["reason"], error
         fine = client.post("/v1/ask", json={"query": "Is a penalty due? \U0001f600", "evidence": EVIDENCE})
         assert fine.status_code == 200, fine.text
+
+
+def test_text_answers_escape_control_sequences(tmp_path):
+    package = tmp_path / "osc.json"
+    hostile = [{"id": "E-01", "text": "Pay the \u202epenalty.", "source": "C"}]
+    package.write_text(json.dumps({"query": "Is a penalty due?", "evidence": hostile}), encoding="utf-8")
+    reply = json.dumps({"result": {"answer": "Pay\x1b]0;pwned\x07 now \u202eevil\x1b[2J", "cited": [],
+                                   "conflict": False, "priority_applied": False, "status": "accepted"}})
+    replies = tmp_path / "replies.jsonl"
+    replies.write_text(json.dumps({"reply": reply}) + "\n", encoding="utf-8")
+    document = tmp_path / "notice.txt"
+    document.write_text("1.1 The supplier pays a penalty.\n", encoding="utf-8")
+    for source in (["-e", package], ["--doc", document, "-q", "Is a penalty due?"]):
+        done = _run("ask", *source, "--model", f"scripted/replay:{replies}", "--config", "b1", cwd=tmp_path)
+        out = done.stdout.decode("utf-8") + done.stderr.decode("utf-8")
+        assert done.returncode == 0, out
+        assert "answer: Pay\\x1b]0;pwned\\x07 now \\u202eevil\\x1b[2J" in out, out
+        assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out, out
