@@ -13,7 +13,8 @@ imports.  Inputs, built in a temporary directory:
   stalled the service, and one of 99,999 (just under ``max_fragments``: the
   most fragments, so the most memory, the limits accept);
 * bombs, each refused: a DOCX holding one 1 GiB text node, a DOCX of 200
-  paragraphs of 5 MiB, a PDF whose content stream inflates to 1 GiB;
+  paragraphs of 5 MiB, a PDF whose content stream inflates to 1 GiB, a PDF
+  of 16 pages whose streams inflate to 60 MiB each;
 * XML just under ``max_expanded_bytes`` built to hold many elements at once:
   one paragraph of millions of runs, one of millions of empty marks, one
   table of a million rows.
@@ -157,6 +158,26 @@ def _pdf_bomb(size: int = 1024 * MB) -> bytes:
     return out.getvalue()
 
 
+def _pdf_pages_bomb(pages: int = 16, size: int = 60 * MB) -> bytes:
+    """A PDF of ``pages`` pages whose content streams each inflate to ``size`` bytes (under pypdf's bound)."""
+    stream = zlib.compress(b"0" * size, 9)
+    kids = b" ".join(b"%d 0 R" % (3 + 2 * i) for i in range(pages))
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [" + kids + b"] /Count %d >>" % pages]
+    for i in range(pages):
+        objects += [b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R >>" % (4 + 2 * i),
+                    b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream"]
+    out, offsets = io.BytesIO(), []
+    out.write(b"%PDF-1.4\n")
+    for number, body in enumerate(objects, 1):
+        offsets.append(out.tell())
+        out.write(b"%d 0 obj\n" % number + body + b"\nendobj\n")
+    xref = out.tell()
+    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+              + b"".join(b"%010d 00000 n \n" % o for o in offsets))
+    out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref))
+    return out.getvalue()
+
+
 def measure(path: Path) -> dict:
     """Ingest ``path`` in a fresh process: its outcome, seconds and peak RSS (MB)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
@@ -193,6 +214,7 @@ def main(argv=None) -> dict:
             cases += [("bomb: one 1 GiB text node", "huge-node.docx", lambda: _docx(_huge_node_xml())),
                       ("bomb: 200 paragraphs x 5 MiB", "big-paragraphs.docx", lambda: _docx(_many_big_paragraphs_xml())),
                       ("bomb: PDF stream inflating to 1 GiB", "bomb.pdf", _pdf_bomb),
+                      ("bomb: PDF of 16 pages inflating to 60 MiB each", "pages.pdf", _pdf_pages_bomb),
                       ("within limits: one paragraph of 2.6 M runs (60 MiB XML)", "runs.docx",
                        lambda: _docx(_runs_xml())),
                       ("within limits: one paragraph of 4.8 M empty marks (60 MiB XML)", "marks.docx",

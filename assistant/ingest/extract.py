@@ -185,11 +185,21 @@ def _pdf(name: str, data: bytes, out: _Builder) -> Extracted:
             reader = PdfReader(io.BytesIO(data))
             if reader.is_encrypted:
                 raise DocumentError(f"{name}: the PDF is encrypted")
-            pages = []
+            pages, expanded, chars = [], 0, 0
             for page in reader.pages:
                 if out.deadline is not None:
                     out.deadline.check(name, "reading its pages")
+                contents = page.get_contents()  # inflated once here; pypdf keeps it for extract_text
+                expanded += len(contents.get_data()) if contents is not None else 0
+                if expanded > out.limits.max_expanded_bytes:
+                    raise DocumentLimitError(name, "max_expanded_bytes", out.limits.max_expanded_bytes,
+                                             f"page content streams that expand to more than "
+                                             f"{out.limits.max_expanded_bytes} bytes by page {len(pages) + 1}")
                 pages.append(page.extract_text() or "")
+                chars += len(pages[-1])
+                if chars > out.limits.max_text_chars:
+                    raise DocumentLimitError(name, "max_text_chars", out.limits.max_text_chars,
+                                             f"more than {out.limits.max_text_chars} characters of text")
     except DocumentError:
         raise
     except (LimitReachedError, MemoryError) as exc:

@@ -341,3 +341,26 @@ def test_selection_keeps_no_more_fragments_than_the_assistant_accepts():
     assert reasons == {"over the fragment limit (200) (no query word)"}, reasons
     small = prepare("Is a penalty due?", files=[("notes.txt", text)], budget=100_000, max_fragments=1_000)
     assert len(small.fragments) == 600 and small.selection["kept"][0]["reason"] == "all fragments fit the budget"
+
+
+def test_pdf_pages_count_against_the_expanded_bytes_limit():
+    import zlib
+
+    from assistant.ingest.extract import extract_bytes
+
+    stream = zlib.compress(b"BT /F1 12 Tf 72 712 Td (penalty) Tj ET\n" + b"%" + b"0" * 600_000 + b"\n", 9)
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R 5 0 R] /Count 2 >>"]
+    for page in (3, 5):
+        objects += [b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R >>" % (page + 1),
+                    b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream"]
+    out, offsets = io.BytesIO(), []
+    out.write(b"%PDF-1.4\n")
+    for number, body in enumerate(objects, 1):
+        offsets.append(out.tell())
+        out.write(b"%d 0 obj\n" % number + body + b"\nendobj\n")
+    xref = out.tell()
+    out.write(b"xref\n0 7\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offsets))
+    out.write(b"trailer\n<< /Size 7 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref)
+    with pytest.raises(DocumentLimitError, match="by page 2") as info:
+        extract_bytes("pages.pdf", out.getvalue(), limits=DocumentLimits(max_expanded_bytes=1_000_000))
+    assert info.value.limit == "max_expanded_bytes"
