@@ -28,7 +28,7 @@ from typing import Mapping
 from ..errors import ConfigurationError
 from .errors import DocumentError
 
-__all__ = ["BYTE_LIMITS", "DocumentLimitError", "DocumentLimits", "ENV_PREFIX", "Deadline"]
+__all__ = ["BYTE_LIMITS", "Deadline", "DocumentLimitError", "DocumentLimits", "ENV_PREFIX"]
 
 ENV_PREFIX = "PARATRACE_DOC_"
 #: Limits on sizes in bytes (HTTP 413 in the service); the others are 422.
