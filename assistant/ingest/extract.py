@@ -429,7 +429,9 @@ def read_document(path: str | Path, limits: DocumentLimits | None = None) -> tup
     of at most ``limits.max_file_bytes``.
 
     A named pipe, a device, a socket or a directory is refused before it is
-    opened (:func:`symbolic.fsio.read_bytes`), so nothing blocks on a pipe.
+    opened (:func:`symbolic.fsio.input_problem`, as every command refuses
+    them), and the file is opened without blocking and checked again on its
+    descriptor, so one swapped in between cannot hang the read either.
 
     Raises
     ------
@@ -437,21 +439,33 @@ def read_document(path: str | Path, limits: DocumentLimits | None = None) -> tup
         Naming the path and what is there; :class:`DocumentLimitError` for a
         file over the limit.
     """
-    from symbolic.fsio import input_problem, read_bytes
+    import os
+    import stat
+
+    from symbolic.fsio import input_problem
 
     limits = DocumentLimits.from_env() if limits is None else limits
     path = Path(path)
+    shown = shown_name(str(path))
     problem = input_problem(path)
     if problem is not None:
-        raise DocumentError(f"{shown_name(str(path))}: {problem}")
+        raise DocumentError(f"{shown}: {problem}")
     name = document_name(path.name)
-    size = path.stat().st_size
-    if size > limits.max_file_bytes:
-        raise DocumentLimitError(name, "max_file_bytes", limits.max_file_bytes, f"{size} bytes")
     try:
-        return name, read_bytes(path, max_bytes=limits.max_file_bytes, error=DocumentError)
-    except DocumentError as exc:
-        raise DocumentError(shown_name(str(exc))) from None
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise DocumentError(f"{shown}: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise DocumentError(f"{shown}: {input_problem(path) or 'is not a regular file'}")
+        if info.st_size > limits.max_file_bytes:
+            raise DocumentLimitError(name, "max_file_bytes", limits.max_file_bytes, f"{info.st_size} bytes")
+        data = handle.read(limits.max_file_bytes + 1)
+    if len(data) > limits.max_file_bytes:
+        raise DocumentLimitError(name, "max_file_bytes", limits.max_file_bytes,
+                                 f"more than {limits.max_file_bytes} bytes")
+    return name, data
 
 
 def extract(path: str | Path) -> Extracted:

@@ -202,3 +202,21 @@ def test_text_answers_escape_control_sequences(tmp_path):
         assert done.returncode == 0, out
         assert "answer: Pay\\x1b]0;pwned\\x07 now \\u202eevil\\x1b[2J" in out, out
         assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out, out
+
+
+def test_a_fifo_swapped_in_after_the_check_is_refused_without_blocking(tmp_path, monkeypatch):
+    import symbolic.fsio as fsio
+    from assistant.ingest.errors import DocumentError
+    from assistant.ingest.extract import read_document
+
+    path = tmp_path / "late.txt"
+    os.mkfifo(path)
+    real, calls = fsio.input_problem, []
+
+    def passes_once(p):  # the check sees a regular file; by the open, a pipe is there
+        calls.append(p)
+        return None if len(calls) == 1 else real(p)
+
+    monkeypatch.setattr(fsio, "input_problem", passes_once)
+    with pytest.raises(DocumentError, match="late.txt: is a named pipe"):
+        read_document(path)
