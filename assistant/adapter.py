@@ -290,6 +290,7 @@ class InstructorAdapter(dspy.JSONAdapter):
                         raise limit from exc
                     raise
             elapsed = (time.perf_counter() - started) * 1000.0
+            _mask_reply(resp)  # the model's text enters the process here, secrets masked
             usage, text = _usage(resp), _text(resp)
             cache_hit = bool(getattr(resp, "cache_hit", False))
             if log is not None:
@@ -384,6 +385,27 @@ def case_response_format(response_model: type[pydantic.BaseModel] = _ProbeReply)
     if "response_format" not in sent:
         raise RuntimeError(f"Instructor's {_MODE} sent no response_format")
     return sent["response_format"]
+
+
+def _mask_reply(resp) -> None:
+    """Mask secrets in the reply's message texts in place (:func:`symbolic.support.redact.redact_text`).
+
+    A model (or a proxy) that echoes the request's ``Authorization`` header or
+    the key would otherwise put it into the parsed payload, the raw text, the
+    re-ask log, the response cache, the history and every file or answer made
+    from them.
+    """
+    from symbolic.support.redact import redact_text
+
+    for choice in getattr(resp, "choices", None) or ():
+        message = getattr(choice, "message", None)
+        content = getattr(message, "content", None)
+        if isinstance(content, str):
+            clean = redact_text(content)
+            if clean != content and isinstance(message, dict):
+                message["content"] = clean  # DSPy's AttributeDict: the key is what is stored and cached
+            elif clean != content:
+                message.content = clean
 
 
 def _finish_reason(resp) -> str | None:

@@ -156,9 +156,13 @@ def register(app: typer.Typer) -> None:
         elif fmt is OutputFormat.DOT:
             typer.echo(redact_text(render_dot(result)), nl=False)
         else:
-            typer.echo(redact_text(render_text(result)), nl=False)
+            from symbolic.support.textsafe import escape_controls
+
+            typer.echo(escape_controls(redact_text(render_text(result)), keep="\n\t"), nl=False)
         if result.record.meta.hard_failure:
-            reason = redact_text(str(result.record.meta.failure_reason))
+            from symbolic.support.textsafe import one_line
+
+            reason = redact_text(one_line(result.record.meta.failure_reason))
             typer.echo(f"paratrace: the model's output failed validation: {reason}", err=True)
             raise typer.Exit(1)
 

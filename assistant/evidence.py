@@ -77,6 +77,9 @@ def check_inputs(query: str, fragments: Iterable[EvidenceFragment], limits: Limi
     """
     if not query or not query.strip():
         raise InputLimitError("the query is empty", field="query")
+    _no_surrogate(query, "query")
+    if target is not None:
+        _no_surrogate(target, "target")
     if len(query) > limits.max_query_chars:
         raise InputLimitError(f"the query has {len(query)} characters; the limit is {limits.max_query_chars}",
                               field="query")
@@ -92,6 +95,8 @@ def check_inputs(query: str, fragments: Iterable[EvidenceFragment], limits: Limi
             raise InputLimitError(f"duplicate fragment id {frag.id!r} (also evidence.{seen[frag.id]}); "
                                   "every fragment needs its own id", field=f"evidence.{i}.id")
         seen[frag.id] = i
+        for name in ("id", "text", "source", "clause"):
+            _no_surrogate(getattr(frag, name, None), f"evidence.{i}.{name}")
         if len(frag.text) > limits.max_fragment_chars:
             raise InputLimitError(f"fragment {frag.id} has {len(frag.text)} characters; the limit is "
                                   f"{limits.max_fragment_chars}", field=f"evidence.{i}.text")
@@ -101,6 +106,19 @@ def check_inputs(query: str, fragments: Iterable[EvidenceFragment], limits: Limi
                               field="evidence")
     if target is not None:
         check_target(target)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _no_surrogate(value, field: str) -> None:
+    """Refuse text holding a lone surrogate (bytes that were not UTF-8): it cannot be sent or stored."""
+    if isinstance(value, str):
+        found = _SURROGATE.search(value)
+        if found:
+            raise InputLimitError(f"the text holds the lone surrogate \\u{ord(found.group()):04x} at character "
+                                  f"{found.start()} (bytes that are not UTF-8?); send valid Unicode text",
+                                  field=field)
 
 
 _LITERAL = re.compile(r"\u00ac?[A-Za-z_][\w.\-]*(\([\w.\-' ]+(,[\w.\-' ]+)*\))?")

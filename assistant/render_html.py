@@ -11,7 +11,7 @@ ingested documents, the evidence selection.  No script, no external resource.
 
 from __future__ import annotations
 
-from html import escape
+from .html_text import escape
 
 from .local_models import quality_note
 from .render_svg import argument_svg

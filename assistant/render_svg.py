@@ -9,7 +9,7 @@ no binary and no script.
 
 from __future__ import annotations
 
-from html import escape
+from .html_text import escape
 
 __all__ = ["argument_svg"]
 

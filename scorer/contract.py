@@ -28,11 +28,12 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from symbolic.support.fsio import write_atomic
 from symbolic.scenario.fields import EvidenceId, LiteralStr, StatusField
 from symbolic.scenario.labels import Status
+from symbolic.support.redact import redact_text
 from symbolic.scenario.model import (
     Analysis,
     AttackEdge,
@@ -248,6 +249,26 @@ class RunMeta(BaseModel):
     repair_log: tuple[str, ...] = ()
     hard_failure: bool = False
     failure_reason: str | None = None
+
+    # raw_text, repair_log and failure_reason are model or provider text: every secret in them
+    # (symbolic.support.redact.redact_text) is masked as *** when a record is built or read, so no record
+    # stored or returned carries one (the schema's descriptions stay as they are).
+    @field_validator("raw_text", "failure_reason", mode="before")
+    @classmethod
+    def _masked(cls, value):
+        """Mask secrets in model or provider text.
+
+        >>> RunMeta(hard_failure=True, failure_reason="bad key sk-abcdefghijkl0123456789").failure_reason
+        'bad key ***'
+        """
+        return redact_text(value) if isinstance(value, str) else value
+
+    @field_validator("repair_log", mode="before")
+    @classmethod
+    def _masked_log(cls, value):
+        if isinstance(value, (list, tuple)):
+            return tuple(redact_text(v) if isinstance(v, str) else v for v in value)
+        return value
 
     @model_validator(mode="after")
     def _failure_reason(self):

@@ -126,12 +126,13 @@ def segment(doc: Extracted) -> tuple[ClauseUnit, ...]:
         pre = doc.blocks[: starts[0][0]]
         units.append(ClauseUnit("preamble", pre[0].start, pre[-1].end, pre))
     bounds = [s[0] for s in starts] + [len(doc.blocks)]
+    label_at = dict(starts)
     pending: tuple[Block, ...] = ()
     for (index, clause), stop in zip(starts, bounds[1:]):
         blocks = pending + doc.blocks[index:stop]
         only = doc.blocks[index:stop]
         if len(only) == 1 and _is_title_only(text[only[0].start:only[0].end]) and stop < len(doc.blocks):
-            following = next((c for i2, c in starts if i2 == stop), "")
+            following = label_at.get(stop, "")
             if following.startswith(clause + ".") or following.startswith(clause + ", para"):
                 pending = blocks
                 continue
@@ -176,7 +177,8 @@ _CLAUSE_REF = re.compile(rf"\b(?:clauses?|sections?|articles?|§§?){_SP}*({_NUM
                          re.IGNORECASE)
 _APPX_REF = re.compile(rf"\b(appendix|annex|schedule|exhibit|attachment){_SP}+(\d{{1,3}}|[A-Z]\b|[IVX]{{1,5}}\b)"
                        rf"(?:{_SP}*,?{_SP}*(?:para(?:graph)?s?\.?){_SP}*({_NUM}))?", re.IGNORECASE)
-_EXTERNAL = re.compile(r"^[^.;]{0,40}?\bof\s+the\s+(?:[A-Z][\w-]*\s+){0,3}?(?:Agreement|Contract|Terms|Policy|Deed)\b")
+# Matched at the end of a reference (``match(text, pos)``), never on a copy of the rest of the text.
+_EXTERNAL = re.compile(r"[^.;]{0,40}?\bof\s+the\s+(?:[A-Z][\w-]*\s+){0,3}?(?:Agreement|Contract|Terms|Policy|Deed)\b")
 
 
 def find_references(text: str) -> tuple[Reference, ...]:
@@ -190,13 +192,13 @@ def find_references(text: str) -> tuple[Reference, ...]:
     """
     refs: list[Reference] = []
     for m in _CLAUSE_REF.finditer(text):
-        external = bool(_EXTERNAL.match(text[m.end():]))
+        external = bool(_EXTERNAL.match(text, m.end()))
         for number in re.findall(_NUM, m.group(1)):
             refs.append(Reference(number, external, m.start(), m.end()))
     for m in _APPX_REF.finditer(text):
         name = f"{m.group(1).title()} {m.group(2).upper() if len(m.group(2)) == 1 else m.group(2)}"
         target = f"{name}, para {m.group(3)}" if m.group(3) else name
-        refs.append(Reference(target, bool(_EXTERNAL.match(text[m.end():])), m.start(), m.end()))
+        refs.append(Reference(target, bool(_EXTERNAL.match(text, m.end())), m.start(), m.end()))
     refs.sort(key=lambda r: r.start)
     return tuple(refs)
 

@@ -49,6 +49,12 @@ def register(app: typer.Typer) -> None:
         if output is None:
             typer.echo(text, nl=False)
         else:
-            output.write_text(text, encoding="utf-8")
+            from symbolic.support.fsio import write_atomic
+
+            from .errors import DocumentError
+
+            write_atomic(output, text, error=DocumentError)
             kept = len(package.fragments)
-            typer.echo(f"{output}: {kept} fragment(s) from {len(package.documents)} document(s)", err=True)
+            from symbolic.support.textsafe import one_line
+
+            typer.echo(one_line(f"{output}: {kept} fragment(s) from {len(package.documents)} document(s)"), err=True)

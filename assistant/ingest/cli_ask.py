@@ -25,7 +25,16 @@ def documents_evidence(query: str, evidence: Path | None, docs, budget: int | No
     budget = budget or DEFAULT_BUDGET
     if docs:
         return prepare(query, docs, budget=budget, target=target)
-    data = json.loads(evidence.read_text(encoding="utf-8"))
+    from symbolic.suites._jsonread import parse_json
+    from symbolic.errors import ScenarioError
+    from symbolic.support.fsio import read_bytes
+
+    try:  # read as load_package reads it: strictly, a leading BOM ignored
+        data = parse_json(read_bytes(evidence, max_bytes=64 * 1024 * 1024, error=ScenarioError), file=str(evidence))
+    except ScenarioError as exc:
+        from ..errors import InputLimitError
+
+        raise InputLimitError(f"evidence package {exc}") from None
     if isinstance(data, dict) and data.get("format") == FORMAT:
         from pydantic import ValidationError
 
@@ -64,5 +73,8 @@ def emit_documents_answer(result, prepared, fmt: str, fragments=None, query: str
     elif fmt == "dot":
         typer.echo(render_dot(result), nl=False)
     else:
-        typer.echo(render_text(result), nl=False)
-        typer.echo("\n".join(_selection_lines(prepared.selection)))
+        from symbolic.support.redact import redact_text
+        from symbolic.support.textsafe import escape_controls
+
+        text = render_text(result) + "\n".join(_selection_lines(prepared.selection)) + "\n"
+        typer.echo(escape_controls(redact_text(text), keep="\n\t"), nl=False)

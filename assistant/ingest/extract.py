@@ -14,14 +14,20 @@ from __future__ import annotations
 import email
 import email.policy
 import io
+import logging
 import re
+import threading
+import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
 from .errors import DocumentError, NoTextLayerError, UnsupportedFormatError
+from .limits import Deadline, DocumentLimitError, DocumentLimits
 
-__all__ = ["Block", "Extracted", "FORMATS", "detect_format", "extract", "extract_bytes"]
+__all__ = ["Block", "Extracted", "FORMATS", "detect_format", "document_name", "extract", "extract_bytes",
+           "read_document", "shown_name"]
 
 FORMATS = ("pdf", "docx", "html", "markdown", "text", "email")
 _SUFFIX = {".pdf": "pdf", ".docx": "docx", ".html": "html", ".htm": "html", ".md": "markdown",
@@ -73,15 +79,30 @@ class Extracted:
 
 
 class _Builder:
-    def __init__(self):
+    """The extracted text and its blocks, within the limits on blocks, characters and time."""
+
+    def __init__(self, name: str = "document", limits: DocumentLimits | None = None,
+                 deadline: Deadline | None = None):
         self.parts: list[str] = []
         self.blocks: list[Block] = []
         self.length = 0
+        self.name = name
+        self.limits = limits or DocumentLimits()
+        self.deadline = deadline
 
     def add(self, text: str, *, page: int | None = None, heading: bool = False, gap: str = "\n") -> None:
         text = text.strip()
         if not text:
             return
+        limits = self.limits
+        if len(self.blocks) >= limits.max_blocks:
+            raise DocumentLimitError(self.name, "max_blocks", limits.max_blocks,
+                                     f"more than {limits.max_blocks} paragraphs (blocks of text)")
+        if self.length + len(gap) + len(text) > limits.max_text_chars:
+            raise DocumentLimitError(self.name, "max_text_chars", limits.max_text_chars,
+                                     f"more than {limits.max_text_chars} characters of text")
+        if self.deadline is not None and len(self.blocks) % 1000 == 999:
+            self.deadline.check(self.name, "reading its paragraphs")
         if self.parts:
             self.parts.append(gap)
             self.length += len(gap)
@@ -127,46 +148,85 @@ def _decode(name: str, data: bytes) -> str:
         raise DocumentError(f"{name}: not UTF-8 text (byte {exc.start})") from None
 
 
-def _pdf(name: str, data: bytes) -> Extracted:
+_QUIET_LOCK = threading.Lock()
+_quiet_users = [0, logging.NOTSET]  # PDFs being read, pypdf's level before the first
+
+
+@contextmanager
+def _pypdf_quiet():
+    """pypdf logs no warning while a PDF is read: a broken PDF is one error line, not warnings first."""
+    logger = logging.getLogger("pypdf")
+    with _QUIET_LOCK:
+        if _quiet_users[0] == 0:
+            _quiet_users[1] = logger.level
+            logger.setLevel(logging.CRITICAL + 1)
+        _quiet_users[0] += 1
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        with _QUIET_LOCK:
+            _quiet_users[0] -= 1
+            if _quiet_users[0] == 0:
+                logger.setLevel(_quiet_users[1])
+
+
+def _pdf(name: str, data: bytes, out: _Builder) -> Extracted:
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError
 
     try:
-        reader = PdfReader(io.BytesIO(data))
-        if reader.is_encrypted:
-            raise DocumentError(f"{name}: the PDF is encrypted")
-        pages = [page.extract_text() or "" for page in reader.pages]
-    except (PdfReadError, ValueError, KeyError, TypeError) as exc:
-        raise DocumentError(f"{name}: not a readable PDF ({type(exc).__name__}: {exc})") from None
+        from pypdf.errors import LimitReachedError
+    except ImportError:  # pypdf < 5
+        LimitReachedError = MemoryError  # noqa: N806 - the name pypdf gives it
+    try:
+        with _pypdf_quiet():
+            reader = PdfReader(io.BytesIO(data))
+            if reader.is_encrypted:
+                raise DocumentError(f"{name}: the PDF is encrypted")
+            pages, expanded, chars = [], 0, 0
+            for page in reader.pages:
+                if out.deadline is not None:
+                    out.deadline.check(name, "reading its pages")
+                contents = page.get_contents()  # inflated once here; pypdf keeps it for extract_text
+                expanded += len(contents.get_data()) if contents is not None else 0
+                if expanded > out.limits.max_expanded_bytes:
+                    raise DocumentLimitError(name, "max_expanded_bytes", out.limits.max_expanded_bytes,
+                                             f"page content streams that expand to more than "
+                                             f"{out.limits.max_expanded_bytes} bytes by page {len(pages) + 1}")
+                pages.append(page.extract_text() or "")
+                chars += len(pages[-1])
+                if chars > out.limits.max_text_chars:
+                    raise DocumentLimitError(name, "max_text_chars", out.limits.max_text_chars,
+                                             f"more than {out.limits.max_text_chars} characters of text")
+    except DocumentError:
+        raise
+    except (LimitReachedError, MemoryError) as exc:
+        raise DocumentLimitError(name, "max_expanded_bytes", out.limits.max_expanded_bytes,
+                                 f"a PDF stream that expands beyond pypdf's bound ({_first_line(exc)})") from None
+    except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError,
+            OSError, AssertionError, ZeroDivisionError, UnicodeError) as exc:
+        raise DocumentError(f"{name}: not a readable PDF ({type(exc).__name__}: {_first_line(exc)})") from None
     if not any(p.strip() for p in pages):
         raise NoTextLayerError(f"{name}: the PDF has no text layer ({len(pages)} page(s), no extractable text); "
                                "paratrace does no OCR: run OCR first or supply the text")
-    out = _Builder()
     for number, page in enumerate(pages, 1):
         for i, line in enumerate(page.splitlines()):
             out.add(line, page=number, gap="\n\n" if i == 0 else "\n")
     return out.done("pdf", len(pages))
 
 
-def _docx(name: str, data: bytes) -> Extracted:
-    import docx
-    from docx.table import Table
-    from docx.text.paragraph import Paragraph
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return (text.splitlines()[0] if text else type(exc).__name__)[:200]
 
-    try:
-        document = docx.Document(io.BytesIO(data))
-    except Exception as exc:  # noqa: BLE001 - python-docx raises zip, XML and key errors alike
-        raise DocumentError(f"{name}: not a readable DOCX ({type(exc).__name__}: {exc})") from None
-    out = _Builder()
-    for child in document.element.body.iterchildren():
-        tag = child.tag.rsplit("}", 1)[-1]
-        if tag == "p":
-            para = Paragraph(child, document)
-            style = (para.style.name if para.style is not None else "") or ""
-            out.add(para.text, heading=style.startswith(("Heading", "Title")))
-        elif tag == "tbl":
-            for row in Table(child, document).rows:
-                out.add(" | ".join(c.text.strip() for c in row.cells))
+
+def _docx(name: str, data: bytes, out: _Builder) -> Extracted:
+    from .docx_xml import read_docx
+
+    for text, heading in read_docx(name, data, out.limits):
+        out.add(text, heading=heading)
     return out.done("docx")
 
 
@@ -223,43 +283,94 @@ class _HTMLBlocks(HTMLParser):
             self.buffer.append(data)
 
 
-def _html(text: str, fmt: str = "html") -> Extracted:
+def _html(text: str, fmt: str = "html", out: _Builder | None = None) -> Extracted:
     parser = _HTMLBlocks()
+    if out is not None:
+        parser.out = out
     parser.feed(text)
     parser.close()
     parser._flush()
     return parser.out.done(fmt)
 
 
-def _markdown(text: str) -> Extracted:
+def _markdown(text: str, out: _Builder | None = None) -> Extracted:
     from markdown_it import MarkdownIt
 
-    return _html(MarkdownIt("commonmark").enable("table").render(text), "markdown")
+    return _html(MarkdownIt("commonmark").enable("table").render(text), "markdown", out)
 
 
 _PARAGRAPHS = re.compile(r"\n[ \t]*\n")
 
 
-def _text(text: str, fmt: str = "text") -> Extracted:
-    out = _Builder()
+def _text(text: str, fmt: str = "text", out: _Builder | None = None) -> Extracted:
+    out = _Builder() if out is None else out
     for para in _PARAGRAPHS.split(text.replace("\r\n", "\n").replace("\r", "\n")):
         out.add("\n".join(line.rstrip() for line in para.strip("\n").splitlines()), gap="\n\n")
     return out.done(fmt)
 
 
-def _email(name: str, data: bytes) -> Extracted:
-    message = email.message_from_bytes(data, policy=email.policy.default)
-    head = "\n".join(f"{k}: {message[k]}" for k in ("From", "To", "Cc", "Date", "Subject") if message[k])
-    body = message.get_body(preferencelist=("plain", "html"))
-    if body is None:
-        raise DocumentError(f"{name}: the email has no text or HTML body")
-    content = body.get_content()
-    if body.get_content_type() == "text/html":
-        return _text(head + "\n\n" + _html(content).text, "email")
-    return _text(head + "\n\n" + content, "email")
+def _email(name: str, data: bytes, out: _Builder) -> Extracted:
+    try:
+        message = email.message_from_bytes(data, policy=email.policy.default)
+        head = "\n".join(f"{k}: {message[k]}" for k in ("From", "To", "Cc", "Date", "Subject") if message[k])
+        body = message.get_body(preferencelist=("plain", "html"))
+        if body is None:
+            raise DocumentError(f"{name}: the email has no text or HTML body")
+        content = body.get_content()
+        kind = body.get_content_type()
+    except DocumentError:
+        raise
+    except LookupError as exc:  # an unknown charset
+        raise DocumentError(f"{name}: the email's text is in an unknown charset ({_first_line(exc)})") from None
+    except (ValueError, TypeError, AttributeError, IndexError, UnicodeError) as exc:
+        raise DocumentError(f"{name}: not a readable email ({type(exc).__name__}: {_first_line(exc)})") from None
+    if not isinstance(content, str):
+        raise DocumentError(f"{name}: the email's body is not text ({kind})")
+    if kind == "text/html":
+        return _text(head + "\n\n" + _html(content, out=_Builder(name, out.limits, out.deadline)).text, "email", out)
+    return _text(head + "\n\n" + content, "email", out)
 
 
-def extract_bytes(name: str, data: bytes, fmt: str | None = None) -> Extracted:
+def shown_name(name: str) -> str:
+    """``name`` as it can be shown: bytes that are not UTF-8 (a file system name) written as ``\\xNN``.
+
+    >>> shown_name("caf\\udce9.txt")
+    'caf\\\\xe9.txt'
+    """
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def document_name(name: str) -> str:
+    """``name`` if it is valid Unicode text, which every stored or shown name must be.
+
+    Raises
+    ------
+    DocumentError
+        For a name holding bytes that are not UTF-8 (a file system name) or a
+        lone surrogate, naming it with those bytes escaped.
+
+    Examples
+    --------
+    >>> document_name("contract.pdf")
+    'contract.pdf'
+    >>> document_name("caf\\udce9.txt")
+    Traceback (most recent call last):
+    ...
+    assistant.ingest.errors.DocumentError: caf\\xe9.txt: the file name is not valid UTF-8 text; rename the file
+    """
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise DocumentError(f"{shown_name(name)}: the file name is not valid UTF-8 text; rename the file") from None
+    return name
+
+
+def extract_bytes(name: str, data: bytes, fmt: str | None = None, *, limits: DocumentLimits | None = None,
+                  deadline: Deadline | None = None) -> Extracted:
     """Extract the text of a document given as bytes.
 
     Parameters
@@ -270,12 +381,17 @@ def extract_bytes(name: str, data: bytes, fmt: str | None = None) -> Extracted:
         The file's content.
     fmt : str, optional
         One of :data:`FORMATS`; detected from ``name`` and ``data`` when omitted.
+    limits : DocumentLimits, optional
+        Bounds on the expanded bytes, blocks and characters (the defaults when omitted).
+    deadline : Deadline, optional
+        The time bound, checked between blocks and pages.
 
     Raises
     ------
     DocumentError
         If the document cannot be parsed or holds no text;
-        :class:`NoTextLayerError` for a PDF without a text layer.
+        :class:`NoTextLayerError` for a PDF without a text layer;
+        :class:`~assistant.ingest.limits.DocumentLimitError` over a limit.
 
     Examples
     --------
@@ -286,24 +402,70 @@ def extract_bytes(name: str, data: bytes, fmt: str | None = None) -> Extracted:
     >>> [(ex.text[b.start:b.end], b.heading) for b in ex.blocks]
     [('1. Scope', True), ('All staff.', False)]
     """
+    name = document_name(name)
     fmt = fmt or detect_format(name, data)
     if fmt not in FORMATS:
         raise UnsupportedFormatError(f"{name}: unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    out = _Builder(name, limits, deadline)
     if fmt == "pdf":
-        result = _pdf(name, data)
+        result = _pdf(name, data, out)
     elif fmt == "docx":
-        result = _docx(name, data)
+        result = _docx(name, data, out)
     elif fmt == "email":
-        result = _email(name, data)
+        result = _email(name, data, out)
     elif fmt == "html":
-        result = _html(_decode(name, data))
+        result = _html(_decode(name, data), out=out)
     elif fmt == "markdown":
-        result = _markdown(_decode(name, data))
+        result = _markdown(_decode(name, data), out)
     else:
-        result = _text(_decode(name, data))
+        result = _text(_decode(name, data), out=out)
     if not result.blocks:
         raise DocumentError(f"{name}: no text found in the {fmt} document")
     return result
+
+
+def read_document(path: str | Path, limits: DocumentLimits | None = None) -> tuple[str, bytes]:
+    """``(file name, bytes)`` of the document at ``path``: a regular file (a link to one is followed)
+    of at most ``limits.max_file_bytes``.
+
+    A named pipe, a device, a socket or a directory is refused before it is
+    opened (:func:`symbolic.support.fsio.input_problem`, as every command refuses
+    them), and the file is opened without blocking and checked again on its
+    descriptor, so one swapped in between cannot hang the read either.
+
+    Raises
+    ------
+    DocumentError
+        Naming the path and what is there; :class:`DocumentLimitError` for a
+        file over the limit.
+    """
+    import os
+    import stat
+
+    from symbolic.support.fsio import input_problem
+
+    limits = DocumentLimits.from_env() if limits is None else limits
+    path = Path(path)
+    shown = shown_name(str(path))
+    problem = input_problem(path)
+    if problem is not None:
+        raise DocumentError(f"{shown}: {problem}")
+    name = document_name(path.name)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise DocumentError(f"{shown}: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise DocumentError(f"{shown}: {input_problem(path) or 'is not a regular file'}")
+        if info.st_size > limits.max_file_bytes:
+            raise DocumentLimitError(name, "max_file_bytes", limits.max_file_bytes, f"{info.st_size} bytes")
+        data = handle.read(limits.max_file_bytes + 1)
+    if len(data) > limits.max_file_bytes:
+        raise DocumentLimitError(name, "max_file_bytes", limits.max_file_bytes,
+                                 f"more than {limits.max_file_bytes} bytes")
+    return name, data
 
 
 def extract(path: str | Path) -> Extracted:
@@ -312,7 +474,6 @@ def extract(path: str | Path) -> Extracted:
     Raises
     ------
     DocumentError
-        As :func:`extract_bytes`; ``OSError`` when the file cannot be read.
+        As :func:`extract_bytes` and :func:`read_document`.
     """
-    path = Path(path)
-    return extract_bytes(path.name, path.read_bytes())
+    return extract_bytes(*read_document(path))

@@ -25,7 +25,8 @@ from symbolic.scenario.model import EvidenceFragment, Span
 
 from .clauses import find_references, find_renumberings, segment
 from .errors import DocumentError
-from .extract import extract_bytes
+from .extract import document_name, extract_bytes, read_document
+from .limits import Deadline, DocumentLimitError, DocumentLimits
 
 __all__ = ["FORMAT", "IngestedPackage", "Locator", "RenumberingRecord", "SourceDocument", "ingest",
            "ingest_bytes"]
@@ -173,22 +174,27 @@ def _slug(text: str) -> str:
     return slug or "x"
 
 
-def _document(name: str, data: bytes, fmt: str | None):
+def _document(name: str, data: bytes, fmt: str | None, limits: DocumentLimits, deadline: Deadline):
     sha = hashlib.sha256(data).hexdigest()
-    extracted = extract_bytes(name, data, fmt)
+    extracted = extract_bytes(name, data, fmt, limits=limits, deadline=deadline)
+    deadline.check(name, "extracting the text")
     units = segment(extracted)
+    deadline.check(name, "cutting the text into clauses")
     prefix = f"{_slug(Path(name).stem)}-{sha[:6]}"
     fragments, locators, renumbering = [], {}, []
-    for unit in units:
+    for number, unit in enumerate(units):
+        if number % 1000 == 999:
+            deadline.check(name, "finding cross-references")
         fid = f"{prefix}-{_slug(unit.clause.replace(', para ', '-p'))}"
         text = extracted.text[unit.start:unit.end]
         fragments.append(EvidenceFragment(id=fid, text=text, source=name, clause=unit.clause,
                                           span=Span(start=unit.start, end=unit.end)))
+        refs = find_references(text)
         locators[fid] = dict(document=name, sha256=sha, clause=unit.clause, page=unit.page,
                              paragraph=unit.paragraph, start=unit.start, end=unit.end,
-                             references=tuple(dict.fromkeys(r.target for r in find_references(text)
+                             references=tuple(dict.fromkeys(r.target for r in refs
                                                             if not _matches(unit.clause, r.target))),
-                             external=tuple(r.target for r in find_references(text) if r.external))
+                             external=frozenset(r.target for r in refs if r.external))
         renumbering += [RenumberingRecord(old=r.old, new=r.new, stated_in=fid) for r in find_renumberings(text)]
     head = extracted.text[extracted.blocks[0].start:extracted.blocks[min(2, len(extracted.blocks) - 1)].end]
     role = "amendment" if _AMENDMENT.search(head) else "document"
@@ -201,9 +207,57 @@ def _matches(clause: str, target: str) -> bool:
     return clause == target or clause.startswith(target + ".") or clause.startswith(target + ", para")
 
 
-def _resolve(fid: str, loc: dict, by_doc: dict[str, list[EvidenceFragment]], renamed: dict[str, str]):
-    own = by_doc[loc["sha256"]]
-    others = [f for sha, frags in by_doc.items() if sha != loc["sha256"] for f in frags]
+_PREFIX_END = re.compile(r"\.|, para")
+
+
+def _targets(clause: str):
+    """Every reference that :func:`_matches` ``clause``: itself and each prefix ending before ``.`` or ``, para``.
+
+    >>> list(_targets("Appendix 2, para 4.1"))
+    ['Appendix 2, para 4.1', 'Appendix 2', 'Appendix 2, para 4']
+    """
+    yield clause
+    for m in _PREFIX_END.finditer(clause):
+        if m.start():
+            yield clause[:m.start()]
+
+
+class _ClauseIndex:
+    """Fragments by the references that name them, per document: one pass, then a lookup per reference.
+
+    ``hits(fid, sha, wanted, external)`` is what scanning every fragment of the
+    citing document (then of the others, or the other way round for an
+    external reference) with :func:`_matches` gives, in package order.
+    """
+
+    def __init__(self, by_doc: dict[str, list[EvidenceFragment]]):
+        self.order = {sha: i for i, sha in enumerate(by_doc)}
+        self.index: dict[str, dict[str, list[tuple[int, str]]]] = {}
+        position = 0
+        for sha, frags in by_doc.items():
+            for frag in frags:
+                for target in dict.fromkeys(_targets(frag.clause or "")):
+                    self.index.setdefault(target, {}).setdefault(sha, []).append((position, frag.id))
+                position += 1
+
+    def _pool(self, fid: str, wanted: list[str], docs) -> list[str]:
+        found: dict[int, str] = {}
+        for target in wanted:
+            for sha, entries in self.index.get(target, {}).items():
+                if docs(sha):
+                    found.update((pos, f) for pos, f in entries if f != fid)
+        return [found[pos] for pos in sorted(found)]
+
+    def hits(self, fid: str, sha: str, wanted: list[str], external: bool) -> list[str]:
+        own = self._pool(fid, wanted, lambda other: other == sha)
+        others = self._pool(fid, wanted, lambda other: other != sha)
+        for pool in ((others, own) if external else (own, others)):
+            if pool:
+                return pool
+        return []
+
+
+def _resolve(fid: str, loc: dict, index: _ClauseIndex, renamed: dict[str, str]):
     appendix = loc["clause"].split(", para")[0] if ", para" in loc["clause"] else None
     found: list[str] = []
     for target in loc["references"]:
@@ -211,17 +265,13 @@ def _resolve(fid: str, loc: dict, by_doc: dict[str, list[EvidenceFragment]], ren
         wanted = [target, renamed[target]] if target in renamed else [target]
         if appendix and target.isdigit() is False and not target.startswith(("Appendix", "Annex", "Schedule")):
             wanted.append(f"{appendix}, para {target}")
-        pools = (others, own) if external else (own, others)
-        for pool in pools:
-            hits = [f.id for f in pool if f.id != fid and any(_matches(f.clause or "", w) for w in wanted)]
-            if hits:
-                found += hits
-                break
+        found += index.hits(fid, loc["sha256"], wanted, external)
     return tuple(dict.fromkeys(found))
 
 
 def ingest_bytes(files: Iterable[tuple[str, bytes]], *, query: str | None = None, target: str | None = None,
-                 formats: dict[str, str] | None = None) -> IngestedPackage:
+                 formats: dict[str, str] | None = None, limits: DocumentLimits | None = None,
+                 deadline: Deadline | None = None) -> IngestedPackage:
     """Ingest documents given as ``(file name, bytes)`` pairs.
 
     Cross-references resolve within the citing document first, or first in
@@ -236,6 +286,10 @@ def ingest_bytes(files: Iterable[tuple[str, bytes]], *, query: str | None = None
         Stored in the package for ``ask``.
     formats : dict, optional
         File name to format, overriding detection.
+    limits : DocumentLimits, optional
+        The bounds (default :meth:`DocumentLimits.from_env`).
+    deadline : Deadline, optional
+        The time bound (default: ``limits.max_seconds`` from now).
 
     Returns
     -------
@@ -245,26 +299,47 @@ def ingest_bytes(files: Iterable[tuple[str, bytes]], *, query: str | None = None
     ------
     DocumentError
         Naming the file that cannot be read, parsed, or holds no text, and
-        when two files have the same content.
+        when two files have the same content; :class:`DocumentLimitError`
+        naming the file and the limit it crossed.
     """
+    limits = DocumentLimits.from_env() if limits is None else limits
+    deadline = Deadline(limits) if deadline is None else deadline
     documents, fragments, locators, seen = [], [], {}, {}
+    total = 0
     for name, data in files:
-        doc, frags, locs = _document(name, data, (formats or {}).get(name))
+        name = document_name(name)
+        total += len(data)
+        if len(data) > limits.max_file_bytes:
+            raise DocumentLimitError(name, "max_file_bytes", limits.max_file_bytes, f"{len(data)} bytes")
+        if total > limits.max_total_bytes:
+            raise DocumentLimitError(name, "max_total_bytes", limits.max_total_bytes,
+                                     f"{total} bytes with the documents before it")
+        doc, frags, locs = _document(name, data, (formats or {}).get(name), limits, deadline)
         if doc.sha256 in seen:
             raise DocumentError(f"{name}: same content as {seen[doc.sha256]} (sha256 {doc.sha256[:12]})")
         seen[doc.sha256] = name
         documents.append(doc)
         fragments += frags
         locators.update(locs)
+        if len(fragments) > limits.max_fragments:
+            raise DocumentLimitError(name, "max_fragments", limits.max_fragments,
+                                     f"{len(fragments)} fragments (clauses) with the documents before it")
     if not documents:
         raise DocumentError("no documents to ingest")
     by_doc: dict[str, list[EvidenceFragment]] = {}
     for frag in fragments:
         by_doc.setdefault(locators[frag.id]["sha256"], []).append(frag)
     renamed = {r.new: r.old for d in documents for r in d.renumbering}
-    final = {}
-    for fid, loc in locators.items():
-        cross = _resolve(fid, loc, by_doc, renamed)
+    index = _ClauseIndex(by_doc)
+    final, resolved = {}, 0
+    for number, (fid, loc) in enumerate(locators.items()):
+        cross = _resolve(fid, loc, index, renamed)
+        resolved += len(cross)
+        if resolved > limits.max_cross_refs:
+            raise DocumentLimitError(loc["document"], "max_cross_refs", limits.max_cross_refs,
+                                     f"more than {limits.max_cross_refs} resolved cross-references")
+        if number % 1000 == 999:
+            deadline.check(loc["document"], "resolving cross-references")
         final[fid] = Locator(**{k: v for k, v in loc.items() if k != "external"}, cross_refs=cross)
     package = IngestedPackage(query=query, target=target, fragments=tuple(fragments), locators=final,
                               documents=tuple(documents))
@@ -272,13 +347,14 @@ def ingest_bytes(files: Iterable[tuple[str, bytes]], *, query: str | None = None
     return package
 
 
-def ingest(paths: Iterable[str | Path], *, query: str | None = None, target: str | None = None) -> IngestedPackage:
-    """Ingest the documents at ``paths`` (see :func:`ingest_bytes`).
+def ingest(paths: Iterable[str | Path], *, query: str | None = None, target: str | None = None,
+           limits: DocumentLimits | None = None) -> IngestedPackage:
+    """Ingest the documents at ``paths`` (see :func:`ingest_bytes` and :func:`~assistant.ingest.extract.read_document`).
 
     Raises
     ------
     DocumentError
-        As :func:`ingest_bytes`; ``OSError`` for a file that cannot be read.
+        As :func:`ingest_bytes` and :func:`~assistant.ingest.extract.read_document`.
 
     Examples
     --------
@@ -289,4 +365,5 @@ def ingest(paths: Iterable[str | Path], *, query: str | None = None, target: str
     >>> pkg.locators["terms-cb0fb8-1.2"].cross_refs
     ('terms-cb0fb8-1.1',)
     """
-    return ingest_bytes([(Path(p).name, Path(p).read_bytes()) for p in paths], query=query, target=target)
+    limits = DocumentLimits.from_env() if limits is None else limits
+    return ingest_bytes([read_document(p, limits) for p in paths], query=query, target=target, limits=limits)

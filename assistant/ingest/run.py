@@ -14,6 +14,8 @@ from typing import Iterable
 
 from symbolic.scenario.model import EvidenceFragment
 
+from .extract import read_document
+from .limits import Deadline, DocumentLimits
 from .package import IngestedPackage, ingest, ingest_bytes
 from .select import DEFAULT_BUDGET, select
 
@@ -48,13 +50,19 @@ class PreparedEvidence:
 
 
 def prepare_package(query: str, package: IngestedPackage, *, budget: int = DEFAULT_BUDGET,
-                    target: str | None = None) -> PreparedEvidence:
+                    target: str | None = None, max_fragments: int | None = None) -> PreparedEvidence:
     """Select the fragments of an ingested package for ``query`` within ``budget`` tokens.
 
     Clauses of other documents that cite a kept clause (an amendment amending
     it, a notice given under it) and its document's preamble (or an email's
-    header: sender, date, subject) come along with it.
+    header: sender, date, subject) come along with it.  At most
+    ``max_fragments`` are kept (default the assistant's limit,
+    :class:`assistant.evidence.Limits`), so what is selected can be asked.
     """
+    if max_fragments is None:
+        from ..evidence import Limits
+
+        max_fragments = Limits().max_fragments
     amendments = {d.sha256 for d in package.documents if d.role == "amendment"}
     companions: dict[str, list[tuple[str, str]]] = {}
     opening: dict[str, str] = {}
@@ -70,27 +78,34 @@ def prepare_package(query: str, package: IngestedPackage, *, budget: int = DEFAU
         if head is not None and head != fid:
             companions.setdefault(fid, []).append((head, "opens the document of"))
     chosen = select(query, package.fragments, budget=budget, target=target,
-                    cross_refs={k: v.cross_refs for k, v in package.locators.items()}, companions=companions)
+                    cross_refs={k: v.cross_refs for k, v in package.locators.items()}, companions=companions,
+                    max_fragments=max_fragments)
     package = package.model_copy(update={"selection": chosen.record, "query": query,
                                          "target": target or package.target})
     return PreparedEvidence(package, chosen.fragments, chosen.record)
 
 
 def prepare(query: str, paths: Iterable[str | Path] = (), *, files: Iterable[tuple[str, bytes]] = (),
-            budget: int = DEFAULT_BUDGET, target: str | None = None) -> PreparedEvidence:
+            budget: int = DEFAULT_BUDGET, target: str | None = None, limits: DocumentLimits | None = None,
+            deadline: Deadline | None = None, max_fragments: int | None = None) -> PreparedEvidence:
     """Ingest documents (paths, or ``(name, bytes)`` pairs) and select fragments for ``query``.
+
+    ``limits`` (default :meth:`~assistant.ingest.limits.DocumentLimits.from_env`) and
+    ``deadline`` bound the ingestion (:func:`~assistant.ingest.package.ingest_bytes`).
 
     Raises
     ------
     DocumentError
-        For a document that cannot be ingested (naming it).
+        For a document that cannot be read or ingested (naming it);
+        :class:`~assistant.ingest.limits.DocumentLimitError` over a limit.
     ConfigurationError
         For a non-positive budget.
     """
     paths, files = list(paths), list(files)
-    package = ingest_bytes([(Path(p).name, Path(p).read_bytes()) for p in paths] + files) if (paths or files) \
-        else ingest([])
-    return prepare_package(query, package, budget=budget, target=target)
+    limits = DocumentLimits.from_env() if limits is None else limits
+    package = ingest_bytes([read_document(p, limits) for p in paths] + files, limits=limits, deadline=deadline) \
+        if (paths or files) else ingest([])
+    return prepare_package(query, package, budget=budget, target=target, max_fragments=max_fragments)
 
 
 @dataclass(frozen=True, slots=True)

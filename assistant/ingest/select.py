@@ -17,6 +17,8 @@ estimated as ``ceil(characters / 4)``, like the scripted backend's counts.
 
 from __future__ import annotations
 
+from collections import deque
+
 import math
 from dataclasses import dataclass
 from typing import Iterable, Mapping
@@ -123,7 +125,7 @@ class Selection:
 def select(query: str, fragments: Iterable[EvidenceFragment], *, budget: int = DEFAULT_BUDGET,
            target: str | None = None, cross_refs: Mapping[str, Iterable[str]] | None = None,
            companions: Mapping[str, Iterable[tuple[str, str]]] | None = None, depth: int = 1, feedback: int = FEEDBACK,
-           weight: float = FEEDBACK_WEIGHT) -> Selection:
+           weight: float = FEEDBACK_WEIGHT, max_fragments: int | None = None) -> Selection:
     """Select the fragments for ``query`` within ``budget`` tokens (see the module docstring).
 
     Parameters
@@ -152,6 +154,10 @@ def select(query: str, fragments: Iterable[EvidenceFragment], *, budget: int = D
         How many best hits feed the second, feedback query (0: none).
     weight : float, optional
         Weight of the feedback scores.
+    max_fragments : int, optional
+        At most this many fragments are kept (the assistant's own limit,
+        :class:`assistant.evidence.Limits`); the rest are left out as
+        ``over the fragment limit``, as over the budget.
 
     Returns
     -------
@@ -181,7 +187,8 @@ def select(query: str, fragments: Iterable[EvidenceFragment], *, budget: int = D
                     "retriever": "bm25s (lucene, k1=1.2, b=0.75)"
                                  + (f", feedback from the {feedback} best hits (weight {weight:g})" if feedback else ""),
                     "kept": [], "left_out": []}
-    if total <= budget:
+    limit = len(fragments) if max_fragments is None else max_fragments
+    if total <= budget and len(fragments) <= limit:
         record["kept"] = [{"id": f.id, "tokens": cost[f.id], "reason": "all fragments fit the budget"}
                           for f in fragments]
         record["kept_tokens"] = total
@@ -193,19 +200,26 @@ def select(query: str, fragments: Iterable[EvidenceFragment], *, budget: int = D
     why_not: dict[str, str] = {}
     used = 0
 
+    def fits(fid: str) -> bool:
+        return used + cost[fid] <= budget and len(kept) < limit
+
+    def over(fid: str) -> str:
+        return "over budget" if len(kept) < limit else f"over the fragment limit ({limit})"
+
     citers = {k: tuple(v) for k, v in (companions or {}).items()}
 
     def closure(fid: str) -> list[tuple[str, str]]:
-        seen, todo = [], [(fid, 0, "")]
+        seen, order, todo = set(), [], deque([(fid, 0, "")])
         while todo:
-            cur, hops, why = todo.pop(0)
-            if cur in (s for s, _ in seen) or cur in kept or cur not in cost:
+            cur, hops, why = todo.popleft()
+            if cur in seen or cur in kept or cur not in cost:
                 continue
-            seen.append((cur, why))
-            todo += [(a, hops, f"{relation} {cur}") for a, relation in citers.get(cur, ())]
+            seen.add(cur)
+            order.append((cur, why))
+            todo.extend((a, hops, f"{relation} {cur}") for a, relation in citers.get(cur, ()))
             if hops < depth:
-                todo += [(r, hops + 1, f"cross-referenced by {cur}") for r in refs.get(cur, ())]
-        return seen
+                todo.extend((r, hops + 1, f"cross-referenced by {cur}") for r in refs.get(cur, ()))
+        return order
 
     for hit in hits:
         fid = hit.fragment.id
@@ -213,25 +227,25 @@ def select(query: str, fragments: Iterable[EvidenceFragment], *, budget: int = D
         if fid in kept:
             continue
         if hit.score <= 0:
-            if used + cost[fid] <= budget:
+            if fits(fid):
                 kept[fid] = "budget left (no query word)"
                 used += cost[fid]
             else:
-                why_not.setdefault(fid, "over budget (no query word)")
+                why_not.setdefault(fid, f"{over(fid)} (no query word)")
             continue
         how = f"BM25 rank {r}" if direct[fid] > 0 else f"rank {r} by feedback from the best hits"
-        if used + cost[fid] > budget:
-            why_not.setdefault(fid, f"over budget ({how}, score {score:.3f})")
+        if not fits(fid):
+            why_not.setdefault(fid, f"{over(fid)} ({how}, score {score:.3f})")
             continue
         group = closure(fid)
         kept[fid] = f"{how} (score {score:.3f})"
         used += cost[fid]
         for ref, why in group[1:]:
-            if used + cost[ref] <= budget:
+            if fits(ref):
                 kept[ref] = why
                 used += cost[ref]
             else:
-                why_not[ref] = f"{why} but over budget"
+                why_not[ref] = f"{why} but {over(ref)}"
     for f in fragments:
         r, score = rank[f.id]
         entry = {"id": f.id, "tokens": cost[f.id], "rank": r, "score": round(score, 6)}

@@ -126,7 +126,10 @@ def logged_case_ids(mlflow, run_id: str, experiment_id: str) -> set[str]:
 
 
 def _feedback(mlflow, trace_id: str, name: str, value: Any, rationale: str, source) -> None:
-    mlflow.log_feedback(trace_id=trace_id, name=name, value=value, rationale=rationale or None, source=source)
+    from symbolic.support.redact import redact_text
+
+    mlflow.log_feedback(trace_id=trace_id, name=name, value=value, rationale=redact_text(rationale) or None,
+                        source=source)
 
 
 def log_case_trace(mlflow, *, scenario: Any, record: Mapping[str, Any], result: Any | None,

@@ -122,7 +122,11 @@ def tracking_lines(workdir: Path, tracking_uri: Optional[str], run_ids) -> list[
 
 
 def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, repair: bool = False,
-             tracking_uri: Optional[str] = None, cache: bool = True) -> None:
+             tracking_uri: Optional[str] = None, cache: bool = True, stop_after: int | None = None) -> None:
+    if stop_after is None:
+        from .run import DEFAULT_STOP_AFTER
+
+        stop_after = DEFAULT_STOP_AFTER
     from rich.console import Console
 
     from .engine import Budget
@@ -176,20 +180,31 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, r
         started = time.monotonic()
         result = run_experiment(spec, workdir=workdir, resume=resume, track=track, repair=repair,
                                 tracking_uri=tracking_uri, on_progress=update,
-                                cache=cache, resolved=resolved, preflight=False)
+                                cache=cache, resolved=resolved, preflight=False,
+                                stop_after=stop_after)
     s = result.summary
     console.print(f"{spec.name}: {s.done} run, {s.skipped} already done, {s.scored} scored, "
                   f"{s.parse_failures} parse failures, not scored ({s.infra_errors} infrastructure errors, "
                   f"{s.limits} token/time limits), {s.retries} retries, {s.calls} calls, {s.tokens:,} tokens "
                   f"in {time.monotonic() - started:.1f} s")
-    if s.pending:
-        console.print(f"[yellow]budget reached: {s.pending} cases pending; "
+    if s.pending - s.held:
+        console.print(f"[yellow]budget reached: {s.pending - s.held} cases pending; "
                       f"continue with `paratrace run ... --resume`[/yellow]")
     _print_summary(console, result)
     console.print(f"results: {result.paths.results}")
     if result.mlflow_runs:
         for line in tracking_lines(workdir, tracking_uri, result.mlflow_runs):
             console.print(line, soft_wrap=True, markup=False, highlight=False)
+    if s.stopped_backbones:
+        from symbolic.support.redact import redact_text
+        from symbolic.support.textsafe import one_line
+
+        stopped = "; ".join(f"{name} (last error: {reason})" for name, reason in s.stopped_backbones.items())
+        typer.echo(redact_text(one_line(
+            f"paratrace: error: stopped after {stop_after} consecutive infrastructure errors of one backbone: "
+            f"{stopped}; {s.held} case(s) not run; continue with `paratrace run ... --resume` once it answers "
+            "again")), err=True)
+        raise typer.Exit(3)
     answered = sum(len(c.results) for suite in result.scores for c in suite.cells)
     if not answered and (s.done or s.skipped):
         typer.echo(f"paratrace: error: nothing was scored in {result.paths.root} "
@@ -225,13 +240,16 @@ def register(app: typer.Typer) -> None:
                                          "(default $MLFLOW_TRACKING_URI or <workdir>/mlflow.db)."),
         cache: bool = typer.Option(True, "--cache/--no-cache", help="Reuse validated replies from "
                                                                    "<workdir>/.paratrace-cache."),
+        stop_after: int = typer.Option(5, "--stop-after-errors", min=0,
+                                       help="Stop a backbone's cases after N consecutive infrastructure errors "
+                                            "(exit 3; --resume continues); 0 never stops."),
     ):
         """Run an experiment: every case exactly once, scored, reported and tracked."""
         spec = _spec(config, suite, configuration, model, name, limit, api_base, api_key_env)
         if repair and not resume:
             raise ExperimentError("--repair repairs the result log of an existing run; give it with --resume")
         _execute(spec, workdir=workdir, resume=resume, dry_run=dry_run, track=track, repair=repair,
-                 tracking_uri=tracking_uri, cache=cache)
+                 tracking_uri=tracking_uri, cache=cache, stop_after=stop_after)
 
     @app.command("demo")
     def demo_command(

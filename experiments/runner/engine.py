@@ -82,7 +82,10 @@ class RunSummary:
     tokens: int = 0
     stopped_by_budget: bool = False
     pending: int = 0
+    stopped_backbones: dict[str, str] = field(default_factory=dict)
+    held: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _streaks: dict[str, int] = field(default_factory=dict, repr=False)
 
     def add(self, outcome: CaseOutcome, retries: int) -> None:
         with self._lock:
@@ -98,6 +101,31 @@ class RunSummary:
                 self.limits += 1
             else:
                 self.infra_errors += 1
+
+    def streak(self, backbone: str, outcome: CaseOutcome, threshold: int | None) -> None:
+        """Count ``backbone``'s consecutive infrastructure errors; open its breaker at ``threshold``.
+
+        Any other outcome (an answer, a parse failure, a limit) resets the count.
+        The breaker's reason is the failure reason of the error that opened it.
+        """
+        with self._lock:
+            if outcome.outcome != "infra_error":
+                self._streaks[backbone] = 0
+                return
+            count = self._streaks[backbone] = self._streaks.get(backbone, 0) + 1
+            if threshold and count >= threshold and backbone not in self.stopped_backbones:
+                reason = str(((outcome.output or {}).get("meta") or {}).get("failure_reason") or "no reason given")
+                self.stopped_backbones[backbone] = reason.splitlines()[0][:300] if reason.strip() else reason
+
+    def stopped(self, backbone: str) -> bool:
+        """Whether ``backbone``'s breaker is open (its cases are held for ``--resume``)."""
+        with self._lock:
+            return backbone in self.stopped_backbones
+
+    def hold(self) -> None:
+        """Count one case not started because its backbone's breaker is open."""
+        with self._lock:
+            self.held += 1
 
     @property
     def failures(self) -> int:
@@ -124,6 +152,7 @@ def run_tasks(
     backoff_s: float = 1.0,
     on_progress: Callable[[RunSummary], None] | None = None,
     sleep: Callable[[float], None] = time.sleep,
+    stop_after: int | None = None,
 ) -> RunSummary:
     """Run every task whose key has no record in ``log`` yet.
 
@@ -154,6 +183,12 @@ def run_tasks(
         pending for ``--resume``.
     on_progress : callable, optional
         Called after every finished task with the running summary.
+    stop_after : int, optional
+        The circuit breaker: once a backbone's cases end ``stop_after`` times in
+        a row as infrastructure errors (after their retries), no further case of
+        that backbone starts; they stay pending for ``--resume`` and the
+        backbone is in ``summary.stopped_backbones`` with the last error.
+        Cases already running finish.  ``None`` or ``0``: never stop.
 
     Returns
     -------
@@ -169,6 +204,9 @@ def run_tasks(
     limiters = dict(limiters or {})
 
     def work(index: int, task: Task):
+        if summary.stopped(task.key.backbone):
+            summary.hold()  # its backbone failed over and over while this case waited
+            return
         limiter = limiters.get(task.key.backbone)
         attempts = 0
 
@@ -188,6 +226,7 @@ def run_tasks(
                   "transient_exhausted": outcome.outcome == "infra_error"}
         log.append(task.key, record)
         summary.add(outcome, max(attempts - 1, 0))
+        summary.streak(task.key.backbone, outcome, stop_after)
         if on_progress:
             on_progress(summary)
 
@@ -200,11 +239,14 @@ def run_tasks(
                     summary.stopped_by_budget = True
                     break
                 index, task = queue.popleft()
+                if summary.stopped(task.key.backbone):
+                    summary.hold()
+                    continue
                 running.add(pool.submit(work, index, task))
             if not running:
                 break
             finished, running = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
                 future.result()
-    summary.pending = len(queue)
+    summary.pending = len(queue) + summary.held
     return summary

@@ -20,9 +20,12 @@ from .runlog import ResultLog
 from .scoring import SuiteScore, score_log
 from .solve import AssistantSolver, hard_failure
 from .spec import ExperimentSpec
-from .state import check_results, read_state_json
+from .state import check_results, compact_superseded, read_state_json
 
-__all__ = ["ExperimentRun", "load_suites", "run_experiment"]
+__all__ = ["DEFAULT_STOP_AFTER", "ExperimentRun", "load_suites", "run_experiment"]
+
+#: Consecutive infrastructure errors of one backbone after which the run stops its cases (the circuit breaker).
+DEFAULT_STOP_AFTER = 5
 
 
 @dataclass(frozen=True)
@@ -67,7 +70,8 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
                    solver: Callable | None = None,
                    on_progress: Callable[[RunSummary, int], None] | None = None,
                    cache: bool = True, preflight: bool | None = None,
-                   resolved: Mapping[str, object] | None = None) -> ExperimentRun:
+                   resolved: Mapping[str, object] | None = None,
+                   stop_after: int | None = DEFAULT_STOP_AFTER) -> ExperimentRun:
     """Run ``spec``: every case of the grid exactly once, then score and track.
 
     Parameters
@@ -105,6 +109,11 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
     resolved : mapping, optional
         Already resolved backbones by name (:class:`assistant.backends.Backbone`),
         used instead of the model strings (tests, custom LMs).
+    stop_after : int, optional
+        The circuit breaker (:func:`~experiments.runner.engine.run_tasks`):
+        a backbone whose cases end this many times in a row as infrastructure
+        errors gets no further case; the rest stay pending for ``--resume``
+        (``summary.stopped_backbones``).  ``None`` or ``0``: never stop.
 
     Raises
     ------
@@ -166,7 +175,9 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
                 limiters=limiters, max_retries=spec.max_retries, seed=spec.seed, backoff_s=spec.backoff_s,
                 budget=Budget(spec.max_calls, spec.max_tokens),
                 on_progress=(lambda s: on_progress(s, todo)) if on_progress else None,
+                stop_after=stop_after,
             )
+        compact_superseded(paths.results)  # a case run again keeps only its new record
         scores = tuple(score_log(log, suites, paths.reports, seed=spec.seed))
         ids = _log_mlflow(spec, scores, man, log, suites, mlflow, uid) if track and scores else ()
     return ExperimentRun(paths, est, summary, scores, ids)

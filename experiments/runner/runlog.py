@@ -112,7 +112,8 @@ class ResultLog:
     def append(self, key: RunKey, record: dict) -> None:
         """Append one record for ``key`` and make it durable before returning."""
         line = json.dumps({"key": key.as_dict(), **record}, sort_keys=True, ensure_ascii=False)
-        with self._lock, open(self.path, "a", encoding="utf-8") as fh:
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)  # never through a link
+        with self._lock, os.fdopen(os.open(self.path, flags, 0o666), "a", encoding="utf-8") as fh:
             fh.write(line + "\n")
             fh.flush()
             os.fsync(fh.fileno())

@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Collection, Iterator
@@ -30,7 +31,8 @@ from symbolic.support.fsio import check_output, read_bytes, write_atomic
 from ..errors import ExperimentError
 from .spec import RunKey
 
-__all__ = ["OUTCOMES", "QUARANTINE", "RETRIED_OUTCOMES", "ResultsCheck", "check_results", "read_state_json", "record_problem"]
+__all__ = ["OUTCOMES", "QUARANTINE", "RETRIED_OUTCOMES", "ResultsCheck", "check_results", "compact_superseded",
+           "read_state_json", "record_problem", "refuse_link"]
 
 OUTCOMES = ("scored", "parse_failure", "infra_error", "limit")
 #: Outcomes that are not results: ``--resume`` runs their cases again, and a later record replaces them.
@@ -182,7 +184,9 @@ def check_results(path: Path, planned: Collection[RunKey] | None = None, *, repa
     """
     path = Path(path)
     check = ResultsCheck(path)
-    if not path.exists() and not path.is_symlink():
+    refuse_link(path)
+    refuse_link(path.parent / QUARANTINE)
+    if not path.exists():
         return check
     try:
         data = read_bytes(path, max_bytes=_MAX_LOG_BYTES, error=ScenarioError)
@@ -247,9 +251,29 @@ def check_results(path: Path, planned: Collection[RunKey] | None = None, *, repa
     return check
 
 
+def refuse_link(path: Path) -> None:
+    """Refuse a run-state file that is a symbolic link: it is appended to and rewritten in place.
+
+    Following the link would write the run's records into (and, on a repair,
+    replace) whatever file it points to; the run's files must be regular
+    files in its directory.
+
+    Raises
+    ------
+    ExperimentError
+        Naming the file and the link's target.
+    """
+    if os.path.islink(path):
+        raise ExperimentError(f"{path}: is a symbolic link (to {os.readlink(path)!r}); a run writes its state "
+                              "only to regular files in the run directory: replace the link with a copy of "
+                              "its target, then resume")
+
+
 def _quarantine(path: Path, lines: list[tuple[int, str, bytes]]) -> None:
     """Append the removed lines to the quarantine file next to ``path``: line, reason and the bytes."""
-    target = check_output(path.parent / QUARANTINE, error=ExperimentError)
+    target = path.parent / QUARANTINE
+    refuse_link(target)
+    check_output(target, error=ExperimentError)
     entries = []
     for number, reason, raw in lines:
         try:
@@ -257,5 +281,65 @@ def _quarantine(path: Path, lines: list[tuple[int, str, bytes]]) -> None:
         except UnicodeDecodeError:
             text = {"base64": base64.b64encode(raw).decode("ascii")}
         entries.append(json.dumps({"line": number, "reason": reason, **text}, ensure_ascii=False, sort_keys=True))
-    with open(target, "a", encoding="utf-8") as handle:
+    fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o666)
+    with os.fdopen(fd, "a", encoding="utf-8") as handle:
         handle.write("".join(e + "\n" for e in entries))
+
+
+def compact_superseded(path: Path) -> int:
+    """Drop the records of ``results.jsonl`` that a later record of the same case replaces.
+
+    A case whose record is an outcome of :data:`RETRIED_OUTCOMES` (an
+    infrastructure error) is run again by ``--resume``, and its new record is
+    appended; the old one is then superseded.  The log is rewritten atomically
+    without those lines, so every case keeps exactly one record.  Call it
+    only while holding the run's lock and with no writer appending.
+
+    Parameters
+    ----------
+    path : Path
+        The log (absent: nothing to do).
+
+    Returns
+    -------
+    int
+        How many lines were dropped.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> log = pathlib.Path(tempfile.mkdtemp()) / "results.jsonl"
+    >>> key = {"suite": "s", "case": "c1", "configuration": "b4", "backbone": "m", "variant": "standard", "repeat": 0}
+    >>> _ = log.write_text(json.dumps({"key": key, "outcome": "infra_error"}) + "\\n"
+    ...                    + json.dumps({"key": key, "outcome": "scored"}) + "\\n")
+    >>> compact_superseded(log), [json.loads(x)["outcome"] for x in log.read_text().splitlines()]
+    (1, ['scored'])
+    """
+    path = Path(path)
+    if not path.exists() or path.is_symlink():
+        return 0
+    data = read_bytes(path, max_bytes=_MAX_LOG_BYTES, error=ExperimentError)
+    if not any(outcome.encode() in data for outcome in RETRIED_OUTCOMES):
+        return 0  # nothing can be superseded
+    lines = data.split(b"\n")
+    last: dict[str, int] = {}
+    parsed: list[tuple[str | None, str | None]] = []
+    for number, raw in enumerate(lines):
+        try:
+            record = json.loads(raw) if raw.strip() else None
+        except ValueError:
+            record = None
+        if not isinstance(record, dict) or not isinstance(record.get("key"), dict):
+            parsed.append((None, None))
+            continue
+        key = json.dumps(record["key"], sort_keys=True)
+        parsed.append((key, record.get("outcome")))
+        last[key] = number
+    drop = {number for number, (key, outcome) in enumerate(parsed)
+            if key is not None and outcome in RETRIED_OUTCOMES and last[key] != number}
+    if drop:
+        write_atomic(path, b"\n".join(raw for number, raw in enumerate(lines) if number not in drop),
+                     error=ExperimentError)
+        _log.info("%s: %d superseded infrastructure-error record(s) removed (their cases were run again)",
+                  path, len(drop))
+    return len(drop)

@@ -241,7 +241,7 @@ def create_app(assistant_factory: Callable[[str], Any], *, config: str = "b4", c
         """``ok`` (200) while a worker slot is free, ``saturated`` (503) when none is."""
         busy = service.in_flight
         body = HealthResponse(status="ok" if busy < service.capacity else "saturated", workers=service.workers,
-                              capacity=service.capacity, in_flight=busy)
+                              capacity=service.capacity, in_flight=busy, abandoned=service.abandoned)
         return JSONResponse(body.model_dump(), status_code=200 if body.status == "ok" else 503)
 
     @app.get("/version", response_model=VersionResponse)

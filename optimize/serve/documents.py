@@ -13,8 +13,20 @@ from .errors import RequestFailure
 __all__ = ["answer_html", "answer_json", "prepare_documents", "wants_html"]
 
 
-def prepare_documents(request):
+def prepare_documents(request, *, until: float | None = None, limits=None, max_fragments: int | None = None):
     """Ingest ``request.documents`` and select fragments for its query.
+
+    Parameters
+    ----------
+    request : AskRequest
+    until : float, optional
+        ``time.monotonic()`` value at which the request times out: the
+        ingestion stops there (it is never worked on after its 504).
+    limits : assistant.ingest.limits.DocumentLimits, optional
+        The document limits (default from the environment).
+    max_fragments : int, optional
+        At most this many fragments are selected (the assistant's limit), less
+        any the request's ``evidence`` already holds.
 
     Returns
     -------
@@ -24,13 +36,20 @@ def prepare_documents(request):
     Raises
     ------
     RequestFailure
-        422 naming the document that is not valid base64 or cannot be ingested.
+        422 naming the document that is not valid base64 or cannot be
+        ingested; 413 for a document over a byte limit, 422 over another
+        limit (both naming the file and the limit); 504 when the request's
+        time ran out while ingesting.
     """
     if not request.documents:
         return None
     from assistant.ingest.errors import DocumentError
+    from assistant.ingest.limits import BYTE_LIMITS, Deadline, DocumentLimitError, DocumentLimits
     from assistant.ingest.run import prepare
     from assistant.ingest.select import DEFAULT_BUDGET
+
+    limits = DocumentLimits.from_env() if limits is None else limits
+    deadline = Deadline(limits, until=until)
 
     files = []
     for i, doc in enumerate(request.documents):
@@ -44,7 +63,14 @@ def prepare_documents(request):
                                  field=f"documents.{i}.content_base64") from None
     try:
         prepared = prepare(request.query, files=files, budget=request.budget or DEFAULT_BUDGET,
-                           target=request.target)
+                           target=request.target, limits=limits, deadline=deadline,
+                           max_fragments=None if max_fragments is None else max(1, max_fragments
+                                                                                  - len(request.evidence)))
+    except DocumentLimitError as exc:
+        if deadline.by_request and exc.limit == "max_seconds":
+            raise RequestFailure(504, "timeout", f"no answer within the request timeout ({exc})") from None
+        status = 413 if exc.limit in BYTE_LIMITS else 422
+        raise RequestFailure(status, "document_limit", str(exc), field="documents", value=exc.file) from None
     except DocumentError as exc:
         raise RequestFailure(422, "invalid_document", str(exc), field="documents") from None
     fragments = tuple(request.evidence) + prepared.fragments

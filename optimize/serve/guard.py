@@ -23,7 +23,7 @@ import time
 
 from .middleware import error_body
 
-__all__ = ["BearerAuth", "DEFAULT_BODY_TIMEOUT_S", "OPEN_PATHS", "RequestGuard", "non_finite_number"]
+__all__ = ["BearerAuth", "DEFAULT_BODY_TIMEOUT_S", "OPEN_PATHS", "RequestGuard", "lone_surrogate", "non_finite_number"]
 
 DEFAULT_BODY_TIMEOUT_S = 30.0
 OPEN_PATHS = frozenset({"/health"})
@@ -63,6 +63,44 @@ def non_finite_number(body: bytes) -> str | None:
         return exc.token
     except (ValueError, RecursionError):
         return None  # malformed JSON: the app answers 400 with the parser's reason
+    return None
+
+
+_MAYBE_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate(body: bytes) -> str | None:
+    """The field of a JSON body whose string holds a lone surrogate escape (``"\\ud800"``), or ``None``.
+
+    A lone surrogate is no Unicode character: it cannot be encoded as UTF-8,
+    so it is refused as malformed input (400) before any handler sees it.
+
+    Examples
+    --------
+    >>> lone_surrogate(b'{"query": "a\\\\ud800b"}'), lone_surrogate(b'{"query": "\\\\ud83d\\\\ude00"}')
+    ('query', None)
+    >>> lone_surrogate(b'{"documents": [{"name": "x\\\\udfff.txt"}]}')
+    'documents.0.name'
+    """
+    if not _MAYBE_SURROGATE.search(body):
+        return None
+    try:
+        value = json.loads(body)
+    except (ValueError, RecursionError):
+        return None  # malformed JSON: the app answers 400 with the parser's reason
+    stack = [((), value)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, str) and _SURROGATE.search(item):
+            return ".".join(map(str, path)) or "body"
+        if isinstance(item, dict):
+            for key, child in item.items():
+                if _SURROGATE.search(key):
+                    return ".".join(map(str, path + (key,)))
+                stack.append((path + (key,), child))
+        elif isinstance(item, list):
+            stack.extend((path + (i,), child) for i, child in reversed(list(enumerate(item))))
     return None
 
 
@@ -150,6 +188,12 @@ class RequestGuard:
         if bad is not None:
             await _answer(send, scope, 400, "invalid_json",
                           f"the body holds the non-finite number {bad}; JSON numbers must be finite")
+            return
+        where = lone_surrogate(body)
+        if where is not None:
+            await _answer(send, scope, 400, "invalid_json",
+                          f"field {where}: a string holds a lone surrogate escape (\\ud800-\\udfff), which is "
+                          "not a Unicode character")
             return
         replayed = False
 

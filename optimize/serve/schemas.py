@@ -153,13 +153,19 @@ class ErrorResponse(BaseModel):
 
 
 class HealthResponse(BaseModel):
-    """Liveness and load: ``ok`` while a worker slot is free, ``saturated`` otherwise."""
+    """Liveness and load: ``ok`` while a worker slot is free, ``saturated`` otherwise.
+
+    ``in_flight`` counts admitted calls (running, queued, or still running
+    after a 504); ``abandoned`` those still running after their request was
+    answered 504.
+    """
 
     model_config = _STRICT
     status: str
     workers: int
     capacity: int
     in_flight: int
+    abandoned: int = 0
 
 
 class VersionResponse(BaseModel):

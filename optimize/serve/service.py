@@ -3,14 +3,20 @@ timeout and the mapping of failures to HTTP statuses.
 
 Assistant calls are blocking (DSPy, the LM client, the engine), so each runs in
 a :class:`~concurrent.futures.ThreadPoolExecutor` of ``workers`` threads.  At
-most ``workers + queue`` calls are admitted at once; the next one gets 503
+most ``workers + queue`` calls are admitted at once, and at most half the
+workers' worth of calls with documents (ingestion is CPU work: a flood of
+documents leaves the other workers to plain requests); the next one gets 503
 (``busy``) at once instead of waiting in an unbounded queue.  The request
 waits ``timeout_s`` seconds for its call and then answers 504 with its request
 id.  A Python thread cannot be killed, so a timed-out call keeps its slot until
 it returns (a queued call is cancelled before it starts): the pool never grows,
 and a backbone that hangs for good shows up as ``saturated`` on ``/health``
-and as 503s rather than as a pile of threads.  Give remote backbones a client
-timeout too (``paratrace serve --lm-timeout``) so their slots come back.
+and as 503s rather than as a pile of threads.  Document ingestion is bounded
+by the request's own timeout (:class:`~assistant.ingest.limits.Deadline`):
+a call answered 504 stops at its next check and makes no model call, and
+``/health`` counts the calls still running after their 504 (``abandoned``).
+Give remote backbones a client timeout too (``paratrace serve --lm-timeout``)
+so their slots come back.
 """
 
 from __future__ import annotations
@@ -204,10 +210,15 @@ class Service:
         if self.config not in self.configs:
             raise ServeError(f"the default configuration {config!r} is not among {list(self.configs)}")
         self.workers, self.capacity, self.timeout_s = workers, workers + queue, float(timeout_s)
+        # Requests with documents spend CPU on ingestion: at most half the workers hold them, so the
+        # other half keeps answering plain requests under a flood of documents.
+        self.document_slots = max(1, workers // 2)
+        self._documents_in_flight = 0
         self.assistants = {c: assistant_factory(c) for c in self.configs}
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="paratrace-serve")
         self._lock = threading.Lock()
         self._in_flight = 0
+        self._abandoned: set[Future] = set()
         self._closed = False
 
     @property
@@ -216,20 +227,31 @@ class Service:
         return self._in_flight
 
     @property
+    def abandoned(self) -> int:
+        """Calls still running after their request was answered 504 (they hold their slot until they stop)."""
+        with self._lock:
+            return len(self._abandoned)
+
+    @property
     def model(self) -> str:
         """The backbone model string of the default configuration."""
         return self.assistants[self.config].backbone.model
 
-    def _admit(self) -> bool:
+    def _admit(self, documents: bool = False) -> bool:
         with self._lock:
             if self._closed or self._in_flight >= self.capacity:
                 return False
+            if documents and self._documents_in_flight >= self.document_slots:
+                return False
             self._in_flight += 1
+            self._documents_in_flight += documents
             return True
 
-    def _release(self, _future: Future | None = None) -> None:
+    def _release(self, future: Future | None = None, documents: bool = False) -> None:
         with self._lock:
             self._in_flight -= 1
+            self._documents_in_flight -= documents
+            self._abandoned.discard(future)
 
     def resolve(self, request: AskRequest):
         """The assistant for ``request`` after the input-limit check.
@@ -269,20 +291,28 @@ class Service:
         config, assistant = self.resolve(request)
         if state is not None:
             state.update(config=config, model=assistant.backbone.model)
-        if not self._admit():
+        documents = bool(request.documents)
+        if not self._admit(documents):
+            if documents:
+                raise RequestFailure(503, "busy", f"all {self.document_slots} slots for requests with documents "
+                                     f"are taken (half of {self.workers} workers); retry later")
             raise RequestFailure(503, "busy", f"all {self.capacity} slots are taken "
                                  f"({self.workers} workers); retry later")
         admitted = time.perf_counter()
+        until = time.monotonic() + self.timeout_s
         try:
-            future = self._executor.submit(_call, assistant, request, admitted)
+            future = self._executor.submit(_call, assistant, request, admitted, until)
         except RuntimeError:  # the executor is shutting down
-            self._release()
+            self._release(None, documents)
             raise RequestFailure(503, "busy", "the service is stopping") from None
-        future.add_done_callback(self._release)
+        future.add_done_callback(lambda done: self._release(done, documents))
         try:
             answer = await asyncio.wait_for(asyncio.wrap_future(future), self.timeout_s)
         except asyncio.TimeoutError:
-            future.cancel()
+            if not future.cancel():
+                with self._lock:
+                    if not future.done():
+                        self._abandoned.add(future)  # stops at its next deadline check (ingestion, LM timeout)
             raise RequestFailure(504, "timeout", f"no answer within {self.timeout_s:g} s") from None
         except RequestFailure:
             raise
@@ -307,11 +337,13 @@ def request_texts(request) -> list[str]:
     return [t for t in texts if isinstance(t, str) and t]
 
 
-def _call(assistant, request: AskRequest, admitted: float) -> Answer:
+def _call(assistant, request: AskRequest, admitted: float, until: float) -> Answer:
     from .documents import prepare_documents
 
     started = time.perf_counter()
-    prepared = prepare_documents(request)
+    prepared = prepare_documents(request, until=until, max_fragments=assistant.limits.max_fragments)
+    if time.monotonic() > until:  # answered 504 already: spend no LM call on it
+        raise RequestFailure(504, "timeout", "the request timed out before its model call")
     evidence = prepared.fragments if prepared is not None else request.evidence
     result = assistant.run(request.query, evidence, target=request.target)
     done = time.perf_counter()

@@ -37,7 +37,10 @@ __all__ = ["CliContext", "GuardedGroup", "app", "debug_enabled", "new_app", "reg
 
 
 def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
+    """One line with control sequences escaped (a file name cannot drive the terminal)."""
+    from symbolic.support.textsafe import one_line
+
+    return one_line(text)
 
 
 def _clean(text) -> str:

@@ -58,6 +58,10 @@ _BEARER = re.compile(r"(?i)(\bbearer\s+)[A-Za-z0-9._~+/=\-]{6,}")
 _MIN_SECRET = 6
 _registered: set[str] = set()
 _lock = threading.Lock()
+_cached: tuple | None = None  # (os.environ's data, registered values, values): secret_values' last scan
+# Literal parts of the key shapes: the patterns are tried only on text holding one of them.
+_SHAPE_HINTS = ("sk-", "AKIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "hf_", "AIza", "xox",
+                "gsk_", "r8_")
 
 
 def register_secret(value: str | None) -> None:
@@ -72,12 +76,24 @@ def register_secret(value: str | None) -> None:
 
 
 def secret_values(environ: Mapping[str, str] | None = None) -> list[str]:
-    """The values to mask: credential-named environment variables and registered secrets, longest first."""
+    """The values to mask: credential-named environment variables and registered secrets, longest first.
+
+    The scan of ``os.environ`` is cached until the environment or the registered values change.
+    """
+    global _cached
+    data = getattr(os.environ, "_data", None) if environ is None else None
+    with _lock:
+        registered = frozenset(_registered)
+        cached = _cached
+    if data is not None and cached is not None and cached[1] == registered and cached[0] == data:
+        return list(cached[2])
     environ = os.environ if environ is None else environ
     values = {v for k, v in environ.items() if SECRET_NAME.search(k) and v and len(v) >= _MIN_SECRET}
-    with _lock:
-        values |= _registered
-    return sorted(values, key=len, reverse=True)
+    values = sorted(values | registered, key=len, reverse=True)
+    if data is not None:
+        with _lock:
+            _cached = (dict(data), registered, tuple(values))
+    return values
 
 
 def redact_text(text: str, environ: Mapping[str, str] | None = None) -> str:
@@ -97,8 +113,11 @@ def redact_text(text: str, environ: Mapping[str, str] | None = None) -> str:
     for secret in secret_values(environ):
         if secret in text:
             text = text.replace(secret, MASK)
-    text = _KEY_SHAPES.sub(MASK, text)
-    return _BEARER.sub(lambda m: m.group(1) + MASK, text)
+    if any(hint in text for hint in _SHAPE_HINTS):
+        text = _KEY_SHAPES.sub(MASK, text)
+    if "bearer" in text.lower():
+        text = _BEARER.sub(lambda m: m.group(1) + MASK, text)
+    return text
 
 
 def redact(value: Any, environ: Mapping[str, str] | None = None, *, drop_secret_keys: bool = True) -> Any:

@@ -143,7 +143,8 @@ def test_a_full_pool_answers_503_at_once_and_health_says_saturated():
         assert health.status_code == 503 and health.json()["status"] == "saturated"
         gate.open()
         _wait_idle(app.state.service)
-        assert client.get("/health").json() == {"status": "ok", "workers": 1, "capacity": 1, "in_flight": 0}
+        assert client.get("/health").json() == {"status": "ok", "workers": 1, "capacity": 1, "in_flight": 0,
+                                                  "abandoned": 0}
 
 
 def _wait_idle(service):
