@@ -137,7 +137,7 @@ def _summarize(workdir: Path, run: dict) -> dict | None:
         "planned": len(run["cases"]), "finished": len(latest), "outcomes": dict(sorted(outcomes.items())),
         "answered": len(scored), "hard_failures": sum(r.hard_failure for r in scored),
         "shortcuts": sum(r.shortcut for r in scored),
-        "scored_rate": (len(scored) - sum(r.hard_failure for r in scored)) / len(run["cases"]),
+        "scored_rate": (len(scored) - sum(r.hard_failure for r in scored)) / max(1, len(latest)),
         "ASA": correct / len(scored) if scored else None,
         "ASA_ci": None if interval is None else [round(interval.low, 3), round(interval.high, 3)],
         "metrics": {k: (None if v.value is None else round(v.value, 3)) for k, v in sorted(agg.items())},
@@ -174,7 +174,7 @@ def page(rows: list[dict], missing: list[str] = (), slices: dict[str, list[str]]
             "a shortcut (a theory that asserts the target as a fact) counts as incorrect. Intervals are "
             "Wilson 95 %; paired tests are exact McNemar on the cases both runs answered (b: only the "
             "first correct, c: only the second).", ""]
-    lines = head + ["| run | model | config | cases | finished | scored rate | shortcuts | ASA [95 % CI] | CLA | "
+    lines = head + ["| run | model | config | cases | finished | scored (of finished) | shortcuts | ASA [95 % CI] | CLA | "
                     "DLA | TGC | NER | PHA | s/case (median) | tokens/case (median) |",
                     "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in rows:
