@@ -54,7 +54,8 @@ class _Endpoint(BaseHTTPRequestHandler):
         body = json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": request.get("model", ""),
                            "choices": [{"index": 0, "finish_reason": "length" if probe else "stop",
                                         "message": {"role": "assistant", "content": content}}],
-                           "usage": {"prompt_tokens": 5, "completion_tokens": 5, "total_tokens": 10}}).encode()
+                           "usage": {"prompt_tokens": 5, "completion_tokens": 1 if probe else 5,
+                                     "total_tokens": 6 if probe else 10}}).encode()
         self.send_response(200)
         self.send_header("content-type", "application/json")
         self.send_header("content-length", str(len(body)))

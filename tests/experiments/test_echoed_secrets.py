@@ -54,7 +54,8 @@ class _EchoAuthorization(BaseHTTPRequestHandler):
         self._send({"id": "echo", "object": "chat.completion", "created": 0, "model": request.get("model", ""),
                     "choices": [{"index": 0, "finish_reason": finish,
                                  "message": {"role": "assistant", "content": content}}],
-                    "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20}})
+                    "usage": {"prompt_tokens": 10, "completion_tokens": 1 if content == "OK" else 10,
+                              "total_tokens": 11 if content == "OK" else 20}})
 
     def _send(self, payload):
         body = json.dumps(payload).encode()
