@@ -130,7 +130,7 @@ def _answers(workdir: Path) -> dict:
         meta = out.get("meta") or {}
         cases.append({"case": r["key"]["case"], "configuration": r["key"]["configuration"],
                       "outcome": r["outcome"], "status": common.get("final_status"),
-                      "citations": len(common.get("citations") or []), "calls": r.get("calls"),
+                      "citations": len(common.get("evidence_ids") or []), "calls": r.get("calls"),
                       "tokens": r.get("tokens"), "latency_s": round((meta.get("latency_ms") or 0) / 1000, 1),
                       "failure": (meta.get("failure_reason") or "")[:160] or None})
     return {"outcomes": outcomes, "cases": sorted(cases, key=lambda c: (c["configuration"], c["case"]))}
