@@ -23,12 +23,12 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Sequence
 
-from symbolic.scenario.labels import normalize_evidence_id
+from symbolic.scenario.labels import Basis, normalize_evidence_id
 from symbolic.scenario.literals import NEG
 
-__all__ = ["BASES", "fragment_entry_schema", "from_fragments", "is_by_fragment"]
+__all__ = ["fragment_entry_schema", "from_fragments", "is_by_fragment"]
 
-BASES = ["exception", "hierarchy", "specificity", "temporal", "authority"]
+_BASES = [b.value for b in Basis]
 _EXCEPTION = re.compile(rf"^{NEG}applicable\(([^()]+)\)$")
 
 
@@ -64,7 +64,7 @@ def fragment_entry_schema(fragment: str, ids: Sequence[str], limits: Mapping[str
         else {"type": "array", "maxItems": 0, "items": {"type": "string"}}
     rule = {"type": "object", "properties": {
         "if": {"type": "array", "items": {"$ref": "#/$defs/literal"}, "maxItems": limits["antecedents"]},
-        "then": then, "over": over, "basis": {"enum": BASES}}, "required": ["if", "then", "over", "basis"]}
+        "then": then, "over": over, "basis": {"enum": _BASES}}, "required": ["if", "then", "over", "basis"]}
     return {"type": "object", "properties": {
         "facts": {"type": "array", "items": {"$ref": "#/$defs/fact_literal"}, "maxItems": limits["fragment_facts"]},
         "rules": {"type": "array", "items": rule, "maxItems": limits["fragment_rules"]}},

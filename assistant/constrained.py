@@ -28,7 +28,7 @@ import re
 import string
 from typing import Any, Callable, Mapping, Sequence
 
-from symbolic.scenario.labels import normalize_evidence_id
+from symbolic.scenario.labels import RuleKind, Status, normalize_evidence_id
 from symbolic.scenario.literals import NEG, normalize_literal
 
 from .by_fragment import fragment_entry_schema
@@ -42,8 +42,8 @@ LIMITS: Mapping[str, int] = {"facts": 6, "rules": 5, "antecedents": 3,
 
 _FIRST = string.ascii_uppercase
 _REST = string.ascii_letters + string.digits
-_STATUS = ["accepted", "rejected", "both", "undecidable"]
-_KINDS = ["defeasible", "strict", "defeater"]
+_STATUS = [s.value for s in Status]
+_KINDS = [k.value for k in RuleKind]
 
 
 def _char_class(chars: str) -> str:
