@@ -34,6 +34,7 @@ __all__ = ["ARTIFACTS_DIRNAME", "GroupLog", "RUNS_TABLE_QUERY", "default_trackin
 
 # The UI opens an experiment on its runs table (not on the GenAI overview) with this query.
 RUNS_TABLE_QUERY = "workflowType=machine_learning"
+EXPERIMENT_TAGS = {"mlflow.experimentKind": "custom_model_development"}
 #: The directory next to a local ``mlflow.db`` that holds its experiments' artifacts.
 ARTIFACTS_DIRNAME = "mlruns"
 
@@ -86,7 +87,7 @@ def _slug(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name).strip(".") or "experiment"
 
 
-def use_experiment(mlflow, name: str):
+def use_experiment(mlflow, name: str, *, tags: Mapping[str, str] | None = None):
     """Make ``name`` the active experiment, creating it with its artifacts beside a local store.
 
     In a SQLite store (:func:`local_artifact_root`) a new experiment gets the
@@ -100,6 +101,9 @@ def use_experiment(mlflow, name: str):
         With the tracking URI set (:func:`setup_mlflow`).
     name : str
         The experiment name.
+    tags : mapping, optional
+        Tags a new experiment is created with (in the same statement, so
+        concurrent creators never insert the same tag twice).
 
     Returns
     -------
@@ -111,7 +115,7 @@ def use_experiment(mlflow, name: str):
     if experiment is None:
         location = (root / _slug(name)).as_uri() if root is not None else None
         try:
-            mlflow.create_experiment(name, artifact_location=location)
+            mlflow.create_experiment(name, artifact_location=location, tags=dict(tags or {}))
         except Exception:  # noqa: BLE001 - a concurrent process created it first (unique name)
             if mlflow.get_experiment_by_name(name) is None:
                 raise
@@ -161,9 +165,15 @@ def runs_table_url(base_url: str, experiment_id: str) -> str:
 
 
 def _experiment(mlflow, suite: str) -> str:
-    experiment = use_experiment(mlflow, f"paratrace/{suite}")
     # MLflow versions that read the kind from the experiment open it on the runs table.
-    mlflow.set_experiment_tag("mlflow.experimentKind", "custom_model_development")
+    experiment = use_experiment(mlflow, f"paratrace/{suite}", tags=EXPERIMENT_TAGS)
+    missing = {k: v for k, v in EXPERIMENT_TAGS.items() if experiment.tags.get(k) != v}
+    for key, value in missing.items():  # an experiment created before the tag existed
+        try:
+            mlflow.set_experiment_tag(key, value)
+        except Exception:  # noqa: BLE001 - a concurrent process set it first (unique key)
+            if mlflow.get_experiment(experiment.experiment_id).tags.get(key) != value:
+                raise
     return experiment.experiment_id
 
 

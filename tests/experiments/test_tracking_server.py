@@ -80,3 +80,28 @@ def test_concurrent_runs_on_the_shared_server_arrive_complete_and_once(tmp_path)
     assert client.get_run(run_id).info.status == "FINISHED"
     loaded = load_program(f"models:/{name}/{version}", tracking_uri=URI)  # artifacts served by the server
     assert loaded.config == "b4" and loaded.manifest.optimizer == "labeled"
+
+
+def test_processes_creating_one_experiment_at_once_all_get_it_tagged(tmp_path):
+    """Six processes open one new experiment at the same moment: each gets the
+    same experiment, tagged once, and none fails on a duplicate tag insert."""
+    from mlflow import MlflowClient
+
+    name = f"race_{tmp_path.parents[1].name}_{os.getpid()}".replace("-", "_")
+    script = ("import sys, os, time; from pathlib import Path; "
+              "from experiments.runner.tracking import setup_mlflow, _experiment; "
+              "m = setup_mlflow(tracking_uri=sys.argv[1], autolog_dspy=False); "
+              "Path(f'ready-{os.getpid()}').touch(); "  # a barrier: all six start their requests together
+              "[time.sleep(0.01) for _ in iter(lambda: len(list(Path('.').glob('ready-*'))) < 6, False)]; "
+              "print(_experiment(m, sys.argv[2]))")
+    root = str(Path(__file__).resolve().parents[2])
+    env = {**os.environ, "PYTHONPATH": root, "MLFLOW_DISABLE_TELEMETRY": "true"}
+    procs = [subprocess.Popen([sys.executable, "-c", script, URI, name], cwd=tmp_path, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) for _ in range(6)]
+    outputs = [p.communicate(timeout=600)[0] for p in procs]
+    assert all(p.returncode == 0 for p in procs), "\n---\n".join(o[-2000:] for o in outputs)
+    ids = {o.strip().splitlines()[-1] for o in outputs}
+    assert len(ids) == 1
+    experiment = MlflowClient(tracking_uri=URI).get_experiment(ids.pop())
+    assert experiment.name == f"paratrace/{name}"
+    assert experiment.tags["mlflow.experimentKind"] == "custom_model_development"
