@@ -38,7 +38,8 @@ from .cache import active_cache, endpoint_of, request_key
 from .constrained import case_schema, output_example
 from .errors import CallLimitError, ValidationFailure, call_limit_in
 
-__all__ = ["CallLog", "CallRecord", "InstructorAdapter", "case_response_format", "compact_schema", "recording",
+__all__ = ["CallLog", "CallRecord", "InstructorAdapter", "case_response_format", "compact_schema",
+           "decodes_under_grammar", "recording",
            "response_model_for"]
 
 _DROP = ("n", "tools", "tool_choice", "response_format", "rollout_id")
@@ -351,6 +352,16 @@ class _Sent(Exception):
 
 class _ProbeReply(pydantic.BaseModel):
     ok: bool
+
+
+def decodes_under_grammar() -> bool:
+    """Whether the active DSPy adapter and LM decode replies under per-case grammars.
+
+    True when the active adapter is an :class:`InstructorAdapter` that sends the
+    schema as ``response_format`` to the active LM (:mod:`assistant.constrained`).
+    """
+    adapter, lm = dspy.settings.adapter, dspy.settings.lm
+    return isinstance(adapter, InstructorAdapter) and lm is not None and adapter._constrained(lm)
 
 
 def case_response_format(response_model: type[pydantic.BaseModel] = _ProbeReply) -> dict:

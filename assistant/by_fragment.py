@@ -1,134 +1,228 @@
-"""The by-fragment form of an extraction: one entry per evidence fragment, in the package's order.
+"""The by-fragment form of an extraction: one entry per evidence fragment, saying what it does.
 
 Under constrained decoding, B4's extraction (:class:`~assistant.extraction.Extraction`)
-is asked for fragment by fragment::
+is asked for fragment by fragment, each fragment in one of three roles::
 
-    {"E-01": {"facts": [], "rules": [{"if": ["LateDelivery(x)"], "then": "Penalty(x)", "over": [],
-                                      "basis": "hierarchy"}]},
-     "E-02": {"facts": ["LateDelivery(x)"], "rules": []}, ...}
+    {"E-01": {"role": "fact", "meets": ["E-04"]},
+     "E-04": {"role": "rule", "condition": "LateDelivery", "concludes": "yes", "over": [],
+              "basis": "hierarchy"},
+     "E-05": {"role": "rule", "condition": "ForceMajeure", "concludes": "no", "over": ["E-04"],
+              "basis": "exception"},
+     "E-07": {"role": "none"}}
 
-The grammar makes the model visit every fragment (it cannot skip one, copy an
-example or cite a fragment that does not exist), and every reference is a
-fragment id of the package: ``over`` lists the fragments whose rules this rule
-prevails over, and a ``then`` of ``¬applicable(E-03)`` is an exception to the
-rules of fragment E-03.  :func:`from_fragments` turns the reply into the
-extraction's usual form (facts ``f1..``, rules ``r1..`` in fragment order,
-priorities and exceptions naming rule ids), which the extraction then validates
-as any other reply.  A reference to a fragment that states no rule is dropped
-and listed in ``dropped``.
+A *rule* fragment states one defeasible rule: its condition (a predicate name,
+applied to the target's arguments) leads to the target literal (``yes``) or to
+its complement (``no``), and ``over`` lists the rule fragments it prevails over.
+A *fact* fragment reports that the condition of each rule fragment it ``meets``
+holds.  Every link is a fragment id of the package, so a fact always names a
+condition some rule uses, and the grammar can rule out dangling references,
+self-priorities and a fact that asserts the target (a condition name is never
+the target's predicate).  This is the contract a small model can meet: it reads
+each fragment once and says what the fragment does, while the theory's literals
+are built here.  :func:`from_fragments` turns the reply into the extraction's
+usual form (facts ``f1..``, rules ``r1..`` in fragment order, priorities
+naming rule ids), which the extraction then validates as any other reply.  A
+link to a fragment that states no rule is left out and listed in ``dropped``.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any, Mapping, Sequence
 
 from symbolic.scenario.labels import Basis, normalize_evidence_id
-from symbolic.scenario.literals import NEG
+from symbolic.scenario.literals import atom, complement, normalize_literal
 
-__all__ = ["fragment_entry_schema", "from_fragments", "is_by_fragment"]
+__all__ = ["ROLES", "fragment_entry_schema", "from_fragments", "is_by_fragment", "to_fragments"]
 
+#: The roles a fragment can play.
+ROLES = ("rule", "fact", "none")
 _BASES = [b.value for b in Basis]
-_EXCEPTION = re.compile(rf"^{NEG}applicable\(([^()]+)\)$")
 
 
 def is_by_fragment(data: Any) -> bool:
-    """Whether ``data`` is a reply in the by-fragment form (a dict of fragment entries).
+    """Whether ``data`` is a reply in the by-fragment form (a dict of fragment entries with roles).
 
-    >>> is_by_fragment({"E-01": {"facts": [], "rules": []}}), is_by_fragment({"facts": [], "rules": []})
+    >>> is_by_fragment({"E-01": {"role": "none"}}), is_by_fragment({"facts": [], "rules": []})
     (True, False)
     """
     if not isinstance(data, Mapping) or "facts" in data or "rules" in data:
         return False
     entries = [v for k, v in data.items() if k != "target"]
-    return bool(entries) and all(isinstance(v, Mapping) and ("facts" in v or "rules" in v) for v in entries)
+    return bool(entries) and all(isinstance(v, Mapping) and v.get("role") in ROLES for v in entries)
 
 
-def fragment_entry_schema(fragment: str, ids: Sequence[str], limits: Mapping[str, int]) -> dict[str, Any]:
-    """The JSON schema of one fragment's entry (literals by ``$ref``: ``#/$defs/literal``, ``fact_literal``).
+def fragment_entry_schema(fragment: str, ids: Sequence[str], condition: Mapping[str, Any],
+                          limits: Mapping[str, int]) -> dict[str, Any]:
+    """The JSON schema of one fragment's entry: a rule, a fact or nothing relevant.
 
     Parameters
     ----------
     fragment : str
-        The entry's fragment id (a rule never prevails over, nor excepts, its own fragment).
+        The entry's fragment id (a rule never prevails over its own fragment).
     ids : sequence of str
         The package's fragment ids.
+    condition : mapping
+        The schema of a condition name (a pattern that refuses the target's predicate).
     limits : mapping
-        ``fragment_facts``, ``fragment_rules``, ``antecedents`` and ``over`` bounds.
+        ``over`` and ``meets`` bounds.
     """
     others = [i for i in ids if i != fragment]
-    then: dict[str, Any] = {"$ref": "#/$defs/literal"}
-    if others:
-        then = {"anyOf": [then, {"enum": [f"{NEG}applicable({i})" for i in others]}]}
     over = {"type": "array", "items": {"enum": others}, "maxItems": limits["over"]} if others \
         else {"type": "array", "maxItems": 0, "items": {"type": "string"}}
     rule = {"type": "object", "properties": {
-        "if": {"type": "array", "items": {"$ref": "#/$defs/literal"}, "maxItems": limits["antecedents"]},
-        "then": then, "over": over, "basis": {"enum": _BASES}}, "required": ["if", "then", "over", "basis"]}
-    return {"type": "object", "properties": {
-        "facts": {"type": "array", "items": {"$ref": "#/$defs/fact_literal"}, "maxItems": limits["fragment_facts"]},
-        "rules": {"type": "array", "items": rule, "maxItems": limits["fragment_rules"]}},
-        "required": ["facts", "rules"]}
+        "role": {"const": "rule"}, "condition": condition, "concludes": {"enum": ["yes", "no"]},
+        "over": over, "basis": {"enum": _BASES}}, "required": ["role", "condition", "concludes", "over", "basis"]}
+    fact = {"type": "object", "properties": {
+        "role": {"const": "fact"},
+        "meets": {"type": "array", "items": {"enum": list(ids)}, "minItems": 1, "maxItems": limits["meets"]}},
+        "required": ["role", "meets"]}
+    none = {"type": "object", "properties": {"role": {"const": "none"}}, "required": ["role"]}
+    return {"anyOf": [rule, fact, none]}
 
 
-def from_fragments(data: Mapping[str, Any]) -> dict[str, Any]:
+def _arguments(target: str) -> str:
+    literal = normalize_literal(target)
+    return literal[literal.index("("):] if "(" in literal else "()"
+
+
+def from_fragments(data: Mapping[str, Any], target: str | None = None) -> dict[str, Any]:
     """The usual extraction form of a by-fragment reply.
 
-    Facts and rules are numbered in fragment order; ``over`` becomes one
-    priority per pair of rules, and ``¬applicable(E-k)`` one exception per rule
-    of fragment E-k.  References to fragments without rules are left out and
-    named in ``dropped``.
+    Parameters
+    ----------
+    data : mapping
+        Fragment id -> entry (:func:`fragment_entry_schema`); a ``target`` key, where
+        present, names the target literal.
+    target : str, optional
+        The target literal, when ``data`` does not name it.
+
+    Returns
+    -------
+    dict
+        ``facts``, ``rules``, ``attacks`` (empty), ``priorities``, ``dropped`` (the
+        links left out, as sentences) and ``target`` where ``data`` has one.
+
+    Raises
+    ------
+    ValueError
+        Without a target literal (the conditions take the target's arguments).
 
     Examples
     --------
     >>> out = from_fragments({
-    ...     "E-01": {"facts": [], "rules": [{"if": ["Late(x)"], "then": "Penalty(x)", "over": [],
-    ...                                      "basis": "hierarchy"}]},
-    ...     "E-02": {"facts": [], "rules": [{"if": ["Storm(x)"], "then": "¬Penalty(x)", "over": ["E-01"],
-    ...                                      "basis": "exception"}]},
-    ...     "E-03": {"facts": ["Late(x)", "Storm(x)"], "rules": []}})
-    >>> [(f["id"], f["literal"]) for f in out["facts"]]
-    [('f1', 'Late(x)'), ('f2', 'Storm(x)')]
+    ...     "E-01": {"role": "rule", "condition": "Late", "concludes": "yes", "over": [], "basis": "hierarchy"},
+    ...     "E-02": {"role": "rule", "condition": "Storm", "concludes": "no", "over": ["E-01"],
+    ...              "basis": "exception"},
+    ...     "E-03": {"role": "fact", "meets": ["E-01", "E-02"]}}, target="Penalty(x)")
+    >>> [(r["id"], r["antecedents"], r["consequent"]) for r in out["rules"]]
+    [('r1', ['Late(x)'], 'Penalty(x)'), ('r2', ['Storm(x)'], '¬Penalty(x)')]
+    >>> [(f["literal"], f["evidence"]) for f in out["facts"]]
+    [('Late(x)', ['E-03']), ('Storm(x)', ['E-03'])]
     >>> [(p["stronger"], p["weaker"], p["basis"]) for p in out["priorities"]], out["dropped"]
     ([('r2', 'r1', 'exception')], [])
     """
-    entries = [(k, v) for k, v in data.items() if k != "target" and isinstance(v, Mapping)]
-    rules_of: dict[str, list[str]] = {}
-    count = 0
+    target = data.get("target") or target
+    if not isinstance(target, str) or not target.strip():
+        raise ValueError("a by-fragment reply needs the target literal: its conditions take the target's arguments")
+    arguments = _arguments(target)
+    yes = normalize_literal(target)
+    entries = [(normalize_evidence_id(k), v) for k, v in data.items() if k != "target" and isinstance(v, Mapping)]
+    condition_of: dict[str, str] = {}
+    rule_of: dict[str, str] = {}
+    rules: list[dict[str, Any]] = []
     for fragment, entry in entries:
-        for _ in entry.get("rules") or ():
-            count += 1
-            rules_of.setdefault(normalize_evidence_id(fragment), []).append(f"r{count}")
-    facts, rules, priorities, dropped = [], [], [], []
-    count = 0
+        if entry.get("role") != "rule":
+            continue
+        name = str(entry.get("condition", "")).strip() or "Condition"
+        if f"{name}{arguments}" in condition_of.values():  # each rule fragment has a condition of its own
+            name += fragment.replace("-", "")
+        condition_of[fragment] = f"{name}{arguments}"
+        rule_of[fragment] = f"r{len(rules) + 1}"
+        rules.append({"id": rule_of[fragment], "antecedents": [condition_of[fragment]],
+                      "consequent": yes if entry.get("concludes") == "yes" else complement(yes),
+                      "kind": "defeasible", "evidence": [fragment]})
+    facts: list[dict[str, Any]] = []
+    priorities: list[dict[str, Any]] = []
+    dropped: list[str] = []
     for fragment, entry in entries:
-        for literal in entry.get("facts") or ():
-            facts.append({"id": f"f{len(facts) + 1}", "literal": literal, "evidence": [fragment]})
-        for rule in entry.get("rules") or ():
-            count += 1
-            ident = f"r{count}"
-            then = str(rule.get("then", ""))
-            excepted = _EXCEPTION.match(then)
-            targets = [then]
-            if excepted and excepted.group(1).strip() not in {f"r{i}" for i in range(1, 100)}:
-                ref = normalize_evidence_id(excepted.group(1))
-                targets = [f"{NEG}applicable({r})" for r in rules_of.get(ref, ())]
-                if not targets:
-                    dropped.append(f"{fragment}: an exception to {ref}, which states no rule")
+        if entry.get("role") == "fact":
+            for ref in dict.fromkeys(normalize_evidence_id(r) for r in entry.get("meets") or ()):
+                if ref not in condition_of:
+                    dropped.append(f"{fragment}: meets the condition of {ref}, which states no rule")
                     continue
-            for k, consequent in enumerate(targets):
-                rid = ident if k == 0 else f"{ident}_{k + 1}"
-                rules.append({"id": rid, "antecedents": list(rule.get("if") or ()), "consequent": consequent,
-                              "kind": "defeasible", "evidence": [fragment]})
-            for weaker_fragment in rule.get("over") or ():
-                ref = normalize_evidence_id(weaker_fragment)
-                weaker = [r for r in rules_of.get(ref, ()) if r != ident]
-                if not weaker:
+                facts.append({"id": f"f{len(facts) + 1}", "literal": condition_of[ref], "evidence": [fragment]})
+        elif entry.get("role") == "rule":
+            for ref in dict.fromkeys(normalize_evidence_id(r) for r in entry.get("over") or ()):
+                if ref not in rule_of or ref == fragment:
                     dropped.append(f"{fragment}: prevails over {ref}, which states no rule")
-                for w in weaker:
-                    priorities.append({"stronger": ident, "weaker": w, "basis": rule.get("basis") or "hierarchy",
-                                       "evidence": [fragment]})
+                    continue
+                priorities.append({"stronger": rule_of[fragment], "weaker": rule_of[ref],
+                                   "basis": entry.get("basis") or "hierarchy", "evidence": [fragment]})
     out = {"facts": facts, "rules": rules, "attacks": [], "priorities": priorities, "dropped": dropped}
     if "target" in data:
         out["target"] = data["target"]
     return out
+
+
+def to_fragments(facts: Sequence[Any], rules: Sequence[Any], priorities: Sequence[Any], target: str,
+                 ids: Sequence[str]) -> dict[str, Any]:
+    """A theory in the by-fragment form, as far as the form can state it (demos from gold theories).
+
+    A rule that concludes the target or its complement becomes its first fragment's
+    rule entry (its condition: the predicate of its first antecedent); a fact whose
+    literal is such a rule's antecedent makes its first fragment meet that rule's
+    fragment when every antecedent of the rule is a fact; a priority between two such rules becomes ``over``.  Chains through
+    intermediate conclusions, rules without antecedents and explicit attacks have
+    no by-fragment form and are left out.
+
+    Parameters
+    ----------
+    facts, rules, priorities : sequence
+        Objects with the fields of :class:`~symbolic.scenario.model.Fact`, ``Rule``
+        and ``Priority`` (``literal``, ``antecedents``, ``consequent``, ``stronger``,
+        ``weaker``, ``basis``, ``evidence``).
+    target : str
+        The target literal.
+    ids : sequence of str
+        The package's fragment ids (every one gets an entry).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as O
+    >>> out = to_fragments([O(literal="Late(x)", evidence=["E-02"])],
+    ...                    [O(id="r1", antecedents=["Late(x)"], consequent="Penalty(x)", evidence=["E-01"])],
+    ...                    [], "Penalty(x)", ["E-01", "E-02", "E-03"])
+    >>> out["E-01"]["condition"], out["E-02"], out["E-03"]
+    ('Late', {'role': 'fact', 'meets': ['E-01']}, {'role': 'none'})
+    """
+    yes = normalize_literal(target)
+    entries: dict[str, dict[str, Any]] = {normalize_evidence_id(i): {"role": "none"} for i in ids}
+    fragment_of: dict[str, str] = {}
+    for rule in rules:
+        fragment = normalize_evidence_id(rule.evidence[0]) if rule.evidence else None
+        if (fragment not in entries or entries[fragment]["role"] != "none" or not rule.antecedents
+                or rule.consequent not in (yes, complement(yes))):
+            continue
+        name = atom(normalize_literal(rule.antecedents[0])).split("(", 1)[0]
+        entries[fragment] = {"role": "rule", "condition": name, "concludes": "yes" if rule.consequent == yes else "no",
+                             "over": [], "basis": "hierarchy"}
+        fragment_of[rule.id] = fragment
+    for priority in priorities:
+        stronger, weaker = fragment_of.get(priority.stronger), fragment_of.get(priority.weaker)
+        if stronger and weaker and stronger != weaker and weaker not in entries[stronger]["over"]:
+            entries[stronger]["over"].append(weaker)
+            basis = getattr(priority.basis, "value", priority.basis)
+            entries[stronger]["basis"] = str(basis)
+    stated = {normalize_literal(f.literal) for f in facts}
+    complete = {r.id for r in rules if r.id in fragment_of  # a condition is met when all its antecedents are
+                and {normalize_literal(a) for a in r.antecedents} <= stated}
+    for fact in facts:
+        fragment = normalize_evidence_id(fact.evidence[0]) if fact.evidence else None
+        met = [fragment_of[r.id] for r in rules if r.id in complete
+               and normalize_literal(fact.literal) in {normalize_literal(a) for a in r.antecedents}]
+        if fragment not in entries or not met or entries[fragment]["role"] == "rule":
+            continue
+        entry = entries[fragment] if entries[fragment]["role"] == "fact" else {"role": "fact", "meets": []}
+        entry["meets"] = list(dict.fromkeys([*entry["meets"], *met]))
+        entries[fragment] = entry
+    return entries

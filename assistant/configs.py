@@ -36,6 +36,7 @@ from symbolic.engine.status import evaluate_analysis
 from scorer.contract import Diagnostics, TraceV2
 from scorer.defects.diff import diff_candidate
 
+from .adapter import decodes_under_grammar
 from .errors import ConfigurationError
 from .evidence import EvidencePackage
 from .extraction import to_analysis
@@ -50,6 +51,8 @@ from .signatures import (
     AnswerWithCitations,
     AuditCandidate,
     CandidateAnalysis,
+    ExtractByFragment,
+    ExtractByFragmentAndTarget,
     ExtractTheory,
     ExtractTheoryAndTarget,
     ExtractThenAnswer,
@@ -142,15 +145,25 @@ class B4(dspy.Module):
         super().__init__()
         self.extract = dspy.Predict(ExtractTheory)
         self.extract_with_target = dspy.Predict(ExtractTheoryAndTarget)
+        self.extract_by_fragment = dspy.Predict(ExtractByFragment)
+        self.extract_by_fragment_with_target = dspy.Predict(ExtractByFragmentAndTarget)
 
     def forward(self, query: str, evidence: EvidencePackage, target: str | None = None,
                 candidate: Analysis | None = None) -> dspy.Prediction:
-        """Extract, ground, evaluate; in audit mode also diff the candidate with the extraction."""
+        """Extract, ground, evaluate; in audit mode also diff the candidate with the extraction.
+
+        A backbone that decodes under the per-case grammar (:mod:`assistant.constrained`)
+        is asked for the by-fragment form (:mod:`assistant.by_fragment`), any other for
+        the theory's objects.
+        """
+        by_fragment = decodes_under_grammar()
         if target:
             target = normalize_literal(target)
-            theory = self.extract(query=query, evidence=evidence, target=target).theory
+            extract = self.extract_by_fragment if by_fragment else self.extract
+            theory = extract(query=query, evidence=evidence, target=target).theory
         else:
-            theory = self.extract_with_target(query=query, evidence=evidence).theory
+            extract = self.extract_by_fragment_with_target if by_fragment else self.extract_with_target
+            theory = extract(query=query, evidence=evidence).theory
             target = theory.target
         analysis = to_analysis(theory)
         started = time.perf_counter()

@@ -14,8 +14,11 @@ built from the case, a whole class of invalid replies cannot be generated at all
 * a fact can never assert the target or its complement (that would be the
   answer, not an analysis: :func:`assistant.shortcuts.shortcut_facts`);
 * B4's extraction is asked fragment by fragment (:mod:`assistant.by_fragment`): the
-  model visits every fragment in order, and priorities and exceptions name
-  fragments of the package, never their own, so no reference can dangle;
+  model says for every fragment, in order, whether it states a rule (a condition
+  name, yes or no, the rule fragments it prevails over), reports a fact (the rule
+  fragments whose condition it meets) or nothing relevant; every link names a
+  fragment of the package, never its own, and a condition is never the target's
+  predicate, so no reference can dangle and facts always match a rule's condition;
 * every list and free text is bounded, so a looping model stops early.
 
 The schema only narrows what the pydantic model accepts; the model still
@@ -36,9 +39,9 @@ from .by_fragment import fragment_entry_schema
 __all__ = ["LIMITS", "case_schema", "literal_pattern", "name_except", "output_example"]
 
 #: Bounds of a constrained reply: list lengths and free-text characters.
-LIMITS: Mapping[str, int] = {"facts": 6, "rules": 5, "antecedents": 3,
-                             "fragment_facts": 2, "fragment_rules": 1, "over": 2,
-                             "cited": 3, "answer_chars": 240, "note_chars": 160, "notes": 3, "name_chars": 32}
+LIMITS: Mapping[str, int] = {"facts": 6, "rules": 5, "antecedents": 3, "over": 2, "meets": 2,
+                             "cited": 3, "answer_chars": 240, "note_chars": 160, "notes": 3, "name_chars": 32,
+                             "condition_chars": 24}
 
 _FIRST = string.ascii_uppercase
 _REST = string.ascii_letters + string.digits
@@ -141,7 +144,9 @@ def _definitions(ids: Sequence[str], target: str | None) -> dict[str, Any]:
     return {"cited": cited(1), "cited_or_none": cited(0),
             "literal": {"type": "string", "pattern": literal_pattern(target)},
             "fact_literal": {"type": "string", "pattern": literal_pattern(target, exclude_target=bool(target))},
-            "free_literal": {"type": "string", "pattern": literal_pattern(None)}}
+            "free_literal": {"type": "string", "pattern": literal_pattern(None)},
+            "condition": {"type": "string",
+                          "pattern": f"^({name_except(_predicate(target), LIMITS['condition_chars'])})$"}}
 
 
 def _text(chars: int) -> dict[str, Any]:
@@ -163,13 +168,18 @@ def _facts(ids: Sequence[str], target: str | None) -> dict[str, Any]:
     return {"type": "array", "items": fact, "maxItems": LIMITS["facts"]}
 
 
+def _fragments(ids: Sequence[str], target: str | None) -> dict[str, Any]:
+    condition = {"$ref": "#/$defs/condition"}
+    return {i: fragment_entry_schema(i, ids, condition, LIMITS) for i in ids}
+
+
 def _extraction(ids: Sequence[str], target: str | None) -> dict[str, Any]:
     """B4's extraction in the by-fragment form (:mod:`assistant.by_fragment`)."""
-    return _object(**{i: fragment_entry_schema(i, ids, LIMITS) for i in ids})
+    return _object(**_fragments(ids, target))
 
 
 def _targeted_extraction(ids: Sequence[str], target: str | None) -> dict[str, Any]:
-    return _object(target=_FREE_LITERAL, **{i: fragment_entry_schema(i, ids, LIMITS) for i in ids})
+    return _object(target=_FREE_LITERAL, **_fragments(ids, target))
 
 
 def _structured_answer(ids: Sequence[str], target: str | None) -> dict[str, Any]:
@@ -242,11 +252,14 @@ def case_schema(output_fields: Mapping[str, Any], inputs: Mapping[str, Any]) -> 
 # model follows a shape far better than it reads a schema.  Placeholders only: a small model copies concrete
 # example values verbatim into its answer.
 _BY_FRAGMENT_EXAMPLE = {
-    "<fragment id>": {"facts": ["<condition the fragment reports as true, or ¬condition>"],
-                      "rules": [{"if": ["<condition>"], "then": "<concluded literal, or ¬applicable(<fragment id>)>",
-                                 "over": ["<fragment id whose rule this one overrides>"],
-                                 "basis": "<exception|hierarchy|specificity|temporal|authority>"}]},
-    "<next fragment id>": {"facts": [], "rules": []},
+    "<id of a fragment that states a rule deciding the question>": {
+        "role": "rule", "condition": "<what the rule requires, in one to three CamelCase words>",
+        "concludes": "<yes|no: the answer to the question when the condition holds>",
+        "over": ["<id of a rule fragment this rule overrides: it is an exception to it, amends it or ranks above it>"],
+        "basis": "<exception|hierarchy|specificity|temporal|authority>"},
+    "<id of a fragment that reports what happened>": {
+        "role": "fact", "meets": ["<id of the rule fragment whose condition this fragment shows is met>"]},
+    "<id of a fragment irrelevant to the question>": {"role": "none"},
 }
 _LITERALS = {"facts": [{"id": "<f1>", "evidence": ["<fragment id>"], "literal": "<condition>"}],
              "rules": [{"id": "<r1>", "evidence": ["<fragment id>"], "antecedents": ["<condition>"],

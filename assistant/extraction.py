@@ -106,11 +106,11 @@ class Extraction(BaseModel):
 
     @model_validator(mode="wrap")
     @classmethod
-    def _by_fragment(cls, data, handler):
+    def _by_fragment(cls, data, handler, info: ValidationInfo):
         """Read a reply in the by-fragment form (:mod:`assistant.by_fragment`) as well."""
         if not is_by_fragment(data):
             return handler(data)
-        converted = from_fragments(data)
+        converted = from_fragments(data, context_value(info, "target"))
         dropped = converted.pop("dropped")
         model = handler(converted)
         model._dropped = list(dropped)

@@ -22,6 +22,8 @@ __all__ = [
     "AuditCandidate",
     "CandidateAnalysis",
     "EXTRACTION_INSTRUCTION",
+    "ExtractByFragment",
+    "ExtractByFragmentAndTarget",
     "ExtractTheory",
     "ExtractTheoryAndTarget",
     "ExtractThenAnswer",
@@ -130,6 +132,33 @@ class ExtractTheory(dspy.Signature):
 
 class ExtractTheoryAndTarget(dspy.Signature):
     __doc__ = _THEORY + " Also state the proposition the question asks about as a literal."
+
+    query: str = dspy.InputField(desc="The question.")
+    evidence: EvidencePackage = dspy.InputField(desc="Evidence fragments, one per line: [id] (source) text.")
+    theory: TargetedExtraction = dspy.OutputField()
+
+
+_ROLES = (
+    "Say what each evidence fragment does for the question, with one entry for every fragment id. A fragment that "
+    "states a rule, clause or exception deciding the question is a rule: name the circumstance the rule requires "
+    "in one to three CamelCase words, say whether under that circumstance the answer to the question is yes or "
+    "no, and list the rule fragments it overrides (it is an exception to them, amends them later, or is a higher "
+    "or more specific rule) with the basis. A fragment that reports that circumstances happened is a fact: list "
+    "the rule fragments whose circumstance it shows is met. Any other fragment has no role. Do not judge the "
+    f"question: a symbolic engine computes the status from the roles. {_UNTRUSTED}")
+
+
+class ExtractByFragment(dspy.Signature):
+    __doc__ = _ROLES
+
+    query: str = dspy.InputField(desc="The question.")
+    evidence: EvidencePackage = dspy.InputField(desc="Evidence fragments, one per line: [id] (source) text.")
+    target: str = dspy.InputField(desc="The proposition the question asks about, as a literal.")
+    theory: Extraction = dspy.OutputField()
+
+
+class ExtractByFragmentAndTarget(dspy.Signature):
+    __doc__ = _ROLES + " Also state the proposition the question asks about as a literal."
 
     query: str = dspy.InputField(desc="The question.")
     evidence: EvidencePackage = dspy.InputField(desc="Evidence fragments, one per line: [id] (source) text.")

@@ -20,6 +20,7 @@ import dspy
 from symbolic.scenario.model import Scenario
 
 from .errors import ConfigurationError
+from .by_fragment import to_fragments
 from .evidence import EvidencePackage
 from .extraction import Extraction, FactOut, PriorityOut, RuleOut, StructuredAnswer, TargetedExtraction, AttackOut
 from .schemas import CitedAnswer, SelfCheck
@@ -35,6 +36,9 @@ INSTRUCTIONS: dict[str, dict[str, str]] = {
         "ExtractThenAnswer": "Extract facts and rules with fragment ids, then answer and give the status.",
         "ExtractTheory": "Extract facts, rules, attacks and priorities with fragment ids.",
         "ExtractTheoryAndTarget": "Extract facts, rules, attacks and priorities with fragment ids, and the target.",
+        "ExtractByFragment": "Say for each fragment whether it states a rule, reports a fact, or has no role.",
+        "ExtractByFragmentAndTarget": ("Say for each fragment whether it states a rule, reports a fact, or has no "
+                                       "role, and state the target."),
         "AuditCandidate": "Audit the candidate analysis: defect class, its location, corrected answer and status.",
     },
     "compact": {
@@ -49,6 +53,13 @@ INSTRUCTIONS: dict[str, dict[str, str]] = {
         "ExtractTheoryAndTarget": ("Extract facts, rules (exception to rK: consequent ¬applicable(rK)), explicit "
                                    "attacks and grounded priorities (stronger > weaker, with basis), each citing "
                                    "fragment ids, and the asked proposition as a literal. Do not judge it."),
+        "ExtractByFragment": ("For each fragment: a rule (the circumstance it requires, yes or no for the question, "
+                              "the rule fragments it overrides), a fact (the rule fragments whose circumstance it "
+                              "meets) or no role. Do not judge the question."),
+        "ExtractByFragmentAndTarget": ("For each fragment: a rule (the circumstance it requires, yes or no for the "
+                                       "question, the rule fragments it overrides), a fact (the rule fragments "
+                                       "whose circumstance it meets) or no role; and the asked proposition as a "
+                                       "literal. Do not judge it."),
         "AuditCandidate": ("Find the candidate's defect (missing_evidence, incomplete_coverage, extraction_error, "
                            "priority_inversion, attack_deletion, invalid_proof_node or none) and its object id; "
                            f"give the corrected answer. {_STATUS_SHORT}"),
@@ -164,12 +175,15 @@ def demo_fields(s: Scenario) -> dict[str, dict]:
     q, ev = s.query, EvidencePackage.of(s.evidence)
     answer = _answer(s)
     b3 = StructuredAnswer(facts=_extraction(s).facts, rules=_extraction(s).rules, result=answer)
+    roles = to_fragments(s.gold.facts, s.gold.rules, s.gold.priorities, s.target, [e.id for e in s.evidence])
     return {
         "answer": {"query": q, "evidence": ev, "result": answer},
         "check": {"query": q, "evidence": ev, "draft": answer, "check": SelfCheck(final=answer)},
         "extract": {"query": q, "evidence": ev, "analysis": b3, "target": s.target, "theory": _extraction(s)},
         "extract_with_target": {"query": q, "evidence": ev,
                                 "theory": _extraction(s, TargetedExtraction, target=s.target)},
+        "extract_by_fragment": {"query": q, "evidence": ev, "target": s.target, "theory": roles},
+        "extract_by_fragment_with_target": {"query": q, "evidence": ev, "theory": {"target": s.target, **roles}},
     }
 
 

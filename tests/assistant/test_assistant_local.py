@@ -87,10 +87,14 @@ def test_b4_on_the_default_model_answers_fragment_by_fragment_under_the_case_gra
         stop_server()
     reply = json.loads(res.calls[0].raw_text)["theory"]
     assert list(reply) == [f.id for f in FRAGMENTS]
+    assert {entry["role"] for entry in reply.values()} <= {"rule", "fact", "none"}
     if not res.record.meta.hard_failure:  # a token bound is reported as such, never as an answer
-        facts = res.record.trace.facts
+        facts, rules = res.record.trace.facts, res.record.trace.rules
         assert all(set(f.evidence) <= {x.id for x in FRAGMENTS} for f in facts)
         assert all(f.literal.endswith("(x)") and f.literal.lstrip("¬") != "Penalty(x)" for f in facts)
+        assert all(r.consequent in ("Penalty(x)", "¬Penalty(x)") for r in rules)
+        conditions = {a for r in rules for a in r.antecedents}
+        assert all(f.literal in conditions for f in facts)  # every fact meets a rule's condition
 
 
 @pytest.mark.parametrize("name", ["local/qwen2.5-coder-0.5b", "local/qwen2.5-coder-1.5b", "local/gemma-3-270m"])

@@ -37,7 +37,8 @@ def test_parse_rejects_unknown_names(bad):
 def test_style_sets_the_instruction(make, style):
     assistant, script = make("b4", [{"theory": THEORY}], variant=style)
     assistant.ask(QUERY, _fragments(), target=TARGET)
-    assert INSTRUCTIONS[style]["ExtractTheory"] in script.requests[0][0]["content"]
+    # A scripted backbone decodes under the per-case grammar: B4 asks it for the by-fragment form.
+    assert INSTRUCTIONS[style]["ExtractByFragment"] in script.requests[0][0]["content"]
     assert "Do not judge the question: a symbolic engine" not in script.requests[0][0]["content"]
 
 

@@ -25,14 +25,13 @@ IDS = [f.id for f in FRAGMENTS]
 
 #: The penalty example in the by-fragment form: E-04/E-05/E-06 state the rules, E-01..E-03 the facts.
 BY_FRAGMENT = {
-    "E-01": {"facts": ["Delay(x)"], "rules": []},
-    "E-02": {"facts": ["ForceMajeure(x)"], "rules": []},
-    "E-03": {"facts": ["GrossNegligence(x)"], "rules": []},
-    "E-04": {"facts": [], "rules": [{"if": ["Delay(x)"], "then": "Penalty(x)", "over": [], "basis": "hierarchy"}]},
-    "E-05": {"facts": [], "rules": [{"if": ["ForceMajeure(x)"], "then": "¬Penalty(x)", "over": ["E-04"],
-                                     "basis": "exception"}]},
-    "E-06": {"facts": [], "rules": [{"if": ["GrossNegligence(x)"], "then": "Penalty(x)", "over": ["E-05"],
-                                     "basis": "exception"}]},
+    "E-01": {"role": "fact", "meets": ["E-04"]},
+    "E-02": {"role": "fact", "meets": ["E-05"]},
+    "E-03": {"role": "fact", "meets": ["E-06"]},
+    "E-04": {"role": "rule", "condition": "Delay", "concludes": "yes", "over": [], "basis": "hierarchy"},
+    "E-05": {"role": "rule", "condition": "ForceMajeure", "concludes": "no", "over": ["E-04"], "basis": "exception"},
+    "E-06": {"role": "rule", "condition": "GrossNegligence", "concludes": "yes", "over": ["E-05"],
+             "basis": "exception"},
 }
 
 
@@ -61,51 +60,77 @@ def test_literals_have_the_targets_arguments_and_facts_cannot_assert_the_target(
     assert not any_literal.match("the supplier was late(x)") and not any_literal.match("Delay(x) and more")
 
 
-def test_the_extraction_grammar_asks_for_every_fragment_and_names_only_other_fragments():
-    schema = _schema(Extraction)["properties"]["out"]
-    assert schema["required"] == IDS
-    rule = schema["properties"]["E-05"]["properties"]["rules"]["items"]
+def test_the_extraction_grammar_asks_for_every_fragment_and_links_only_other_fragments():
+    schema = _schema(Extraction)
+    out = schema["properties"]["out"]
+    assert out["required"] == IDS
+    rule, fact, none = out["properties"]["E-05"]["anyOf"]
     assert rule["properties"]["over"]["items"]["enum"] == [i for i in IDS if i != "E-05"]
-    exceptions = rule["properties"]["then"]["anyOf"][1]["enum"]
-    assert "¬applicable(E-04)" in exceptions and "¬applicable(E-05)" not in exceptions
+    assert fact["properties"]["meets"]["items"]["enum"] == IDS and fact["properties"]["meets"]["minItems"] == 1
+    assert none["required"] == ["role"]
+    condition = re.compile(schema["$defs"]["condition"]["pattern"])
+    assert condition.match("ForceMajeure") and condition.match("PenaltyWaived")
+    assert not condition.match("Penalty") and not condition.match("Delay(x)") and not condition.match("late")
 
 
 def test_a_by_fragment_reply_validates_into_the_penalty_theory_and_the_engine_accepts():
     theory = Extraction.model_validate(BY_FRAGMENT, context={"evidence": PACKAGE, "target": TARGET})
-    assert [(r.id, r.consequent) for r in theory.rules] == [("r1", "Penalty(x)"), ("r2", "¬Penalty(x)"),
-                                                           ("r3", "Penalty(x)")]
+    assert [(r.id, r.antecedents, r.consequent) for r in theory.rules] == [
+        ("r1", ["Delay(x)"], "Penalty(x)"), ("r2", ["ForceMajeure(x)"], "¬Penalty(x)"),
+        ("r3", ["GrossNegligence(x)"], "Penalty(x)")]
     assert [(p.stronger, p.weaker, p.basis.value) for p in theory.priorities] == [("r2", "r1", "exception"),
                                                                                 ("r3", "r2", "exception")]
-    assert [f.evidence for f in theory.facts] == [["E-01"], ["E-02"], ["E-03"]]
+    assert [(f.literal, f.evidence) for f in theory.facts] == [("Delay(x)", ["E-01"]), ("ForceMajeure(x)", ["E-02"]),
+                                                               ("GrossNegligence(x)", ["E-03"])]
     evaluation = evaluate_analysis(PACKAGE.ids, to_analysis(theory), TARGET)
     assert evaluation.status.value == "accepted"
     assert theory.dropped == ()
 
 
-def test_exceptions_and_priorities_naming_a_fragment_without_rules_are_dropped_and_listed():
-    reply = json.loads(json.dumps(BY_FRAGMENT))
-    reply["E-05"]["rules"][0]["over"] = ["E-01"]  # E-01 states a fact, no rule
-    reply["E-06"]["rules"].append({"if": [], "then": "¬applicable(E-02)", "over": [], "basis": "exception"})
+@pytest.mark.parametrize("change, status", [
+    ({"E-03": {"role": "none"}}, "rejected"),  # no gross negligence: the force-majeure exception stands
+    ({"E-02": {"role": "none"}, "E-03": {"role": "none"}}, "accepted"),
+    ({"E-05": {"role": "rule", "condition": "ForceMajeure", "concludes": "no", "over": [], "basis": "exception"},
+      "E-03": {"role": "none"}}, "both"),  # the conflict without its priority stays unresolved
+    ({"E-01": {"role": "none"}, "E-02": {"role": "none"}, "E-03": {"role": "none"}}, "undecidable"),
+])
+def test_each_status_is_reachable_from_the_roles(change, status):
+    reply = {**BY_FRAGMENT, **change}
+    theory = Extraction.model_validate(reply, context={"evidence": PACKAGE, "target": TARGET})
+    assert evaluate_analysis(PACKAGE.ids, to_analysis(theory), TARGET).status.value == status
+
+
+def test_links_to_a_fragment_without_a_rule_are_dropped_and_listed():
+    reply = {**BY_FRAGMENT, "E-05": {**BY_FRAGMENT["E-05"], "over": ["E-01"]},  # E-01 reports a fact
+             "E-02": {"role": "fact", "meets": ["E-03", "E-05"]}}
     theory = Extraction.model_validate(reply, context={"evidence": PACKAGE, "target": TARGET})
     assert [(p.stronger, p.weaker) for p in theory.priorities] == [("r3", "r2")]
-    assert len(theory.dropped) == 2 and "E-01" in theory.dropped[0] and "E-02" in theory.dropped[1]
+    assert theory.dropped == ("E-02: meets the condition of E-03, which states no rule",
+                              "E-05: prevails over E-01, which states no rule")
 
 
-def test_an_exception_to_a_fragment_becomes_an_undercutter_of_its_rule():
-    reply = json.loads(json.dumps(BY_FRAGMENT))
-    reply["E-06"]["rules"] = [{"if": ["GrossNegligence(x)"], "then": "¬applicable(E-05)", "over": [],
-                               "basis": "exception"}]
+def test_two_rules_with_one_condition_name_keep_conditions_of_their_own():
+    reply = {**BY_FRAGMENT, "E-06": {**BY_FRAGMENT["E-06"], "condition": "ForceMajeure"}}
     theory = Extraction.model_validate(reply, context={"evidence": PACKAGE, "target": TARGET})
-    assert theory.rules[-1].consequent == "¬applicable(r2)"
-    assert evaluate_analysis(PACKAGE.ids, to_analysis(theory), TARGET).status.value == "accepted"
+    assert [r.antecedents for r in theory.rules][1:] == [["ForceMajeure(x)"], ["ForceMajeureE06(x)"]]
+    assert theory.facts[2].literal == "ForceMajeureE06(x)"
+
+
+def test_a_by_fragment_reply_without_a_target_is_refused():
+    with pytest.raises(pydantic.ValidationError, match="needs the target literal"):
+        Extraction.model_validate(BY_FRAGMENT, context={"evidence": PACKAGE})
+    targeted = TargetedExtraction.model_validate({**BY_FRAGMENT, "target": "¬Penalty(x)"},
+                                                 context={"evidence": PACKAGE})
+    assert targeted.rules[0].consequent == "¬Penalty(x)" and targeted.target == "¬Penalty(x)"
 
 
 def test_a_theory_that_asserts_the_target_is_refused_as_a_shortcut():
-    reply = json.loads(json.dumps(BY_FRAGMENT))
-    reply["E-01"]["facts"].append("¬Penalty(x)")
-    with pytest.raises(pydantic.ValidationError, match="shortcut: fact f2 asserts the proposition asked about"):
-        Extraction.model_validate(reply, context={"evidence": PACKAGE, "target": TARGET})
-    targeted = {**reply, "target": "Penalty(x)"}
+    usual = {"facts": [{"id": "f1", "literal": "¬Penalty(x)", "evidence": ["E-01"]}], "rules": [],
+             "attacks": [], "priorities": []}
+    with pytest.raises(pydantic.ValidationError, match="shortcut: fact f1 asserts the proposition asked about"):
+        Extraction.model_validate(usual, context={"evidence": PACKAGE, "target": TARGET})
+    # Where the model names the target itself, a condition named after it is the same shortcut.
+    targeted = {**BY_FRAGMENT, "E-04": {**BY_FRAGMENT["E-04"], "condition": "Penalty"}, "target": "Penalty(x)"}
     with pytest.raises(pydantic.ValidationError, match="shortcut"):
         TargetedExtraction.model_validate(targeted, context={"evidence": PACKAGE})
 
@@ -140,3 +165,18 @@ def test_the_scorer_counts_a_shortcut_trace_as_incorrect_even_with_the_gold_stat
     assert result.shortcut and not result.correct and result.metrics["ASA"].value == 0.0
     assert "shortcut" in result.metrics["ASA"].explanation
     assert result.to_dict()["shortcut"] is True
+
+
+def test_a_gold_theory_projects_into_the_by_fragment_form_with_its_status():
+    """Demos for the by-fragment predictors come from gold theories (assistant.variants.demo_fields)."""
+    from assistant.by_fragment import to_fragments
+    from scorer.metrics._examples import penalty_scenario
+
+    scenario = penalty_scenario()
+    gold = scenario.gold
+    roles = to_fragments(gold.facts, gold.rules, gold.priorities, scenario.target, [e.id for e in scenario.evidence])
+    assert {"fact", "rule"} <= {e["role"] for e in roles.values()}
+    package = EvidencePackage.of(scenario.evidence)
+    theory = Extraction.model_validate(roles, context={"evidence": package, "target": scenario.target})
+    status = evaluate_analysis(package.ids, to_analysis(theory), scenario.target).status
+    assert status == gold.status
