@@ -126,6 +126,19 @@ def _healthy(port: int, timeout: float = 2.0) -> bool:
         return False
 
 
+def _listening(port: int, timeout: float = 2.0) -> bool:
+    """Whether a server accepts connections on ``port``.
+
+    A server busy with a completion holds the model's lock, and llama-cpp-python
+    answers even ``/v1/models`` only after it; it still accepts the connection.
+    """
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -142,14 +155,18 @@ def stale_reason(model: str = DEFAULT_LOCAL_MODEL) -> str | None:
         info = ServerInfo(**json.loads(_state_file(model).read_text()))
     except (OSError, ValueError, TypeError):
         return None
-    if _alive(info.pid) and _healthy(info.port):
+    if _alive(info.pid) and _listening(info.port):
         return None
-    state = "is no longer running" if not _alive(info.pid) else "does not answer"
+    state = "is no longer running" if not _alive(info.pid) else "does not accept connections"
     return f"the recorded server (pid {info.pid}, port {info.port}) {state}; {_log_tail(info.log)}"
 
 
 def status(model: str = DEFAULT_LOCAL_MODEL) -> ServerInfo | None:
-    """The model's recorded server if it is alive and healthy, else ``None`` (a stale record is removed)."""
+    """The model's recorded server if it is alive and listening, else ``None`` (a stale record is removed).
+
+    A server busy with another caller's completion counts as running: callers
+    queue on it rather than start a second copy of the model.
+    """
     path = _state_file(model)
     if not path.exists():
         return None
@@ -158,7 +175,7 @@ def status(model: str = DEFAULT_LOCAL_MODEL) -> ServerInfo | None:
     except (ValueError, TypeError):
         path.unlink(missing_ok=True)
         return None
-    if _alive(info.pid) and _healthy(info.port):
+    if _alive(info.pid) and _listening(info.port):
         return info
     if not _alive(info.pid):
         path.unlink(missing_ok=True)

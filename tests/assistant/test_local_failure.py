@@ -91,3 +91,55 @@ def _reaped(pid: int) -> bool:
         return os.waitpid(pid, os.WNOHANG) != (0, 0)
     except ChildProcessError:
         return True
+
+
+BUSY = r'''
+import json, os, sys, time
+from http.server import BaseHTTPRequestHandler, HTTPServer
+port = int(sys.argv[sys.argv.index("--port") + 1]); release = sys.argv[sys.argv.index("--release") + 1]
+started = release + ".started"
+class H(BaseHTTPRequestHandler):
+    def log_message(self, *a): pass
+    def _send(self, payload):
+        body = json.dumps(payload).encode()
+        self.send_response(200); self.send_header("Content-Length", str(len(body))); self.end_headers()
+        self.wfile.write(body)
+    def do_GET(self):
+        self._send({"data": [{"id": "qwen2.5-coder-0.5b"}]})
+    def do_POST(self):  # one completion at a time, holding the server like llama.cpp's lock
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        open(started, "w").close()
+        while not os.path.exists(release):
+            time.sleep(0.05)
+        self._send({"choices": [{"message": {"content": "{}"}}]})
+HTTPServer(("127.0.0.1", port), H).serve_forever()
+'''
+
+
+def test_a_server_busy_with_a_completion_is_reused_not_started_twice(tmp_path, monkeypatch):
+    """llama-cpp-python answers nothing else while it completes; another caller queues on it."""
+    import threading
+    import urllib.request
+
+    script, release = tmp_path / "busy_server.py", tmp_path / "release"
+    script.write_text(BUSY)
+    monkeypatch.setenv("PARATRACE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(local_llm, "_require_model", lambda model: tmp_path / "model.gguf")
+    monkeypatch.setattr(local_llm, "check_cpu", lambda: None)
+    monkeypatch.setattr(local_llm, "server_command", lambda gguf, port, **kw: [
+        sys.executable, str(script), "--port", str(port), "--release", str(release)])
+    info = local_llm.start_server(timeout=60)
+    try:
+        request = urllib.request.Request(f"{info.base_url}/chat/completions", data=b"{}", method="POST")
+        busy = threading.Thread(target=lambda: urllib.request.urlopen(request, timeout=120).read())
+        busy.start()
+        while not (tmp_path / "release.started").exists():
+            time.sleep(0.05)
+        assert not local_llm._healthy(info.port, timeout=1.0)  # the model list waits behind the completion
+        assert local_llm.status() == info
+        assert local_llm.ensure_server() == info.base_url
+        release.touch()
+        busy.join()
+    finally:
+        release.touch()
+        local_llm.stop_server()
