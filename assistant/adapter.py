@@ -37,6 +37,7 @@ from instructor.core.exceptions import InstructorRetryException
 from .cache import active_cache, endpoint_of, request_key
 from .constrained import case_schema, output_example
 from .errors import CallLimitError, ValidationFailure, call_limit_in
+from .evidence import ids_in_lines
 
 __all__ = ["CallLog", "CallRecord", "InstructorAdapter", "case_response_format", "compact_schema",
            "decodes_under_grammar", "recording",
@@ -249,6 +250,17 @@ class InstructorAdapter(dspy.JSONAdapter):
             "It must validate against this JSON schema:", compact_schema(response_model_for(signature)),
         ])
 
+    def format_demos(self, signature, demos):
+        """Demos as chat turns; under a per-case grammar, extraction demos in the form it decodes.
+
+        A demo's theory (:class:`~assistant.extraction.Extraction`, as gold demos and
+        optimizers hold it) is shown in the by-fragment form
+        (:func:`assistant.by_fragment.to_fragments`) when the call decodes under the grammar.
+        """
+        if _GRAMMAR.get():
+            demos = [_by_fragment_demo(signature, demo) for demo in demos]
+        return super().format_demos(signature, demos)
+
     def _constrained(self, lm) -> bool:
         if self.constrained is not None:
             return self.constrained
@@ -352,6 +364,38 @@ class _Sent(Exception):
 
 class _ProbeReply(pydantic.BaseModel):
     ok: bool
+
+
+def _fragment_ids(evidence: Any) -> list[str]:
+    """A demo's fragment ids in package order (a package, its dict, or its text in a saved program)."""
+    if hasattr(evidence, "fragments"):
+        return [f.id for f in evidence.fragments]
+    if isinstance(evidence, dict):
+        return [str(f.get("id")) for f in evidence.get("fragments") or () if isinstance(f, dict)]
+    return ids_in_lines(evidence) if isinstance(evidence, str) else []
+
+
+def _by_fragment_demo(signature, demo):
+    """``demo`` with each extraction output in the by-fragment form (unchanged where it has none)."""
+    from .by_fragment import to_fragments
+    from .extraction import Extraction
+
+    changed = {}
+    for name, field in signature.output_fields.items():
+        value = demo.get(name) if hasattr(demo, "get") else None
+        if not (isinstance(field.annotation, type) and issubclass(field.annotation, Extraction)) or value is None:
+            continue
+        try:
+            theory = value if isinstance(value, Extraction) else field.annotation.model_validate(value)
+        except pydantic.ValidationError:
+            continue
+        target = getattr(theory, "target", None) or demo.get("target")
+        ids = _fragment_ids(demo.get("evidence"))
+        if not target or not ids:
+            continue
+        roles = to_fragments(theory.facts, theory.rules, theory.priorities, target, ids)
+        changed[name] = {"target": theory.target, **roles} if getattr(theory, "target", None) else roles
+    return {**dict(demo.items()), **changed} if changed else demo
 
 
 def decodes_under_grammar() -> bool:

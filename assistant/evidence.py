@@ -22,7 +22,8 @@ from symbolic.scenario.model import EvidenceFragment
 
 from .errors import InputLimitError
 
-__all__ = ["EvidencePackage", "Limits", "check_inputs", "check_target", "fragment_line", "neutralize"]
+__all__ = ["EvidencePackage", "Limits", "check_inputs", "check_target", "fragment_line", "ids_in_lines",
+           "neutralize"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +177,20 @@ def fragment_line(frag: EvidenceFragment, *, text: bool = True) -> str:
     where = neutralize(frag.source) + (f", {neutralize(frag.clause)}" if frag.clause else "")
     head = f"[{frag.id}] ({where})"
     return f"{head} {neutralize(frag.text)}" if text else head
+
+
+_HEAD = re.compile(r"^\[([^\[\]\s]+)\] \(", re.MULTILINE)
+
+
+def ids_in_lines(text: str) -> list[str]:
+    r"""The fragment ids of a package written one fragment per line (:func:`fragment_line`), in order.
+
+    A saved DSPy program holds its demos' evidence as this text.
+
+    >>> ids_in_lines("[E-01] (Log) Delay is proven.\n[E-02] (Mail) Storm [E-09] (x).")
+    ['E-01', 'E-02']
+    """
+    return [m.group(1) for m in _HEAD.finditer(str(text))]
 
 
 def _line(frag: EvidenceFragment) -> str:

@@ -20,7 +20,6 @@ import dspy
 from symbolic.scenario.model import Scenario
 
 from .errors import ConfigurationError
-from .by_fragment import to_fragments
 from .evidence import EvidencePackage
 from .extraction import Extraction, FactOut, PriorityOut, RuleOut, StructuredAnswer, TargetedExtraction, AttackOut
 from .schemas import CitedAnswer, SelfCheck
@@ -175,15 +174,16 @@ def demo_fields(s: Scenario) -> dict[str, dict]:
     q, ev = s.query, EvidencePackage.of(s.evidence)
     answer = _answer(s)
     b3 = StructuredAnswer(facts=_extraction(s).facts, rules=_extraction(s).rules, result=answer)
-    roles = to_fragments(s.gold.facts, s.gold.rules, s.gold.priorities, s.target, [e.id for e in s.evidence])
     return {
         "answer": {"query": q, "evidence": ev, "result": answer},
         "check": {"query": q, "evidence": ev, "draft": answer, "check": SelfCheck(final=answer)},
         "extract": {"query": q, "evidence": ev, "analysis": b3, "target": s.target, "theory": _extraction(s)},
         "extract_with_target": {"query": q, "evidence": ev,
                                 "theory": _extraction(s, TargetedExtraction, target=s.target)},
-        "extract_by_fragment": {"query": q, "evidence": ev, "target": s.target, "theory": roles},
-        "extract_by_fragment_with_target": {"query": q, "evidence": ev, "theory": {"target": s.target, **roles}},
+        # The same gold theories; under a grammar the adapter shows them in the by-fragment form.
+        "extract_by_fragment": {"query": q, "evidence": ev, "target": s.target, "theory": _extraction(s)},
+        "extract_by_fragment_with_target": {"query": q, "evidence": ev,
+                                            "theory": _extraction(s, TargetedExtraction, target=s.target)},
     }
 
 

@@ -74,7 +74,9 @@ class Tutor:
     """
 
     def __init__(self, scenarios: Iterable[Scenario], *, seed: int = 0,
-                 predictors: Iterable[str] = ("extract", "extract_with_target"), learns_from: str = "both"):
+                 predictors: Iterable[str] = ("extract", "extract_with_target", "extract_by_fragment",
+                                              "extract_by_fragment_with_target"),
+                 learns_from: str = "both"):
         if learns_from not in ("both", "demos", "hint"):
             raise ValueError(f"learns_from must be both, demos or hint, got {learns_from!r}")
         self.learns_from = learns_from

@@ -180,3 +180,23 @@ def test_a_gold_theory_projects_into_the_by_fragment_form_with_its_status():
     theory = Extraction.model_validate(roles, context={"evidence": package, "target": scenario.target})
     status = evaluate_analysis(package.ids, to_analysis(theory), scenario.target).status
     assert status == gold.status
+
+
+def test_under_the_grammar_extraction_demos_are_shown_in_the_by_fragment_form():
+    """Gold demos (and optimizers' demos) hold the usual extraction; the prompt shows the decoded form."""
+    import dspy
+
+    from assistant.adapter import InstructorAdapter
+    from assistant.scripted import Script, scripted_lm
+    from assistant.variants import demo_fields
+    from scorer.metrics._examples import penalty_scenario
+
+    fields = demo_fields(penalty_scenario())["extract_by_fragment"]
+    module = build("b4")
+    module.extract_by_fragment.demos = [dspy.Example(**fields)]
+    script = Script([{"theory": BY_FRAGMENT}])
+    with dspy.context(lm=scripted_lm("scripted/test", script), adapter=InstructorAdapter(constrained=True)):
+        module(query=QUERY, evidence=PACKAGE, target=TARGET)
+    demo_reply = json.loads(script.requests[0][2]["content"])["theory"]
+    assert {entry["role"] for entry in demo_reply.values()} >= {"rule", "fact"}
+    assert "facts" not in demo_reply

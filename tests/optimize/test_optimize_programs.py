@@ -53,7 +53,7 @@ def test_manifest_round_trip_and_digest(saved):
     loaded = load_program(directory)
     assert loaded.manifest.optimizer == "labeled" and loaded.manifest.budget == "2"
     assert loaded.manifest.family == "scripted-t" and len(loaded.manifest.program_sha256) == 64
-    assert [len(p.demos) for _, p in loaded.program.named_predictors()] == [2, 2]
+    assert [len(p.demos) for _, p in loaded.program.named_predictors()] == [2, 2, 2, 2]  # B4: four predictors
     assert loaded.program.extract.signature.instructions == INSTRUCTION
 
 
