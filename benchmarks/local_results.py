@@ -91,33 +91,18 @@ def _run(workdir: Path, run: dict) -> int:
     return subprocess.call(cmd)
 
 
-def _latest(results: Path) -> dict[str, dict]:
-    latest: dict[str, dict] = {}
-    for line in results.read_text(encoding="utf-8").splitlines():
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            continue
-        output = rec.get("output") or {}
-        case = output.get("case_id") or rec.get("case_id")
-        if case:
-            latest[case] = rec
-    return latest
-
-
 def _summarize(workdir: Path, run: dict) -> dict | None:
     from experiments.suites.registry import load_suite
-    from scorer.contract import OutputRecord
+    from scorer.outputs_io import load_outputs
     from scorer.score import aggregate, score_suite
     from scorer.stats import wilson
 
     results = workdir / "runs" / run["name"] / "results.jsonl"
     if not results.exists():
         return None
-    latest = _latest(results)
-    outcomes = Counter(str(r.get("outcome")) for r in latest.values())
-    outputs = [OutputRecord.model_validate(r["output"]) for r in latest.values()
-               if r.get("output") and r.get("outcome") != "infra_error"]
+    not_scored: list = []
+    outputs = load_outputs(results, not_scored=not_scored)  # the latest record of each case
+    outcomes = Counter({"answered": len(outputs), "not scored (infrastructure error or bound)": len(not_scored)})
     suite = "controlled-140" if "controlled-140" in run["slice"] else "normative-en"
     scenarios = [sc for sc in load_suite(suite) if sc.id in {o.case_id for o in outputs}]
     scored = score_suite(scenarios, outputs, ncr=False) if outputs else []
@@ -134,10 +119,10 @@ def _summarize(workdir: Path, run: dict) -> dict | None:
             dla[sc.metadata.defect_class.value].append(value.value)
     return {
         "name": run["name"], "model": run["model"], "config": run["config"], "slice": run["slice"],
-        "planned": len(run["cases"]), "finished": len(latest), "outcomes": dict(sorted(outcomes.items())),
+        "planned": len(run["cases"]), "finished": len(outputs) + len(not_scored), "outcomes": dict(sorted(outcomes.items())),
         "answered": len(scored), "hard_failures": sum(r.hard_failure for r in scored),
         "shortcuts": sum(r.shortcut for r in scored),
-        "scored_rate": (len(scored) - sum(r.hard_failure for r in scored)) / max(1, len(latest)),
+        "scored_rate": (len(scored) - sum(r.hard_failure for r in scored)) / max(1, len(outputs) + len(not_scored)),
         "ASA": correct / len(scored) if scored else None,
         "ASA_ci": None if interval is None else [round(interval.low, 3), round(interval.high, 3)],
         "metrics": {k: (None if v.value is None else round(v.value, 3)) for k, v in sorted(agg.items())},
