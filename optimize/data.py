@@ -9,7 +9,7 @@ so a run can prove that no evaluated case appears in any demo.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from symbolic.scenario.model import Scenario
@@ -155,12 +155,20 @@ class Evaluation:
     correct : dict
         Case id -> status correct (for McNemar).
     metrics : dict
-        Metric name -> mean over the cases where it applies, plus ``objective``.
+        Metric name -> mean over the cases where it applies, plus ``objective``,
+        ``scored_rate`` and ``tokens_per_case``.
+    answered : dict
+        Case id -> whether the program gave a scored answer (no validation
+        failure, no hard failure).
+    tokens : dict
+        Case id -> prompt and completion tokens of the case's LM calls.
     """
 
     scores: dict[str, float]
     correct: dict[str, bool]
     metrics: dict[str, float]
+    answered: dict[str, bool] = field(default_factory=dict)
+    tokens: dict[str, int] = field(default_factory=dict)
 
 
 def evaluate(program, scenarios: Sequence[Scenario], objective: Objective) -> Evaluation:
@@ -189,20 +197,26 @@ def evaluate(program, scenarios: Sequence[Scenario], objective: Objective) -> Ev
     """
     from dspy.utils.exceptions import AdapterParseError
 
+    from assistant.adapter import recording
     from assistant.errors import ValidationFailure
     from assistant.evidence import EvidencePackage
 
     scores: dict[str, float] = {}
     correct: dict[str, bool] = {}
+    answered: dict[str, bool] = {}
+    tokens: dict[str, int] = {}
     sums: dict[str, list[float]] = {}
     for s in sorted(scenarios, key=lambda s: s.id):
-        try:
-            pred = program(query=s.query, evidence=EvidencePackage.of(s.evidence), target=s.target)
-        except (ValidationFailure, AdapterParseError):
-            pred = None
+        with recording() as log:
+            try:
+                pred = program(query=s.query, evidence=EvidencePackage.of(s.evidence), target=s.target)
+            except (ValidationFailure, AdapterParseError):
+                pred = None
         scored = objective.score(s.id, pred)
         scores[s.id] = scored.score
         correct[s.id] = scored.result.correct
+        answered[s.id] = pred is not None and not scored.result.hard_failure
+        tokens[s.id] = log.prompt_tokens + log.completion_tokens
         for name, rec in scored.result.metrics.items():
             if rec.value is not None:
                 sums.setdefault(name, []).append(rec.value)
@@ -210,4 +224,6 @@ def evaluate(program, scenarios: Sequence[Scenario], objective: Objective) -> Ev
         raise OptimizeError("cannot evaluate on an empty split")
     metrics = {name: sum(v) / len(v) for name, v in sorted(sums.items())}
     metrics["objective"] = sum(scores.values()) / len(scores)
-    return Evaluation(scores, correct, metrics)
+    metrics["scored_rate"] = sum(answered.values()) / len(answered)
+    metrics["tokens_per_case"] = sum(tokens.values()) / len(tokens)
+    return Evaluation(scores, correct, metrics, answered, tokens)

@@ -103,6 +103,10 @@ class LedgerRow:
     pvalue: float
     lm_calls: int
     directory: str
+    scored_before: float | None = None
+    scored_after: float | None = None
+    tokens_before: float | None = None
+    tokens_after: float | None = None
 
     def to_dict(self) -> dict:
         """JSON-ready dict."""
@@ -138,10 +142,14 @@ def ledger_rows(runs: Iterable[SavedRun]) -> list[LedgerRow]:
         def mean(key: str, when: str) -> float:
             return sum(float(cases[i][when][key]) for i in ids) / n if n else float("nan")
 
+        def recorded(key: str, when: str) -> float | None:  # runs saved before scored/tokens were recorded
+            return mean(key, when) if n and all(key in cases[i][when] for i in ids) else None
+
         rows.append(LedgerRow(m.family, m.model, m.config, m.optimizer, str(m.budget), m.seed, n,
                               mean("score", "before"), mean("score", "after"), mean("correct", "before"),
                               mean("correct", "after"), test.b, test.c, test.pvalue, m.lm_calls,
-                              str(run.directory)))
+                              str(run.directory), recorded("scored", "before"), recorded("scored", "after"),
+                              recorded("tokens", "before"), recorded("tokens", "after")))
     return sorted(rows, key=lambda r: (r.family, r.config, r.optimizer, r.seed, r.directory))
 
 
@@ -287,8 +295,8 @@ def transfer_matrix(runs: Sequence[SavedRun], scenarios: Sequence[Scenario], *,
     return TransferMatrix(tuple(r.label for r in runs), models, tuple(values), tuple(base))
 
 
-def _fmt(x: float) -> str:
-    return f"{x:.3f}"
+def _fmt(x: float | None) -> str:
+    return "—" if x is None else f"{x:.3f}"
 
 
 def render_ledger(rows: Sequence[LedgerRow]) -> str:
@@ -296,16 +304,23 @@ def render_ledger(rows: Sequence[LedgerRow]) -> str:
 
     Examples
     --------
-    >>> row = LedgerRow("fam", "p/fam", "b4", "gepa", "40", 0, 4, .5, 1., .5, 1., 0, 2, .5, 42, "d")
+    >>> row = LedgerRow("fam", "p/fam", "b4", "gepa", "40", 0, 4, .5, 1., .5, 1., 0, 2, .5, 42, "d",
+    ...                 1., 1., 900, 2100)
     >>> print(render_ledger([row]).splitlines()[2])
-    | fam | b4 | gepa | 40 | 0 | 4 | 0.500 → 1.000 | 0.500 → 1.000 | 0/2 | 0.500 | 42 |
+    | fam | b4 | gepa | 40 | 0 | 4 | 0.500 → 1.000 | 0.500 → 1.000 | 1.000 → 1.000 | 900 → 2100 | 0/2 | 0.500 | 42 |
     """
-    lines = ["| family | config | optimizer | budget | seed | n | objective | status accuracy | b/c | McNemar p "
-             "| LM calls |", "|" + "---|" * 11]
+    lines = ["| family | config | optimizer | budget | seed | n | objective | status accuracy | scored "
+             "| tokens/case | b/c | McNemar p | LM calls |", "|" + "---|" * 13]
+
+    def tokens(value: float | None) -> str:
+        return "—" if value is None else f"{value:.0f}"
+
     for r in rows:
         lines.append(f"| {r.family} | {r.config} | {r.optimizer} | {r.budget} | {r.seed} | {r.n} | "
                      f"{_fmt(r.objective_before)} → {_fmt(r.objective_after)} | "
-                     f"{_fmt(r.accuracy_before)} → {_fmt(r.accuracy_after)} | {r.b}/{r.c} | {r.pvalue:.3f} | "
+                     f"{_fmt(r.accuracy_before)} → {_fmt(r.accuracy_after)} | "
+                     f"{_fmt(r.scored_before)} → {_fmt(r.scored_after)} | "
+                     f"{tokens(r.tokens_before)} → {tokens(r.tokens_after)} | {r.b}/{r.c} | {r.pvalue:.3f} | "
                      f"{r.lm_calls} |")
     return "\n".join(lines)
 

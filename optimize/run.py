@@ -115,9 +115,13 @@ class RunOutcome:
 
 
 def _evaluation_json(before: Evaluation, after: Evaluation, split: Split) -> str:
-    cases = {cid: {"before": {"score": round(before.scores[cid], 6), "correct": before.correct[cid]},
-                   "after": {"score": round(after.scores[cid], 6), "correct": after.correct[cid]}}
-             for cid in sorted(before.scores)}
+    def case(evaluation: Evaluation, cid: str) -> dict:
+        out = {"score": round(evaluation.scores[cid], 6), "correct": evaluation.correct[cid]}
+        if cid in evaluation.answered:
+            out.update(scored=evaluation.answered[cid], tokens=evaluation.tokens[cid])
+        return out
+
+    cases = {cid: {"before": case(before, cid), "after": case(after, cid)} for cid in sorted(before.scores)}
     payload = {"split": {name: list(split.ids(name)) for name in ("train", "val", "test")}, "test": cases}
     return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
 
