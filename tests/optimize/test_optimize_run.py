@@ -49,3 +49,17 @@ def test_evaluation_file_is_checked(tmp_path):
     (tmp_path / "evaluation.json").write_text(json.dumps({"test": {}}), encoding="utf-8")
     with pytest.raises(OptimizeError, match="not a held-out evaluation"):
         read_evaluation(tmp_path)
+
+
+def test_each_held_out_case_records_whether_it_was_scored_and_its_tokens(outcome):
+    from optimize.ledger import collect_runs, ledger_rows, render_ledger
+
+    _, out = outcome
+    cases = read_evaluation(out.directory)["test"]
+    for when in ("before", "after"):
+        assert all(isinstance(c[when]["scored"], bool) and c[when]["tokens"] > 0 for c in cases.values())
+        rate = sum(c[when]["scored"] for c in cases.values()) / len(cases)
+        assert getattr(out.manifest, f"scores_{when}")["scored_rate"] == pytest.approx(rate)
+    row = ledger_rows(collect_runs(out.directory))[0]
+    assert row.tokens_after == pytest.approx(sum(c["after"]["tokens"] for c in cases.values()) / len(cases))
+    assert "| scored | tokens/case |" in render_ledger([row])
