@@ -33,6 +33,7 @@ __all__ = [
     "render_ledger",
     "render_transfer",
     "transfer_matrix",
+    "verdict",
 ]
 
 
@@ -299,6 +300,17 @@ def _fmt(x: float | None) -> str:
     return "—" if x is None else f"{x:.3f}"
 
 
+def verdict(row: LedgerRow, alpha: float = 0.05) -> str:
+    """Whether the optimization helped on held-out status correctness (exact McNemar at ``alpha``).
+
+    >>> verdict(LedgerRow("f", "m", "b4", "labeled", "2", 0, 22, .1, .2, .2, .6, 1, 10, .012, 44, "d"))
+    'helped'
+    """
+    if row.pvalue >= alpha:
+        return "did not help (no significant change)"
+    return "helped" if row.c > row.b else "hurt"
+
+
 def render_ledger(rows: Sequence[LedgerRow]) -> str:
     """A Markdown table of the ledger rows.
 
@@ -307,10 +319,10 @@ def render_ledger(rows: Sequence[LedgerRow]) -> str:
     >>> row = LedgerRow("fam", "p/fam", "b4", "gepa", "40", 0, 4, .5, 1., .5, 1., 0, 2, .5, 42, "d",
     ...                 1., 1., 900, 2100)
     >>> print(render_ledger([row]).splitlines()[2])
-    | fam | b4 | gepa | 40 | 0 | 4 | 0.500 → 1.000 | 0.500 → 1.000 | 1.000 → 1.000 | 900 → 2100 | 0/2 | 0.500 | 42 |
+    | fam | b4 | gepa | 40 | 0 | 4 | 0.500 → 1.000 | 0.500 → 1.000 | 1.000 → 1.000 | 900 → 2100 | 0/2 | 0.500 | did not help (no significant change) | 42 |
     """
     lines = ["| family | config | optimizer | budget | seed | n | objective | status accuracy | scored "
-             "| tokens/case | b/c | McNemar p | LM calls |", "|" + "---|" * 13]
+             "| tokens/case | b/c | McNemar p | verdict | LM calls |", "|" + "---|" * 14]
 
     def tokens(value: float | None) -> str:
         return "—" if value is None else f"{value:.0f}"
@@ -321,7 +333,7 @@ def render_ledger(rows: Sequence[LedgerRow]) -> str:
                      f"{_fmt(r.accuracy_before)} → {_fmt(r.accuracy_after)} | "
                      f"{_fmt(r.scored_before)} → {_fmt(r.scored_after)} | "
                      f"{tokens(r.tokens_before)} → {tokens(r.tokens_after)} | {r.b}/{r.c} | {r.pvalue:.3f} | "
-                     f"{r.lm_calls} |")
+                     f"{verdict(r)} | {r.lm_calls} |")
     return "\n".join(lines)
 
 
