@@ -41,11 +41,14 @@ def register(app: typer.Typer) -> None:
             from ..errors import ConfigurationError
 
             raise ConfigurationError("--budget selects fragments for a question: pass --query too")
-        package = ingest(documents, target=target)
-        if query:
-            prepared = prepare_package(query, package, budget=budget or DEFAULT_BUDGET, target=target)
-            package = prepared.package.model_copy(update={"fragments": prepared.fragments})
-        text = package.to_json() + "\n"
+        from symbolic.support.collector import gc_paused
+
+        with gc_paused():  # the command's policy: what it builds lives until it is written, no collector pass over it
+            package = ingest(documents, target=target)
+            if query:
+                prepared = prepare_package(query, package, budget=budget or DEFAULT_BUDGET, target=target)
+                package = prepared.package.model_copy(update={"fragments": prepared.fragments})
+            text = package.to_json() + "\n"
         if output is None:
             typer.echo(text, nl=False)
         else:
