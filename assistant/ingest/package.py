@@ -224,6 +224,13 @@ class _ClauseIndex:
     ``hits(fid, sha, wanted, external)`` is what scanning every fragment of the
     citing document (then of the others, or the other way round for an
     external reference) with :func:`_matches` gives, in package order.
+
+    Attributes
+    ----------
+    rows : list of tuple
+        ``(clause, position, document sha256, fragment id)`` sorted by clause.
+    work : int
+        Entries looked up and examined so far (the measure the scaling tests bound).
     """
 
     def __init__(self, by_doc: dict[str, list[EvidenceFragment]]):
@@ -233,7 +240,7 @@ class _ClauseIndex:
         rows.sort(key=lambda row: (row[0], row[1]))
         self.rows = rows
         self.keys = [row[0] for row in rows]
-        self.looked_up = 0
+        self.work = 0
         self._groups: dict[str, dict[str, list[tuple[int, str]]]] = {}
 
     def groups(self, reference: str) -> dict[str, list[tuple[int, str]]]:
@@ -245,22 +252,22 @@ class _ClauseIndex:
                      (bisect_left(keys, reference + ", para"), bisect_left(keys, reference + ", parb")),
                      (bisect_left(keys, reference + "."), bisect_left(keys, reference + "/"))]
             rows = sorted((self.rows[i] for lo, hi in spans for i in range(lo, hi)), key=lambda row: row[1])
-            self.looked_up += len(rows)
+            self.work += len(rows)
             for _, position, sha, fid in rows:
                 found.setdefault(sha, []).append((position, fid))
             self._groups[reference] = found
         return found
 
-    @staticmethod
-    def _pool(fid: str, groups: list[dict], own: str, others: bool) -> list[str]:
-        if len(groups) == 1:
-            if not others:
-                return [f for _, f in groups[0].get(own, ()) if f != fid]
-            return [f for sha, entries in groups[0].items() if sha != own for _, f in entries if f != fid]
+    def _pool(self, fid: str, groups: list[dict], own: str, others: bool) -> list[str]:
+        """The fragments of ``groups`` in document ``own`` (or, with ``others``, in the other documents)."""
+        chosen = [[e for doc, e in group.items() if doc != own] if others else [group.get(own, ())]
+                  for group in groups]
+        self.work += sum(len(entries) for lists in chosen for entries in lists)
+        if len(groups) == 1:  # one reference: already in package order
+            return [f for entries in chosen[0] for _, f in entries if f != fid]
         found: dict[int, str] = {}
-        for group in groups:
-            chosen = [e for doc, e in group.items() if doc != own] if others else [group.get(own, ())]
-            for entries in chosen:
+        for lists in chosen:
+            for entries in lists:
                 found.update((pos, f) for pos, f in entries if f != fid)
         return [found[pos] for pos in sorted(found)]
 
