@@ -18,8 +18,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("ingest")
     def ingest_command(
-        documents: list[Path] = typer.Argument(..., exists=True, dir_okay=False,
-                                               help="PDF (text layer), DOCX, HTML, Markdown, text or .eml files."),
+        documents: list[Path] = typer.Argument(..., help="PDF (text layer), DOCX, HTML, Markdown, text or .eml files."),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help="Package JSON to write (default stdout)."),
         query: Optional[str] = typer.Option(None, "--query", "-q",
                                             help="Select fragments for this question (and store it)."),
