@@ -26,6 +26,7 @@ Prints one JSON object.  Run: ``python benchmarks/ingest_scaling.py
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import shutil
@@ -37,8 +38,18 @@ import time
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ingest import MB, _W, _clauses_text, _docx  # noqa: E402  (the generators of benchmarks/ingest.py)
+
+def _load(path: Path, name: str):
+    """A module of this folder by its file (the folder is not put on ``sys.path``: its ``assistant.py``
+    would hide the ``assistant`` package)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_GEN = _load(Path(__file__).with_name("ingest.py"), "_ingest_generators")  # the generators of benchmarks/ingest.py
+MB, _W, _clauses_text, _docx = _GEN.MB, _GEN._W, _GEN._clauses_text, _GEN._docx
 
 __all__ = ["command", "main", "run_once", "series_inputs"]
 
@@ -129,10 +140,12 @@ def series_inputs(name: str, sizes: list[int], tmp: Path, *, write: bool = True)
 def _build(series: list[str], sizes: list[int], tmp: Path) -> None:
     """Write every input in a child process: the measuring process stays small, and a child's peak RSS
     (which Linux carries over from the process it was forked from) is its own."""
-    code = ("import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); import ingest_scaling as b\n"
+    code = ("import importlib.util, sys; from pathlib import Path\n"
+            "spec = importlib.util.spec_from_file_location('_scaling', sys.argv[1])\n"
+            "b = importlib.util.module_from_spec(spec); spec.loader.exec_module(b)\n"
             "for name in sys.argv[4].split(','):\n"
             "    list(b.series_inputs(name, [int(s) for s in sys.argv[3].split(',')], Path(sys.argv[2])))\n")
-    subprocess.run([sys.executable, "-c", code, str(Path(__file__).resolve().parent), str(tmp),
+    subprocess.run([sys.executable, "-c", code, str(Path(__file__).resolve()), str(tmp),
                     ",".join(map(str, sizes)), ",".join(series)], check=True, env=_env())
 
 

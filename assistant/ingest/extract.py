@@ -408,18 +408,13 @@ def extract_bytes(name: str, data: bytes, fmt: str | None = None, *, limits: Doc
     if fmt not in FORMATS:
         raise UnsupportedFormatError(f"{name}: unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
     out = _Builder(name, limits, deadline)
-    if fmt == "pdf":
-        result = _pdf(name, data, out)
-    elif fmt == "docx":
-        result = _docx(name, data, out)
-    elif fmt == "email":
-        result = _email(name, data, out)
-    elif fmt == "html":
-        result = _html(_decode(name, data), out=out)
-    elif fmt == "markdown":
-        result = _markdown(_decode(name, data), out)
-    else:
-        result = _text(_decode(name, data), out=out)
+    readers = {"pdf": lambda: _pdf(name, data, out), "docx": lambda: _docx(name, data, out),
+               "email": lambda: _email(name, data, out), "html": lambda: _html(_decode(name, data), out=out),
+               "markdown": lambda: _markdown(_decode(name, data), out)}
+    try:
+        result = readers.get(fmt, lambda: _text(_decode(name, data), out=out))()
+    except RecursionError:  # a parser recursing into parts, objects or elements nested without end
+        raise DocumentError(f"{name}: not a readable {fmt} document (its structure is nested too deeply)") from None
     if not result.blocks:
         raise DocumentError(f"{name}: no text found in the {fmt} document")
     return result
