@@ -220,10 +220,13 @@ def load_replies(path: str | Path) -> list[str]:
     BackendError
         Naming the file and line of a malformed record.
     """
-    from symbolic.support.fsio import read_text
+    from symbolic.support.fsio import PathError, read_text
 
     path = Path(path)
-    lines = read_text(path, error=BackendError).splitlines()
+    try:
+        lines = read_text(path).splitlines()
+    except PathError as exc:
+        raise BackendError(f"{path}: cannot read recorded replies ({exc.reason})") from None
     replies = []
     for number, line in enumerate(lines, 1):
         if not line.strip():

@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from symbolic.support.fsio import read_bytes, read_text
+from symbolic.support.fsio import PathError, read_bytes, read_text
 
 from .errors import ProgramLoadError
 
@@ -299,7 +299,9 @@ def _check_predictors(program, reference, config: str, source: str) -> None:
 
 def _read_manifest(path: Path) -> Manifest:
     try:
-        data = json.loads(read_text(path, error=ProgramLoadError))
+        data = json.loads(read_text(path))
+    except PathError as exc:
+        raise ProgramLoadError(f"{path}: cannot read the manifest ({exc.reason})") from None
     except ValueError as exc:
         raise ProgramLoadError(f"{path}: not valid JSON ({exc})") from None
     return Manifest.from_dict(data, source=str(path))
