@@ -95,9 +95,8 @@ def register(app: typer.Typer) -> None:
     def ask_command(
         evidence: Optional[Path] = typer.Option(None, "--evidence", "-e",
                                                 help="Evidence package JSON (fragments: id, text, source, clause)."),
-        docs: Optional[list[Path]] = typer.Option(None, "--doc", exists=True, dir_okay=False,
-                                                  help="A document to ingest (PDF, DOCX, HTML, Markdown, text or "
-                                                       ".eml email); repeat for several."),
+        docs: Optional[list[Path]] = typer.Option(None, "--doc", help="A document to ingest (PDF, DOCX, HTML, "
+                                                  "Markdown, text or .eml email); repeat for several."),
         budget: Optional[int] = typer.Option(None, "--budget", min=1,
                                              help="Evidence token budget for ingested documents (default 2000)."),
         query: Optional[str] = typer.Option(None, "--query", "-q", help="The question (or 'query' in the file)."),

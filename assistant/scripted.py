@@ -220,11 +220,13 @@ def load_replies(path: str | Path) -> list[str]:
     BackendError
         Naming the file and line of a malformed record.
     """
+    from symbolic.support.fsio import PathError, read_text
+
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise BackendError(f"{path}: cannot read recorded replies ({exc.strerror})") from None
+        lines = read_text(path).splitlines()
+    except PathError as exc:
+        raise BackendError(f"{path}: cannot read recorded replies ({exc.reason})") from None
     replies = []
     for number, line in enumerate(lines, 1):
         if not line.strip():

@@ -1,6 +1,6 @@
 """The 12-request document attack against ``paratrace serve`` (issue 32, item 2).
 
-Starts ``paratrace serve --model scripted/null --workers 4`` on a free port
+Starts ``paratrace serve --model scripted/null --workers 4`` (``--workers``) on a free port
 of 127.0.0.1, sends 12 concurrent ``POST /v1/ask`` each carrying the 57 KB
 DOCX of 61,680 one-character paragraphs, and while they run asks ``/health``
 and sends one valid plain request (evidence, no documents) every half second.
@@ -70,15 +70,16 @@ def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=12)
     parser.add_argument("--timeout", type=float, default=120.0, help="The service's --timeout.")
+    parser.add_argument("--workers", type=int, default=4, help="The service's --workers.")
     args = parser.parse_args(argv)
     port = _free_port()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
            "LITELLM_LOCAL_MODEL_COST_MAP": "true", "MLFLOW_DISABLE_TELEMETRY": "true"}
     server = subprocess.Popen([sys.executable, "-c", "from optimize.console import main; main()", "serve", "--model",
-                               "scripted/null", "--workers", "4", "--port", str(port), "--timeout", str(args.timeout),
+                               "scripted/null", "--workers", str(args.workers), "--port", str(port), "--timeout", str(args.timeout),
                                "--log-level", "warning"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
-    report: dict = {"requests": args.requests, "timeout_s": args.timeout}
+    report: dict = {"requests": args.requests, "timeout_s": args.timeout, "workers": args.workers}
     try:
         for _ in range(600):
             try:
@@ -101,12 +102,19 @@ def main(argv=None) -> dict:
             with httpx.Client(base_url=url, timeout=args.timeout + 30) as client:
                 while not done.is_set():
                     t0 = time.monotonic()
-                    h = client.get("/health")
-                    health.append((round(t0 - started, 1), h.status_code, h.json().get("in_flight"),
-                                   round(time.monotonic() - t0, 2)))
+                    try:
+                        h = client.get("/health")
+                        health.append((round(t0 - started, 1), h.status_code, h.json().get("in_flight"),
+                                       round(time.monotonic() - t0, 2)))
+                    except httpx.HTTPError as exc:  # no answer at all is what this measures too
+                        health.append((round(t0 - started, 1), type(exc).__name__, None,
+                                       round(time.monotonic() - t0, 2)))
                     t1 = time.monotonic()
-                    answer = client.post("/v1/ask", json=VALID)
-                    valid.append((round(t1 - started, 1), answer.status_code, round(time.monotonic() - t1, 2)))
+                    try:
+                        answer = client.post("/v1/ask", json=VALID)
+                        valid.append((round(t1 - started, 1), answer.status_code, round(time.monotonic() - t1, 2)))
+                    except httpx.HTTPError as exc:
+                        valid.append((round(t1 - started, 1), type(exc).__name__, round(time.monotonic() - t1, 2)))
                     time.sleep(0.5)
 
         def attack(i):
@@ -132,11 +140,13 @@ def main(argv=None) -> dict:
         watcher.join()
         report.update(attacks=[{"status": s, "kind": k, "seconds": t} for s, k, t in attacks],
                       valid_requests={"sent": len(valid), "status_counts": {str(c): sum(1 for v in valid if v[1] == c)
-                                                                            for c in sorted({v[1] for v in valid})},
+                                                                            for c in sorted({v[1] for v in valid},
+                                                                                            key=str)},
                                       "max_seconds": max((v[2] for v in valid), default=None),
                                       "samples": valid[:40]},
                       health={"status_counts": {str(c): sum(1 for h in health if h[1] == c)
-                                                for c in sorted({h[1] for h in health})}, "samples": health[:40]},
+                                                for c in sorted({h[1] for h in health}, key=str)},
+                              "max_seconds": max((h[3] for h in health), default=None), "samples": health[:40]},
                       server_peak_rss_mb=_hwm_mb(server.pid))
     finally:
         server.terminate()

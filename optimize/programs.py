@@ -25,6 +25,8 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from symbolic.support.fsio import PathError, read_bytes, read_text
+
 from .errors import ProgramLoadError
 
 __all__ = [
@@ -297,9 +299,9 @@ def _check_predictors(program, reference, config: str, source: str) -> None:
 
 def _read_manifest(path: Path) -> Manifest:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ProgramLoadError(f"{path}: cannot read the manifest ({exc.strerror})") from None
+        data = json.loads(read_text(path))
+    except PathError as exc:
+        raise ProgramLoadError(f"{path}: cannot read the manifest ({exc.reason})") from None
     except ValueError as exc:
         raise ProgramLoadError(f"{path}: not valid JSON ({exc})") from None
     return Manifest.from_dict(data, source=str(path))
@@ -317,7 +319,8 @@ def _load_directory(directory: Path, source: str) -> LoadedProgram:
     manifest = _read_manifest(manifest_path)
     if not state_path.is_file():
         raise ProgramLoadError(f"{source}: no {PROGRAM_FILE} next to the manifest")
-    digest = _sha256(state_path)
+    state_bytes = read_bytes(state_path, error=ProgramLoadError)  # read once: the digest is of what is loaded
+    digest = hashlib.sha256(state_bytes).hexdigest()
     if manifest.program_sha256 and digest != manifest.program_sha256:
         raise ProgramLoadError(f"{state_path}: SHA-256 {digest[:12]}... does not match the manifest's "
                                f"{manifest.program_sha256[:12]}... (file changed after saving)")
@@ -326,7 +329,7 @@ def _load_directory(directory: Path, source: str) -> LoadedProgram:
     except ConfigurationError as exc:
         raise ProgramLoadError(f"{manifest_path}: field 'config': {exc}") from None
     try:
-        state = json.loads(state_path.read_text(encoding="utf-8"))
+        state = json.loads(state_bytes.decode("utf-8"))
     except ValueError as exc:
         raise ProgramLoadError(f"{state_path}: not valid JSON ({exc})") from None
     if not isinstance(state, dict):

@@ -18,6 +18,7 @@ from typing import Any, Mapping, Sequence
 
 from experiments.splits import DEFAULT_FRACTIONS, Split, split_scenarios
 from symbolic.scenario.model import Scenario
+from symbolic.support.fsio import PathError, read_text
 
 from .data import Evaluation, LMCallCounter, check_demos, evaluate, to_examples
 from .errors import OptimizeError
@@ -136,10 +137,10 @@ def read_evaluation(directory: str | Path) -> dict:
     """
     path = Path(directory) / EVALUATION_FILE
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_text(path))
         data["test"], data["split"]["test"]
-    except OSError as exc:
-        raise OptimizeError(f"{path}: cannot read ({exc.strerror})") from None
+    except PathError as exc:
+        raise OptimizeError(f"{path}: cannot read ({exc.reason})") from None
     except (ValueError, KeyError, TypeError):
         raise OptimizeError(f"{path}: not a held-out evaluation (expected 'split' and 'test')") from None
     return data

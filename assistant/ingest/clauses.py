@@ -172,6 +172,7 @@ class Reference:
 
 
 _NUM = r"\d{1,3}(?:\.\d{1,3})*"
+_NUM_RE = re.compile(_NUM)
 _SP = r"[^\S\n]"
 _CLAUSE_REF = re.compile(rf"\b(?:clauses?|sections?|articles?|§§?){_SP}*({_NUM}(?:{_SP}*(?:,|and|or|to){_SP}*{_NUM})*)",
                          re.IGNORECASE)
@@ -193,7 +194,7 @@ def find_references(text: str) -> tuple[Reference, ...]:
     refs: list[Reference] = []
     for m in _CLAUSE_REF.finditer(text):
         external = bool(_EXTERNAL.match(text, m.end()))
-        for number in re.findall(_NUM, m.group(1)):
+        for number in _NUM_RE.findall(m.group(1)):
             refs.append(Reference(number, external, m.start(), m.end()))
     for m in _APPX_REF.finditer(text):
         name = f"{m.group(1).title()} {m.group(2).upper() if len(m.group(2)) == 1 else m.group(2)}"
@@ -233,6 +234,10 @@ _RENUMBER = [
 ]
 
 
+# Every renumbering pattern needs one of these words: texts without them (nearly all) skip the three scans.
+_RENUMBER_WORD = re.compile(r"renumbered|become|\(\s*now", re.IGNORECASE)
+
+
 def _ref_name(kind: str, number: str) -> str:
     kind = kind.lower()
     return number if kind in ("clause", "section", "article") else f"{kind.title()} {number}"
@@ -248,6 +253,8 @@ def find_renumberings(text: str) -> tuple[Renumbering, ...]:
     [('14', '15'), ('Appendix 3', 'Appendix 4')]
     """
     found: dict[tuple[str, str], Renumbering] = {}
+    if not _RENUMBER_WORD.search(text):
+        return ()
     for pattern in _RENUMBER:
         for m in pattern.finditer(text):
             old = _ref_name(m.group(1), m.group(2))

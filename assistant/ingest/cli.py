@@ -18,8 +18,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("ingest")
     def ingest_command(
-        documents: list[Path] = typer.Argument(..., exists=True, dir_okay=False,
-                                               help="PDF (text layer), DOCX, HTML, Markdown, text or .eml files."),
+        documents: list[Path] = typer.Argument(..., help="PDF (text layer), DOCX, HTML, Markdown, text or .eml files."),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help="Package JSON to write (default stdout)."),
         query: Optional[str] = typer.Option(None, "--query", "-q",
                                             help="Select fragments for this question (and store it)."),
@@ -41,11 +40,14 @@ def register(app: typer.Typer) -> None:
             from ..errors import ConfigurationError
 
             raise ConfigurationError("--budget selects fragments for a question: pass --query too")
-        package = ingest(documents, target=target)
-        if query:
-            prepared = prepare_package(query, package, budget=budget or DEFAULT_BUDGET, target=target)
-            package = prepared.package.model_copy(update={"fragments": prepared.fragments})
-        text = package.to_json() + "\n"
+        from symbolic.support.collector import gc_paused
+
+        with gc_paused():  # the command's policy: what it builds lives until it is written, no collector pass over it
+            package = ingest(documents, target=target)
+            if query:
+                prepared = prepare_package(query, package, budget=budget or DEFAULT_BUDGET, target=target)
+                package = prepared.package.model_copy(update={"fragments": prepared.fragments})
+            text = package.to_json() + "\n"
         if output is None:
             typer.echo(text, nl=False)
         else:

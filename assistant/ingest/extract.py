@@ -15,6 +15,7 @@ import email
 import email.policy
 import io
 import logging
+import os
 import re
 import threading
 import warnings
@@ -407,18 +408,13 @@ def extract_bytes(name: str, data: bytes, fmt: str | None = None, *, limits: Doc
     if fmt not in FORMATS:
         raise UnsupportedFormatError(f"{name}: unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
     out = _Builder(name, limits, deadline)
-    if fmt == "pdf":
-        result = _pdf(name, data, out)
-    elif fmt == "docx":
-        result = _docx(name, data, out)
-    elif fmt == "email":
-        result = _email(name, data, out)
-    elif fmt == "html":
-        result = _html(_decode(name, data), out=out)
-    elif fmt == "markdown":
-        result = _markdown(_decode(name, data), out)
-    else:
-        result = _text(_decode(name, data), out=out)
+    readers = {"pdf": lambda: _pdf(name, data, out), "docx": lambda: _docx(name, data, out),
+               "email": lambda: _email(name, data, out), "html": lambda: _html(_decode(name, data), out=out),
+               "markdown": lambda: _markdown(_decode(name, data), out)}
+    try:
+        result = readers.get(fmt, lambda: _text(_decode(name, data), out=out))()
+    except RecursionError:  # a parser recursing into parts, objects or elements nested without end
+        raise DocumentError(f"{name}: not a readable {fmt} document (its structure is nested too deeply)") from None
     if not result.blocks:
         raise DocumentError(f"{name}: no text found in the {fmt} document")
     return result
@@ -428,10 +424,11 @@ def read_document(path: str | Path, limits: DocumentLimits | None = None) -> tup
     """``(file name, bytes)`` of the document at ``path``: a regular file (a link to one is followed)
     of at most ``limits.max_file_bytes``.
 
-    A named pipe, a device, a socket or a directory is refused before it is
-    opened (:func:`symbolic.support.fsio.input_problem`, as every command refuses
-    them), and the file is opened without blocking and checked again on its
-    descriptor, so one swapped in between cannot hang the read either.
+    The file is opened as every command opens its inputs
+    (:func:`symbolic.support.fsio.open_input`): without blocking and checked
+    on the opened descriptor, so a named pipe, a socket or a directory (even
+    one swapped in after a check of the path) is refused and never waited on;
+    a device is refused before it is opened.
 
     Raises
     ------
@@ -439,29 +436,19 @@ def read_document(path: str | Path, limits: DocumentLimits | None = None) -> tup
         Naming the path and what is there; :class:`DocumentLimitError` for a
         file over the limit.
     """
-    import os
-    import stat
-
-    from symbolic.support.fsio import input_problem
+    from symbolic.support.fsio import open_input
 
     limits = DocumentLimits.from_env() if limits is None else limits
     path = Path(path)
-    shown = shown_name(str(path))
-    problem = input_problem(path)
-    if problem is not None:
-        raise DocumentError(f"{shown}: {problem}")
-    name = document_name(path.name)
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        raise DocumentError(f"{shown}: {exc.strerror or exc}") from None
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise DocumentError(f"{shown}: {input_problem(path) or 'is not a regular file'}")
-        if info.st_size > limits.max_file_bytes:
-            raise DocumentLimitError(name, "max_file_bytes", limits.max_file_bytes, f"{info.st_size} bytes")
-        data = handle.read(limits.max_file_bytes + 1)
+    with open_input(path, error=DocumentError) as handle:
+        name = document_name(path.name)
+        size = os.fstat(handle.fileno()).st_size
+        if size > limits.max_file_bytes:
+            raise DocumentLimitError(name, "max_file_bytes", limits.max_file_bytes, f"{size} bytes")
+        try:
+            data = handle.read(limits.max_file_bytes + 1)
+        except OSError as exc:
+            raise DocumentError(f"{shown_name(str(path))}: {exc.strerror or exc}") from None
     if len(data) > limits.max_file_bytes:
         raise DocumentLimitError(name, "max_file_bytes", limits.max_file_bytes,
                                  f"more than {limits.max_file_bytes} bytes")

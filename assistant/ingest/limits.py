@@ -80,6 +80,13 @@ class DocumentLimits:
         Resolved cross-references of one ingestion (1,000,000).
     max_seconds : float
         Wall-clock seconds of one ingestion (60).
+    max_concurrent_ingestions : int
+        Requests with documents that ``paratrace serve`` ingests at once (2;
+        never more than half its workers); the next one is answered 503 with
+        ``Retry-After``.  Ingestion is Python work under one interpreter lock,
+        so more at once finish no sooner: each only takes longer and holds its
+        memory longer (8 at once on a 16-worker service: every one 504 at the
+        request timeout, 2.2 GB peak RSS).
     """
 
     max_file_bytes: int = 16 * 1024 * 1024
@@ -90,6 +97,7 @@ class DocumentLimits:
     max_fragments: int = 100_000
     max_cross_refs: int = 1_000_000
     max_seconds: float = 60.0
+    max_concurrent_ingestions: int = 2
 
     def __post_init__(self):
         for f in dataclasses.fields(self):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from bisect import bisect_left, bisect_right
 from pathlib import Path
 from typing import Iterable
 
@@ -207,66 +208,130 @@ def _matches(clause: str, target: str) -> bool:
     return clause == target or clause.startswith(target + ".") or clause.startswith(target + ", para")
 
 
-_PREFIX_END = re.compile(r"\.|, para")
-
-
-def _targets(clause: str):
-    """Every reference that :func:`_matches` ``clause``: itself and each prefix ending before ``.`` or ``, para``.
-
-    >>> list(_targets("Appendix 2, para 4.1"))
-    ['Appendix 2, para 4.1', 'Appendix 2', 'Appendix 2, para 4']
-    """
-    yield clause
-    for m in _PREFIX_END.finditer(clause):
-        if m.start():
-            yield clause[:m.start()]
-
-
 class _ClauseIndex:
-    """Fragments by the references that name them, per document: one pass, then a lookup per reference.
+    """Fragments by the references that name them: the clauses sorted once, then a range per reference.
+
+    A reference :func:`_matches` the clauses equal to it and those that start
+    with it followed by ``.`` or ``, para``: in the sorted clauses, three
+    contiguous ranges, found by bisection.  A reference's fragments, grouped
+    by document in package order, are kept for the next fragment that cites
+    it, so each reference is looked up once however often it is cited.  The
+    work is linear in the fragments a reference names (bounded by the length
+    of the clauses: a clause is under at most one reference per ``.`` or
+    ``, para`` in it) plus the fragments returned; neither the number of
+    documents nor the depth of a clause number multiplies it.
 
     ``hits(fid, sha, wanted, external)`` is what scanning every fragment of the
     citing document (then of the others, or the other way round for an
     external reference) with :func:`_matches` gives, in package order.
+
+    Attributes
+    ----------
+    rows : list of tuple
+        ``(clause, position, document sha256, fragment id)`` sorted by clause.
+    work : int
+        Entries looked up and examined so far (the measure the scaling tests bound).
     """
 
     def __init__(self, by_doc: dict[str, list[EvidenceFragment]]):
-        self.order = {sha: i for i, sha in enumerate(by_doc)}
-        self.index: dict[str, dict[str, list[tuple[int, str]]]] = {}
-        position = 0
+        rows = []
         for sha, frags in by_doc.items():
-            for frag in frags:
-                for target in dict.fromkeys(_targets(frag.clause or "")):
-                    self.index.setdefault(target, {}).setdefault(sha, []).append((position, frag.id))
-                position += 1
+            rows += [(frag.clause or "", len(rows) + i, sha, frag.id) for i, frag in enumerate(frags)]
+        rows.sort(key=lambda row: (row[0], row[1]))
+        self.rows = rows
+        self.keys = [row[0] for row in rows]
+        self.work = 0
+        self._groups: dict[str, dict[str, list[tuple[int, str]]]] = {}
 
-    def _pool(self, fid: str, wanted: list[str], docs) -> list[str]:
+    def groups(self, reference: str) -> dict[str, list[tuple[int, str]]]:
+        """The fragments ``reference`` names: document to ``(position, id)`` pairs, both in package order."""
+        found = self._groups.get(reference)
+        if found is None:
+            keys, found = self.keys, {}
+            spans = [(bisect_left(keys, reference), bisect_right(keys, reference)),
+                     (bisect_left(keys, reference + ", para"), bisect_left(keys, reference + ", parb")),
+                     (bisect_left(keys, reference + "."), bisect_left(keys, reference + "/"))]
+            rows = sorted((self.rows[i] for lo, hi in spans for i in range(lo, hi)), key=lambda row: row[1])
+            self.work += len(rows)
+            for _, position, sha, fid in rows:
+                found.setdefault(sha, []).append((position, fid))
+            self._groups[reference] = found
+        return found
+
+    def _pool(self, fid: str, groups: list[dict], own: str, others: bool) -> list[str]:
+        """The fragments of ``groups`` in document ``own`` (or, with ``others``, in the other documents)."""
+        chosen = [[e for doc, e in group.items() if doc != own] if others else [group.get(own, ())]
+                  for group in groups]
+        self.work += sum(len(entries) for lists in chosen for entries in lists)
+        if len(groups) == 1:  # one reference: already in package order
+            return [f for entries in chosen[0] for _, f in entries if f != fid]
         found: dict[int, str] = {}
-        for target in wanted:
-            for sha, entries in self.index.get(target, {}).items():
-                if docs(sha):
-                    found.update((pos, f) for pos, f in entries if f != fid)
+        for lists in chosen:
+            for entries in lists:
+                found.update((pos, f) for pos, f in entries if f != fid)
         return [found[pos] for pos in sorted(found)]
 
     def hits(self, fid: str, sha: str, wanted: list[str], external: bool) -> list[str]:
-        own = self._pool(fid, wanted, lambda other: other == sha)
-        others = self._pool(fid, wanted, lambda other: other != sha)
-        for pool in ((others, own) if external else (own, others)):
+        """The fragments the references ``wanted`` name, for fragment ``fid`` of document ``sha``.
+
+        Parameters
+        ----------
+        fid : str
+            The citing fragment (never among its own hits).
+        sha : str
+            Its document.
+        wanted : list of str
+            The reference and its variants (a renumbering, the appendix's paragraph).
+        external : bool
+            Whether the reference names another document: the other documents
+            are searched first, else the citing one.
+
+        Returns
+        -------
+        list of str
+            Fragment ids in package order.
+        """
+        groups = [group for group in map(self.groups, dict.fromkeys(wanted)) if group]
+        if not groups:
+            return []
+        for others in ((True, False) if external else (False, True)):
+            pool = self._pool(fid, groups, sha, others)
             if pool:
                 return pool
         return []
 
 
-def _resolve(fid: str, loc: dict, index: _ClauseIndex, renamed: dict[str, str]):
+def _resolve(fid: str, loc: dict, index: _ClauseIndex, renamed: dict[str, str], budget: int | None = None):
+    """The fragments ``loc``'s references resolve to, in order, each once.
+
+    Parameters
+    ----------
+    fid : str
+        The citing fragment.
+    loc : dict
+        Its locator fields (``clause``, ``sha256``, ``references``, ``external``).
+    index : _ClauseIndex
+    renamed : dict
+        New reference to old, from the stated renumberings.
+    budget : int, optional
+        Stop once more than this many fragments are found (the caller's
+        ``max_cross_refs`` left): the result is then longer than ``budget``.
+
+    Returns
+    -------
+    tuple of str
+    """
     appendix = loc["clause"].split(", para")[0] if ", para" in loc["clause"] else None
-    found: list[str] = []
+    found: dict[str, None] = {}
     for target in loc["references"]:
         external = target in loc["external"]
         wanted = [target, renamed[target]] if target in renamed else [target]
         if appendix and target.isdigit() is False and not target.startswith(("Appendix", "Annex", "Schedule")):
             wanted.append(f"{appendix}, para {target}")
-        found += index.hits(fid, loc["sha256"], wanted, external)
-    return tuple(dict.fromkeys(found))
+        found.update(dict.fromkeys(index.hits(fid, loc["sha256"], wanted, external)))
+        if budget is not None and len(found) > budget:
+            break
+    return tuple(found)
 
 
 def ingest_bytes(files: Iterable[tuple[str, bytes]], *, query: str | None = None, target: str | None = None,
@@ -333,7 +398,7 @@ def ingest_bytes(files: Iterable[tuple[str, bytes]], *, query: str | None = None
     index = _ClauseIndex(by_doc)
     final, resolved = {}, 0
     for number, (fid, loc) in enumerate(locators.items()):
-        cross = _resolve(fid, loc, index, renamed)
+        cross = _resolve(fid, loc, index, renamed, limits.max_cross_refs - resolved)
         resolved += len(cross)
         if resolved > limits.max_cross_refs:
             raise DocumentLimitError(loc["document"], "max_cross_refs", limits.max_cross_refs,

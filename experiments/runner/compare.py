@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import html
 import json
+import os
 from pathlib import Path
 from typing import Sequence
 
@@ -52,7 +53,9 @@ def load_run_results(client, run_id: str, workdir: str | Path) -> tuple[str, lis
         local = client.download_artifacts(run_id, CASE_RESULTS, str(workdir))
     except Exception as exc:  # mlflow raises MlflowException / OSError variants
         raise ExperimentError(f"run {run_id}: no {CASE_RESULTS} artifact ({exc})") from None
-    lines = Path(local).read_text(encoding="utf-8").splitlines()
+    from symbolic.support.fsio import read_text
+
+    lines = read_text(local, max_bytes=1 << 30, error=ExperimentError).splitlines()
     return run.info.run_name or run_id, [CaseResult.from_dict(json.loads(x)) for x in lines if x.strip()]
 
 
@@ -77,7 +80,7 @@ def directory_results(root: str | Path) -> list[tuple[str, list[CaseResult]]]:
 
     root = Path(root)
     spec_path, results = root / "spec.json", root / "results.jsonl"
-    if not spec_path.is_file() or not results.is_file():
+    if not os.path.lexists(spec_path) or not os.path.lexists(results):
         raise ExperimentError(f"{root}: not a run directory (expected spec.json and results.jsonl)")
     spec = read_state_json(spec_path, "the frozen spec of the run", f"move {root} away")
     suites = spec.get("suites")

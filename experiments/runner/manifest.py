@@ -22,8 +22,12 @@ PACKAGES = ("paratrace", "dspy", "litellm", "instructor", "mlflow", "pydantic", 
 
 def digest_file(path: str | Path) -> str:
     """``sha256:<hex>`` of a file's bytes."""
+    from symbolic.support.fsio import open_input
+
+    from ..errors import ExperimentError
+
     h = hashlib.sha256()
-    with open(path, "rb") as fh:
+    with open_input(path, error=ExperimentError) as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             h.update(block)
     return "sha256:" + h.hexdigest()

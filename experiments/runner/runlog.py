@@ -17,6 +17,8 @@ import threading
 from pathlib import Path
 from typing import Iterator
 
+from symbolic.support.fsio import open_input
+
 from ..errors import ExperimentError
 from .spec import RunKey
 from .state import RETRIED_OUTCOMES
@@ -52,7 +54,7 @@ class ResultLog:
         """Move a torn last line (no newline) aside, reported (:func:`~experiments.runner.state.check_results`)."""
         if not self.path.exists():
             return
-        with open(self.path, "rb") as fh:
+        with open_input(self.path, error=ExperimentError, follow_links=False) as fh:
             fh.seek(0, os.SEEK_END)
             if fh.tell() == 0:
                 return
@@ -84,7 +86,7 @@ class ResultLog:
 
         if not self.path.exists():
             return
-        with open(self.path, "rb") as fh:
+        with open_input(self.path, error=ExperimentError, follow_links=False) as fh:
             for number, line in enumerate(fh, 1):
                 if not line.strip():
                     continue

@@ -189,7 +189,7 @@ def check_results(path: Path, planned: Collection[RunKey] | None = None, *, repa
     if not path.exists():
         return check
     try:
-        data = read_bytes(path, max_bytes=_MAX_LOG_BYTES, error=ScenarioError)
+        data = read_bytes(path, max_bytes=_MAX_LOG_BYTES, error=ScenarioError, follow_links=False)
     except ScenarioError as exc:
         raise ExperimentError(f"{exc}; the result log must be a regular file") from None
     torn = b""
@@ -233,8 +233,11 @@ def check_results(path: Path, planned: Collection[RunKey] | None = None, *, repa
         number = data.count(b"\n") + 1
         if not read_only:
             _quarantine(path, [(number, "torn last line (no newline: the run was stopped while writing it)", torn)])
-            with open(path, "rb+") as handle:
-                handle.truncate(len(data))
+            fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))  # never through a link
+            try:
+                os.ftruncate(fd, len(data))
+            finally:
+                os.close(fd)
             _log.warning("%s: line %d was torn (the run was stopped while writing it); moved to %s, its case "
                          "runs again", path, number, QUARANTINE)
         check.repaired.append((number, "torn last line"))
@@ -318,7 +321,7 @@ def compact_superseded(path: Path) -> int:
     path = Path(path)
     if not path.exists() or path.is_symlink():
         return 0
-    data = read_bytes(path, max_bytes=_MAX_LOG_BYTES, error=ExperimentError)
+    data = read_bytes(path, max_bytes=_MAX_LOG_BYTES, error=ExperimentError, follow_links=False)
     if not any(outcome.encode() in data for outcome in RETRIED_OUTCOMES):
         return 0  # nothing can be superseded
     lines = data.split(b"\n")

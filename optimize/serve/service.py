@@ -4,8 +4,10 @@ timeout and the mapping of failures to HTTP statuses.
 Assistant calls are blocking (DSPy, the LM client, the engine), so each runs in
 a :class:`~concurrent.futures.ThreadPoolExecutor` of ``workers`` threads.  At
 most ``workers + queue`` calls are admitted at once, and at most half the
-workers' worth of calls with documents (ingestion is CPU work: a flood of
-documents leaves the other workers to plain requests); the next one gets 503
+workers' worth of calls with documents, and at most
+``PARATRACE_DOC_MAX_CONCURRENT_INGESTIONS`` (2; ingestion is CPU work under one
+interpreter lock: a flood of documents leaves the other workers to plain
+requests, and more ingestions at once only take longer each); the next one gets 503
 (``busy``) at once instead of waiting in an unbounded queue.  The request
 waits ``timeout_s`` seconds for its call and then answers 504 with its request
 id.  A Python thread cannot be killed, so a timed-out call keeps its slot until
@@ -211,8 +213,11 @@ class Service:
             raise ServeError(f"the default configuration {config!r} is not among {list(self.configs)}")
         self.workers, self.capacity, self.timeout_s = workers, workers + queue, float(timeout_s)
         # Requests with documents spend CPU on ingestion: at most half the workers hold them, so the
-        # other half keeps answering plain requests under a flood of documents.
-        self.document_slots = max(1, workers // 2)
+        # other half keeps answering plain requests under a flood of documents, and at most
+        # max_concurrent_ingestions (one interpreter lock: more at once only take longer each).
+        from assistant.ingest.limits import DocumentLimits
+
+        self.document_slots = max(1, min(workers // 2, DocumentLimits.from_env().max_concurrent_ingestions))
         self._documents_in_flight = 0
         self.assistants = {c: assistant_factory(c) for c in self.configs}
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="paratrace-serve")

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterator
 
 from symbolic.errors import ScenarioError
-from symbolic.support.fsio import input_problem
+from symbolic.support.fsio import open_input
 
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",
@@ -202,25 +201,8 @@ def parse_validated(text, validate: Callable, *, file=None, line=None):
 
 def _open(path, max_file_bytes: int) -> tuple[BinaryIO, os.stat_result]:
     file = str(path)
-    reason = input_problem(path)  # a pipe or a device is refused before open() could block on it
-    if reason is not None:
-        raise ScenarioError(reason, file=file)
-    size = os.stat(path).st_size
-    if size > max_file_bytes:
-        raise ScenarioError(f"file is {size} bytes, over the limit of {max_file_bytes} bytes",
-                            file=file, value=size)
-    try:
-        handle = open(path, "rb")
-    except PermissionError:
-        raise ScenarioError("permission denied", file=file) from None
-    except IsADirectoryError:
-        raise ScenarioError("is a directory, expected a file", file=file) from None
-    except OSError as exc:
-        raise ScenarioError(exc.strerror or str(exc), file=file) from None
+    handle = open_input(path, error=ScenarioError)  # never blocks; a pipe or a device is refused on the descriptor
     info = os.fstat(handle.fileno())
-    if not stat.S_ISREG(info.st_mode):
-        handle.close()
-        raise ScenarioError("is not a regular file (it changed while being opened)", file=file)
     if info.st_size > max_file_bytes:
         handle.close()
         raise ScenarioError(f"file is {info.st_size} bytes, over the limit of {max_file_bytes} bytes",

@@ -1,8 +1,13 @@
 """Which paths paratrace reads and writes: regular files only, never a hang.
 
-Inputs must be regular files (a symbolic link to one is followed): a named pipe
-(FIFO), a device, a socket or a directory is refused before it is opened, so a
-command never blocks on a pipe that nobody writes.  Outputs are written only to
+Inputs must be regular files (a symbolic link to one is followed, unless the
+reader says otherwise).  Every input is opened by :func:`open_input`: without
+blocking (``O_NONBLOCK``, so opening a named pipe that nobody writes returns at
+once), then checked on the opened descriptor (``fstat``), so what is refused is
+what was opened, not what a path named a moment before (a pipe swapped in after
+a check cannot hang the read).  A named pipe (FIFO), a socket or a directory is
+refused that way; a device is refused before it is opened (opening one can act
+on it), and again on the descriptor.  Outputs are written only to
 a regular file or a new path, through a temporary file and a rename in the same
 directory (a reader sees the old file or the new one).  A symbolic link given
 as an output is followed: its *target* is written and the link is kept.  A
@@ -20,10 +25,11 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import BinaryIO
 
 from symbolic.errors import LocatedError, SymbolicError
 
-__all__ = ["PathError", "check_input", "check_output", "input_problem", "output_problem",
+__all__ = ["PathError", "check_input", "check_output", "input_problem", "open_input", "output_problem",
            "read_bytes", "read_text", "write_atomic"]
 
 
@@ -62,11 +68,25 @@ def _stat_problem(path: str) -> tuple[os.stat_result | None, str | None]:
         return None, exc.strerror or str(exc)
 
 
+def _shown(path) -> str:
+    """``path`` as text that can be printed: bytes that are not UTF-8 (a file system name) as ``\\xNN``."""
+    text = os.fsdecode(path) if isinstance(path, bytes) else str(path)
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        pass
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a lone surrogate that no file system byte gives
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _error(error, reason: str, path) -> Exception:
     """``error(reason, file=path)`` for a located error class, ``error("path: reason")`` for another."""
     if isinstance(error, type) and issubclass(error, LocatedError):
-        return error(reason, file=str(path))
-    return error(f"{path}: {reason}")
+        return error(reason, file=_shown(path))
+    return error(f"{_shown(path)}: {reason}")
 
 
 def input_problem(path) -> str | None:
@@ -163,28 +183,113 @@ def check_output(path, *, error=PathError) -> Path:
     return Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
 
 
-def read_bytes(path, *, max_bytes: int = 64 * 1024 * 1024, error=PathError) -> bytes:
+def _open_problem(path: str, exc: OSError, follow_links: bool) -> str:
+    """Why ``os.open`` failed on ``path``, in the words of :func:`input_problem`."""
+    if exc.errno == errno.ELOOP and not follow_links and os.path.islink(path):
+        return "is a symbolic link; refusing to follow it"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied"
+    return input_problem(path) or exc.strerror or str(exc)
+
+
+def open_input(path, *, error=PathError, follow_links: bool = True) -> BinaryIO:
+    """Open a regular file for reading, never blocking, checked on the opened descriptor.
+
+    The file is opened with ``O_NONBLOCK`` (and ``O_NOCTTY``, ``O_CLOEXEC``;
+    ``O_NOFOLLOW`` when ``follow_links`` is false), then ``fstat`` of the
+    descriptor decides: anything but a regular file is closed and refused.  A
+    named pipe therefore never blocks the open or the read, even one swapped
+    in for the file after a check of its path.  A device is refused from its
+    path before it is opened, and again on the descriptor.
+
+    Parameters
+    ----------
+    path : str or path-like
+    error : type, optional
+        The error class to raise (default :class:`PathError`); a
+        :class:`~symbolic.errors.LocatedError` subclass gets ``file=path``,
+        another class a message that starts with the path.
+    follow_links : bool, optional
+        Whether a symbolic link is followed (default); when false, a link is
+        refused (the files a command keeps for itself, never read through a
+        link put in their place).
+
+    Returns
+    -------
+    BinaryIO
+        The file, in blocking mode, positioned at its start; the caller closes it.
+
+    Raises
+    ------
+    error
+        Naming the path and what is there (``is a named pipe (FIFO), expected a
+        regular file``), or why it cannot be opened.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> pipe = os.path.join(tempfile.mkdtemp(), "pipe.jsonl")
+    >>> os.mkfifo(pipe)
+    >>> open_input(pipe)
+    Traceback (most recent call last):
+    ...
+    symbolic.support.fsio.PathError: ...pipe.jsonl: is a named pipe (FIFO), expected a regular file
+    """
+    text = os.fsdecode(path)
+    if "\x00" in text:
+        raise _error(error, "the path contains a NUL character", path)
+    try:
+        before = os.stat(text) if follow_links else os.lstat(text)
+    except OSError:
+        before = None  # the open says why
+    if before is not None and (stat.S_ISCHR(before.st_mode) or stat.S_ISBLK(before.st_mode)):
+        raise _error(error, f"is {_kind(before.st_mode)}, expected a regular file", path)
+    flags = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+             | (0 if follow_links else getattr(os, "O_NOFOLLOW", 0)))
+    try:
+        fd = os.open(text, flags)
+    except OSError as exc:
+        raise _error(error, _open_problem(text, exc, follow_links), path) from None
+    try:
+        kind = _kind(os.fstat(fd).st_mode)
+        if kind == "a directory":
+            raise _error(error, "is a directory, expected a file", path)
+        if kind is not None:
+            raise _error(error, f"is {kind}, expected a regular file", path)
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_bytes(path, *, max_bytes: int = 64 * 1024 * 1024, error=PathError, follow_links: bool = True) -> bytes:
     """The bytes of a regular file of at most ``max_bytes`` (refused beyond, without reading it all).
+
+    The file is opened by :func:`open_input` (never blocking, checked on its
+    descriptor).
 
     Raises
     ------
     error
         If the path is not a readable regular file or is too large.
     """
-    check_input(path, error=error)
-    try:
-        with open(path, "rb") as handle:
+    with open_input(path, error=error, follow_links=follow_links) as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size > max_bytes:
+            raise _error(error, f"file is {size} bytes, over the limit of {max_bytes} bytes", path)
+        try:
             data = handle.read(max_bytes + 1)
-    except OSError as exc:
-        raise _error(error, exc.strerror or str(exc), path) from None
+        except OSError as exc:
+            raise _error(error, exc.strerror or str(exc), path) from None
     if len(data) > max_bytes:
         raise _error(error, f"file is over the limit of {max_bytes} bytes", path)
     return data
 
 
-def read_text(path, *, max_bytes: int = 64 * 1024 * 1024, error=PathError) -> str:
+def read_text(path, *, max_bytes: int = 64 * 1024 * 1024, error=PathError, follow_links: bool = True) -> str:
     """The UTF-8 text of a regular file (see :func:`read_bytes`); bad bytes are an ``error`` naming the offset."""
-    data = read_bytes(path, max_bytes=max_bytes, error=error)
+    data = read_bytes(path, max_bytes=max_bytes, error=error, follow_links=follow_links)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
