@@ -4,24 +4,20 @@ named (Definition 4, docs/performance.md "Defeat sets: the summarized TNF").
 A defeat set is a sorted tuple of priority node ids ``priority:(<strong>)>(<weak>)``, where
 ``<strong>`` and ``<weak>`` are the parts of two rules (:meth:`symbolic.traces.naming.Namer.priority_part`).
 At the peer size the sets hold 58,767 ids; :class:`DefeatSets` keeps each member as two indices
-into the table of parts instead, and writes what the outputs need from there (each set's id, the
-``"defeat_sets"`` JSON) in bulk with :func:`symbolic.traces.byte_rows.rows`, without a string per member.
-The ids themselves are made only when a set is read as a tuple (the trace graph, the full form's
-defeat edges, the DOT comments).
+into the table of parts instead; the ids themselves are made only when a set is read
+as a tuple or named (:meth:`DefeatSets.ids`).
 """
 
 from __future__ import annotations
 
 import hashlib
 from itertools import starmap
-from json.encoder import encode_basestring
 from operator import and_, ne
 from typing import Iterator, Sequence
 
 import numpy as np
 
-from symbolic.traces.byte_rows import rows, table
-from symbolic.traces.naming import PART_SEPARATOR, Namer, id_pieces, ids_of_parts
+from symbolic.traces.naming import PART_SEPARATOR, Namer, ids_of_parts
 from symbolic.support.sorted_keys import sort_order, unique
 
 __all__ = ["DefeatSets", "expand_runs", "named_sets", "set_id"]
@@ -98,40 +94,7 @@ class DefeatSets(Sequence):
 
     def ids(self) -> list[str]:
         """Each set's id (:func:`set_id` of its members joined by newlines)."""
-        if self._ends is None:
-            return [set_id("\n".join(s).encode("utf-8")) for s in self._names]
-        n = len(self._strong)
-        last = np.zeros(n, dtype=np.int8)
-        last[self._ends[1:][np.diff(self._ends) > 0] - 1] = 1
-        heads, tails = map(table, id_pieces(self._parts))
-        text = b"".join(rows([(heads, self._strong), (tails, self._weak), (table(["\n", ""]), last)], n))
-        size = np.diff(heads.ends)[self._strong] + np.diff(tails.ends)[self._weak] + 1 - last
-        at = np.concatenate([[0], np.cumsum(size)])[self._ends].tolist()
-        view = memoryview(text)
-        return [set_id(view[a:b]) for a, b in zip(at, at[1:])]
-
-    def json_members(self, ids: list[str]) -> bytes:
-        """The members of ``"defeat_sets"``: ``{"id", "priorities"}`` per set, sorted by id (``ids``:
-        :meth:`ids`), as ``json.dumps`` writes them (``ensure_ascii=False``, compact), comma-joined,
-        in UTF-8."""
-        order = sorted(range(len(ids)), key=ids.__getitem__)
-        if self._ends is None or not len(order) or (np.diff(self._ends) == 0).any():
-            names = self.names()
-            return ",".join(f'{{"id":{encode_basestring(ids[i])},"priorities":['
-                            f'{",".join(map(encode_basestring, names[i]))}]}}' for i in order).encode("utf-8")
-        chosen = np.asarray(order, dtype=np.int64)
-        starts, sizes = self._ends[:-1][chosen], np.diff(self._ends)[chosen]
-        _, member = expand_runs(starts, sizes)
-        ends = np.cumsum(sizes)
-        first = np.zeros(len(member), dtype=np.int64)  # 0: a later member; k + 1: the first of the k-th set
-        first[ends - sizes] = np.arange(1, len(order) + 1)
-        last = np.zeros(len(member), dtype=np.int8)
-        last[ends - 1] = 1
-        opening = ['","'] + [('{"id":"' if k == 0 else ',{"id":"') + ids[i] + '","priorities":["'
-                             for k, i in enumerate(order)]
-        heads, tails = map(table, id_pieces([encode_basestring(p)[1:-1] for p in self._parts]))
-        return b"".join(rows([(table(opening), first), (heads, self._strong[member]), (tails, self._weak[member]),
-                              (table(["", '"]}']), last)], len(member)))
+        return [set_id("\n".join(s).encode("utf-8")) for s in self.names()]
 
 
 def expand_runs(starts: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
