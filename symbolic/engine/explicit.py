@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from symbolic.scenario.attack_list import AttackList
 from symbolic.engine.attack_table import SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE
 from symbolic.scenario.labels import AttackKind
 from symbolic.scenario.literals import normalize_literal
@@ -40,9 +39,7 @@ def _parts(theory) -> list[tuple]:
     """
     parts = []
     edges = theory.attacks
-    if isinstance(edges, AttackList):  # a long list, kept as columns
-        parts.append((edges.source, edges.target, edges.kind, edges.lic))
-    elif edges:
+    if edges:
         lics = tuple(e.lic for e in edges)
         parts.append((tuple(e.source for e in edges), tuple(e.target for e in edges),
                       tuple(e.kind for e in edges), lics if any(x is not None for x in lics) else None))

@@ -246,7 +246,7 @@ def attack_edges(evaluation: Evaluation, namer: Namer) -> AttackEdges:
         pooled = np.where(is_active | ~active[group], lic_rank, none)
         lic = np.minimum.reduceat(pooled, starts) if len(starts) else np.zeros(0, dtype=np.int64)
         lic = np.where(lic >= none, -1, lic)
-    defeat_set, sets, pairs = defeat_sets(evaluation, namer, table, order, group, active, defeat)
+    defeat_set, sets, pairs = defeat_sets(evaluation, namer, table, order, group, active)
     return AttackEdges(
         source=arg_node[table.attacker[first]], target=arg_node[table.target[first]],
         kind=table.kind[first].astype(np.int64),

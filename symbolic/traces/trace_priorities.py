@@ -29,7 +29,6 @@ import numpy as np
 
 from symbolic.scenario.model import EdgeType, NodeType
 from symbolic.traces.naming import PART_SEPARATOR, Namer, ids_of_parts
-from symbolic.scenario.priority_list import priority_columns
 from symbolic.traces.skeleton import EdgeGroup, NodeStore
 from symbolic.support.sorted_keys import value_codes
 
@@ -245,7 +244,8 @@ def priority_nodes(evaluation, namer: Namer, store: NodeStore) -> PriorityNodes:
     block = PriorityNodes(namer, evaluation.priorities.unresolved)
     priorities = evaluation.theory.priorities
     n = len(priorities)
-    strongers, weakers, bases, evidence = priority_columns(priorities)
+    strongers, weakers, bases, evidence = ([getattr(p, name) for p in priorities]
+                                           for name in ("stronger", "weaker", "basis", "evidence"))
     strong_rule, weak_rule = block.codes(strongers), block.codes(weakers)
     part = block._part_array()
     keys = block._keys(part[strong_rule], part[weak_rule])

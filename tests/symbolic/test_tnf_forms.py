@@ -116,15 +116,3 @@ def test_cli_attacks_option(tmp_path):
                 ("-f", "json", "--attacks", "rows")):
         done = paratrace_cli("status", str(path), *bad)
         assert done.returncode == 2 and "--attacks" in done.stderr and "Traceback" not in done.stderr, done.stderr
-
-
-@pytest.mark.parametrize("seed", range(0, 40, 4))
-def test_defeat_sets_do_not_depend_on_the_class_key_path(monkeypatch, seed):
-    """The sub-classes by engine pair and by sorting agree."""
-    from symbolic.traces import attack_classes
-
-    form = _form(random_analysis(seed))
-    combined = _text(form, defeats="summary")
-    monkeypatch.setattr(attack_classes, "_KEY_LIMIT", 0)
-    assert _text(form, defeats="summary") == combined
-    assert _text(form, defeats="edges") == tnf_json(form.trace)

@@ -7,7 +7,6 @@ out; ``paratrace status --defeats`` selects the form.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import subprocess
@@ -15,11 +14,9 @@ import sys
 import warnings
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from symbolic.traces import trace as trace_module
-from symbolic.traces.defeat_set_members import DefeatSets
 from symbolic.traces.dot import to_dot
 from symbolic.suites.io import load_suite
 from symbolic.scenario.model import Analysis, Fact, Priority, Rule
@@ -164,23 +161,3 @@ def test_dot_summary_leaves_out_defeat_edges_and_names_the_sets(seed):
     kept = [line for line in full.splitlines() if "neutralizes" not in line]
     assert [line.split(", defeats=")[0] + ("];" if ", defeats=" in line else "") for line in short.splitlines()
             if not line.strip().startswith("// ")] == kept
-
-
-@pytest.mark.parametrize("seed", range(40))
-def test_defeat_set_ids_from_members_and_from_names_agree(seed):
-    """A defeat set's ids and id from integer members (also with escapes and empty sets) and from the
-    ids are the sha256 of the ids."""
-    rng = random.Random(seed)
-    alphabet = ["a", "¬", "→", "(", ")", ">", "=", " ", "é"] + (['"', "\\", "\n", "\x01"] if seed % 2 else [])
-    parts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 8))) for _ in range(rng.randint(1, 6))]
-    sizes = [rng.randint(0 if seed % 3 == 0 else 1, 4) for _ in range(rng.randint(0, 6))]
-    strong = np.array([rng.randrange(len(parts)) for _ in range(sum(sizes))], dtype=np.int64)
-    weak = np.array([rng.randrange(len(parts)) for _ in range(sum(sizes))], dtype=np.int64)
-    ends = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-    members = DefeatSets.of_members(strong, weak, ends, parts)
-    names = [tuple(f"priority:({parts[s]})>({parts[w]})" for s, w in zip(strong[a:b], weak[a:b]))
-             for a, b in zip(ends[:-1], ends[1:])]
-    assert members.names() == tuple(names) and list(members.sizes()) == sizes
-    ids = ["defeats:" + hashlib.sha256("\n".join(n).encode("utf-8")).hexdigest()[:12] for n in names]
-    for sets in (members, DefeatSets.of_names(names)):
-        assert sets.ids() == ids
