@@ -42,12 +42,9 @@ from symbolic.traces.naming import EDGE_ARROW, Namer, edge_key, string_ranks
 from symbolic.traces.trace_rows import (COLUMNS_SCHEMA_VERSION, SCHEMA_VERSION, SUMMARY_SCHEMA_VERSION, EdgeRows,
                                         NodeRow, TraceRows)
 from symbolic.engine.results import Attack, Evaluation
-from symbolic.traces.skeleton import EdgeGroup, Skeleton
+from symbolic.traces.skeleton import Skeleton, build_skeleton
 from symbolic.engine.target_rules import NeutralizingPairs
-from symbolic.traces.trace_arguments import argument_nodes
 from symbolic.traces.trace_attacks import AttackEdges, attack_edges
-from symbolic.traces.trace_grounding import grounding_nodes
-from symbolic.traces.trace_priorities import closure_pairs, priority_nodes
 
 if TYPE_CHECKING:  # networkx is imported where a graph is built, not at start-up
     import networkx as nx
@@ -164,28 +161,9 @@ def trace_parts(evaluation: Evaluation, *, query: str | None = None) -> tuple[Sk
 
 
 def _trace_parts(evaluation: Evaluation, query: str | None) -> tuple[Skeleton, AttackEdges]:
-    theory = evaluation.theory
-    namer = Namer(theory.rules, evaluation.arguments)
-    target = namer.literal(evaluation.target)
-    skeleton = Skeleton(target=target, status=evaluation.status, support=evaluation.support,
-                        against=evaluation.against)
-    store = skeleton.store
-    skeleton.groups.append(grounding_nodes(theory, namer, store))
-    before = len(store.data)
-    skeleton.priorities = priority_nodes(evaluation, namer, store)
-    skeleton.groups.append(argument_nodes(evaluation, namer, store))
+    namer = Namer(evaluation.theory.rules, evaluation.arguments)
     edges = attack_edges(evaluation, namer)
-    skeleton.marks = (before, len(store.data))
-    # the closure pairs the defeat sets use, as nodes derived from the base pairs behind them
-    skeleton.groups.append(closure_pairs(evaluation, namer, skeleton.priorities, store, edges.pairs))
-    skeleton.priorities.finish()
-
-    goal = store.node(f"conclusion:{target}", NodeType.CONCLUSION, target)
-    asked = store.node(f"query:{target}", NodeType.QUERY, " ".join(query.split()) if query else target)
-    status = str(evaluation.status)
-    shown = store.node(f"status:{status}", NodeType.STATUS, status)
-    skeleton.groups.append(EdgeGroup(EdgeType.STATUS, [asked, goal], [goal, shown]))
-    return skeleton, edges
+    return build_skeleton(evaluation, namer, edges.pairs, query=query), edges
 
 
 def _add_attack_edges(graph: nx.MultiDiGraph, edges: AttackEdges) -> None:

@@ -1,5 +1,4 @@
-"""The columnar skeleton (symbolic.traces.skeleton, symbolic.traces.trace_priorities, symbolic.traces.trace_arguments)
-against plain references.
+"""The skeleton of a trace (symbolic.traces.skeleton) against a plain reference.
 
 - the skeleton's dicts (:attr:`Skeleton.nodes`, :attr:`Skeleton.edges`) equal, in content *and
   order*, a reference that builds them object by object as the former dict skeleton did;
@@ -167,49 +166,3 @@ def test_streamed_tnf_and_dot_equal_the_graph(name, analysis, wild):
         graph = build_trace(evaluation, query="Why?")
         assert "".join(iter_tnf_json(evaluation, query="Why?", defeats="edges")) == tnf_json(graph_to_trace(graph))
         assert "".join(iter_dot(evaluation, query="Why?", name="c", defeats="edges")) == to_dot(graph, name="c")
-
-
-def json_escape(text: str) -> bytes:
-    import json
-
-    return json.dumps(text, ensure_ascii=False)[1:-1].encode()
-
-
-def random_skeleton(seed: int):
-    """A synthetic skeleton: random ids over a few characters (prefixes of one another, brackets,
-    quotes), random priority parts, random edges of every type between any two nodes."""
-    from symbolic.traces.skeleton import EdgeGroup, Skeleton
-    from symbolic.traces.trace_priorities import PriorityNodes
-
-    rng = random.Random(seed)
-    text = lambda: "".join(rng.choice(['x', 'y', ')', '(', '>', '"', '\\', 'é']) for _ in range(rng.randint(0, 4)))  # noqa: E731
-    skeleton = Skeleton()
-    store = skeleton.store
-    for _ in range(rng.randint(1, 25)):
-        kind = rng.choice([NodeType.FACT, NodeType.ARGUMENT, NodeType.EVIDENCE, NodeType.RULE, NodeType.STATUS])
-        prefix = {NodeType.ARGUMENT: "arg"}.get(kind, kind.value)
-        store.node(f"{prefix}:{text()}", kind, text(), *(rng.sample(["r1", "f\"2"], 1) if rng.random() < 0.5 else ()))
-    for _ in range(rng.randint(0, 3)):
-        store.at(f"rule:{text()}")  # a bare id: an edge's endpoint that is no node
-    block = PriorityNodes(Namer([]), frozenset())
-    rules = list({text() for _ in range(rng.randint(1, 8))})
-    pairs = list({(rng.choice(rules), rng.choice(rules)) for _ in range(rng.randint(1, 20))})
-    codes = block.codes([r for pair in pairs for r in pair])
-    found = set()
-    strong, weak = [], []
-    for k in range(len(pairs)):  # one node per id
-        ident = block.parts[block.rule_part[codes[2 * k]]], block.parts[block.rule_part[codes[2 * k + 1]]]
-        if ident not in found:
-            found.add(ident)
-            strong.append(codes[2 * k])
-            weak.append(codes[2 * k + 1])
-    block._append(strong, weak, [block.tag_of(rng.choice(["closure", "a, b"])) for _ in strong])
-    skeleton.priorities = block
-    ends = list(range(len(store.ids))) + [-1 - j for j in range(len(block))]
-    for kind in (EdgeType.DERIVATION, EdgeType.GROUNDING, EdgeType.STATUS):
-        n = rng.randint(0, 30)
-        skeleton.groups.append(EdgeGroup(kind, rng.choices(ends, k=n), rng.choices(ends, k=n)))
-    skeleton.marks = (len(store.data), len(store.data))
-    return skeleton
-
-
