@@ -62,7 +62,6 @@ def collapse_aliases(theory: Theory) -> tuple[Theory, dict[str, str]]:
                                                 "(its consequent is one of its antecedents)"))
     rules = [r for r in theory.rules if r.id not in steps]
     namer = Namer(rules)
-    namer.name_rules()  # every rule's content at once
     content = namer.rule_content
     alias: dict[str, str] = {}
     first: dict[str, Rule] = {}
