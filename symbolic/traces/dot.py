@@ -43,6 +43,8 @@ _EDGE_STYLE = {
     EdgeType.DEFEAT: 'color=blue, fontcolor=blue, style=dotted, label="neutralizes"',
     EdgeType.STATUS: "color=darkgreen, style=bold",
 }
+_NODE_STYLE.update({t.value: style for t, style in list(_NODE_STYLE.items())})  # by type or its text
+_EDGE_TYPE = {**{t: t for t in EdgeType}, **{t.value: t for t in EdgeType}}
 
 
 def dot_escape(text: str) -> str:
@@ -70,11 +72,11 @@ def _node_line(node: NodeRow) -> str:
     label = node.label or node.id
     if node.names:
         label = f"{label}\n({', '.join(node.names)})"
-    return f"  {dot_escape(node.id)} [label={dot_escape(label)}, {_NODE_STYLE[NodeType(node.type)]}];\n"
+    return f"  {dot_escape(node.id)} [label={dot_escape(label)}, {_NODE_STYLE[node.type]}];\n"
 
 
 def _edge_line(edge: dict) -> str:
-    kind = EdgeType(edge["type"])
+    kind = _EDGE_TYPE[edge["type"]]
     style = _EDGE_STYLE[kind]
     if kind is EdgeType.ATTACK:
         text = edge.get("kind", "attack")

@@ -90,11 +90,15 @@ def _priorities(skeleton: Skeleton, evaluation, namer: Namer) -> set[tuple[str, 
     """The theory's priority nodes; returns their ``(stronger, weaker)`` pairs."""
     unresolved = evaluation.priorities.unresolved
     bases: dict[str, set[str]] = defaultdict(set)
+    basis_text: dict = {}  # str() of each basis, once
     for p in evaluation.theory.priorities:
         node_id = namer.priority_id(p.stronger, p.weaker)
         skeleton.node(node_id, NodeType.PRIORITY, "", f"{p.stronger}>{p.weaker}", pair=(p.stronger, p.weaker))
         data = skeleton.nodes[node_id]
-        bases[node_id].add(str(p.basis))
+        text = basis_text.get(p.basis)
+        if text is None:
+            text = basis_text[p.basis] = str(p.basis)
+        bases[node_id].add(text)
         s, w = data["pair"]  # the first priority of the id gives the label's rules
         tags = sorted(bases[node_id]) + (["unresolved"] if s in unresolved or w in unresolved else [])
         data["label"] = f"{namer.priority_label(s, w)} [{', '.join(tags)}]"

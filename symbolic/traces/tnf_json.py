@@ -19,6 +19,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping
 
+from json.encoder import encode_basestring as _quote  # json.dumps(text, ensure_ascii=False) of a string
+
 from pydantic import ValidationError
 
 from symbolic.errors import SymbolicError
@@ -54,6 +56,15 @@ class TraceFormatError(SymbolicError, ValueError):
 
 def _dumps(value) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _row(row: dict) -> str:
+    """:func:`_dumps` of a row whose values are strings (a trace's node and edge rows), without the
+    encoder's per-call set-up: each value through ``json``'s own string encoder."""
+    try:
+        return "{" + ",".join([f'"{key}":{_quote(row[key])}' for key in sorted(row)]) + "}"
+    except TypeError:  # a value that is not a string
+        return _dumps(row)
 
 
 def _listed(items: Iterable[str]) -> Iterator[bytes]:
@@ -97,8 +108,9 @@ def write_tnf(rows: TraceRows) -> Iterator[bytes]:
         for i, (name, column) in enumerate(rows.attack_columns.items()):
             yield (("," if i else "") + _dumps(name) + ":[").encode("utf-8")
             if hasattr(column, "tolist"):  # integers: written a block at a time
-                for start in range(0, len(column), _BLOCK):
-                    yield (("," if start else "") + ",".join(map(str, column[start:start + _BLOCK].tolist()))).encode()
+                for start in range(0, len(column), _BLOCK):  # the repr of a list of ints, without its spaces
+                    text = repr(column[start:start + _BLOCK].tolist())[1:-1].replace(", ", ",")
+                    yield (("," if start else "") + text).encode()
             else:
                 yield _dumps(list(column))[1:-1].encode("utf-8")
             yield b"]"
@@ -108,9 +120,9 @@ def write_tnf(rows: TraceRows) -> Iterator[bytes]:
         yield from _listed(_dumps({"id": ident, "priorities": list(members)}) for ident, members in rows.defeat_sets)
         yield b"],"
     yield b'"edges":['
-    yield from _listed(map(_dumps, rows.edges))
+    yield from _listed(map(_row, rows.edges))
     yield b'],"nodes":['
-    yield from _listed(_dumps({"id": n.id, "label": n.label, "type": n.type}) for n in rows.nodes)
+    yield from _listed(_row({"id": n.id, "label": n.label, "type": n.type}) for n in rows.nodes)
     yield f'],"schema_version":{_dumps(rows.schema_version)}}}'.encode("utf-8")
 
 

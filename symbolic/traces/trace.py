@@ -60,6 +60,8 @@ ATTACK_EDGE_LIMIT = 200_000
 DEFEATS_MODES = ("auto", "edges", "summary")
 ATTACKS_MODES = ("auto", "edges", "columns")
 _KINDS = tuple(k.value for k in KINDS)
+_NODE_TYPE = {**{t: t.value for t in NodeType}, **{t.value: t.value for t in NodeType}}  # type -> its text
+_EDGE_TYPE = {**{t: t.value for t in EdgeType}, **{t.value: t.value for t in EdgeType}}
 
 
 def neutralizers(evaluation: Evaluation, attack: Attack) -> frozenset[tuple[str, str]]:
@@ -243,7 +245,7 @@ def _defeat_rows(edges: AttackEdges) -> Iterator[dict]:
 def _skeleton_rows(skeleton: Skeleton) -> Iterator[dict]:
     """The skeleton's edges (grounding, derivation, status), sorted by edge id."""
     for source, target, key, data in sorted(skeleton.edges, key=itemgetter(2)):
-        row = {"id": key, "source": source, "target": target, "type": EdgeType(data["type"]).value}
+        row = {"id": key, "source": source, "target": target, "type": _EDGE_TYPE[data["type"]]}
         for name in ("kind", "lic", "state", "attack"):
             value = data.get(name)
             if value is not None:
@@ -288,7 +290,7 @@ def evaluation_rows(evaluation: Evaluation, *, query: str | None = None, defeats
     columns = _columnar(edges, defeats, attacks)
     summary = columns or _summarize(edges, defeats)
     set_ids = edges.sets.ids() if summary else None
-    nodes = tuple(NodeRow(node_id, NodeType(data["type"]).value, data.get("label", ""), tuple(data.get("names", ())))
+    nodes = tuple(NodeRow(node_id, _NODE_TYPE[data["type"]], data.get("label", ""), tuple(data.get("names", ())))
                   for node_id, data in sorted(skeleton.nodes.items(), key=itemgetter(0)))
     makers = []
     if not columns:
