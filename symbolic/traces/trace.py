@@ -145,9 +145,9 @@ def trace_parts(evaluation: Evaluation, *, query: str | None = None) -> tuple[Sk
     """The trace without its attack and defeat edges, and those edges as columns.
 
     Every node is in the :class:`Skeleton` (closure priorities included); the
-    attack and defeat edges are in the :class:`~symbolic.traces.trace_attacks.AttackEdges`,
-    so that a large trace can be written (:mod:`symbolic.traces.tnf_stream`) without a
-    Python object per edge.  :func:`build_trace` joins the two in a graph.
+    attack and defeat edges are in the :class:`~symbolic.traces.trace_attacks.AttackEdges`
+    (their defeat edges as defeat sets).  :func:`evaluation_rows` writes the two as the rows
+    of every output; :func:`build_trace` joins them in a graph.
 
     Parameters
     ----------
