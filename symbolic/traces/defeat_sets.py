@@ -126,12 +126,18 @@ def defeat_sets(evaluation: Evaluation, namer: Namer, table: AttackTable, order:
         found.append(pairs if engine is None or engine in pairs else pairs | {engine})
     edges = edge_of[positions]
     starts = np.flatnonzero(np.r_[True, edges[1:] != edges[:-1]])  # the attacks of one edge are adjacent
-    ends = np.r_[starts[1:], len(edges)].tolist()
-    chosen: dict[tuple, int] = {}
-    for start, end, edge in zip(starts.tolist(), ends, edges[starts].tolist()):
-        members = tuple(sorted(set(index[start:end].tolist()))) if end - start > 1 else (int(index[start]),)
-        at = chosen.get(members)
-        if at is None:
-            at = chosen[members] = number(frozenset().union(*(found[m] for m in members)))
-        defeat_set[edge] = at
+    low, high = np.minimum.reduceat(index, starts), np.maximum.reduceat(index, starts)
+    chosen = np.empty(len(starts), dtype=np.int64)
+    single = low == high  # the usual edge: its attacks share one group
+    used_groups, at = np.unique(low[single], return_inverse=True)
+    numbered = np.array([number(found[g]) for g in used_groups.tolist()], dtype=np.int64)
+    chosen[single] = numbered[at.reshape(-1)]
+    ends = np.r_[starts[1:], len(edges)]
+    unions: dict[tuple, int] = {}
+    for k in np.flatnonzero(~single).tolist():  # an edge of attacks of several groups: the union of their sets
+        members = tuple(sorted(set(index[starts[k]:ends[k]].tolist())))
+        if members not in unions:
+            unions[members] = number(frozenset().union(*(found[m] for m in members)))
+        chosen[k] = unions[members]
+    defeat_set[edges[starts]] = chosen
     return defeat_set, DefeatSets.of_names(sets), frozenset(used)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from symbolic.scenario.model import Trace, TraceEdge
 from symbolic.traces.naming import trace_sort_key
@@ -43,8 +43,7 @@ SUMMARY_SCHEMA_VERSION = "tnf-v1-summary"
 COLUMNS_SCHEMA_VERSION = "tnf-v1-columns"
 
 
-@dataclass(frozen=True, slots=True)
-class NodeRow:
+class NodeRow(NamedTuple):
     """One trace node: its canonical id, type (the :class:`~symbolic.scenario.model.NodeType` value),
     label and the authors' ids it stands for (shown by DOT, not part of the TNF)."""
 
