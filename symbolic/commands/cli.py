@@ -28,10 +28,8 @@ from typing import Optional
 import typer
 from typer.core import TyperGroup
 
-from symbolic.scenario.attack_list import AttackList
 from symbolic.support.collector import collected_between, gc_paused
 from symbolic.errors import ParatraceError, PriorityCycleWarning, ScenarioError
-from symbolic.scenario.priority_list import PriorityList
 
 __all__ = ["CliContext", "GuardedGroup", "app", "debug_enabled", "new_app", "register"]
 
@@ -288,13 +286,7 @@ def _citation_problems(scenario, line: int, file: str) -> list[str]:
     problems = []
     for kind in ("facts", "rules", "priorities", "attacks"):
         objs = getattr(scenario.gold, kind, ()) or ()
-        if isinstance(objs, (AttackList, PriorityList)):  # kept as columns: each distinct citation once
-            if all(known.issuperset(cited) for cited in set(objs.distinct("evidence"))):
-                continue
-            citations = objs.evidences()
-        else:
-            citations = tuple(obj.evidence for obj in objs)
-        for i, evidence in enumerate(citations):
+        for i, evidence in enumerate(obj.evidence for obj in objs):
             for j, cited in enumerate(evidence):
                 if cited not in known:
                     problems.append(f"{file}:{line}: case {scenario.id!r}, field gold.{kind}.{i}.evidence.{j}: "

@@ -9,10 +9,8 @@ the parser-validator dropped as ungrounded, with the reason.
 
 from __future__ import annotations
 
-from operator import itemgetter
 from typing import Iterator
 
-import numpy as np
 from rich.console import Console, Group
 from rich.markup import escape
 from rich.panel import Panel
@@ -20,7 +18,6 @@ from rich.table import Table
 from rich.text import Text
 
 from symbolic.engine.attack_table import KINDS, AttackTable
-from symbolic.traces.byte_rows import rows, table as piece_table
 from symbolic.scenario.labels import Status
 from symbolic.scenario.model import Scenario
 from symbolic.engine.results import Evaluation, Label
@@ -187,42 +184,29 @@ def render_text(console: Console, scenario: Scenario, evaluation: Evaluation, *,
 
 
 def _base_rows(base) -> Iterator[bytes]:
-    """``stronger > weaker`` lines of the priority base, sorted as pairs of strings, in chunks.
-
-    The pairs are sorted by the ranks of their rules' ids (a pair of strings compares its first
-    members, then its second: the order of the rank pairs), and written from two tables of
-    encoded pieces, one per distinct rule.
-    """
-    pairs = list(base)
-    if not pairs:
-        return
-    strong, weak = list(map(itemgetter(0), pairs)), list(map(itemgetter(1), pairs))
-    names = sorted(set(strong) | set(weak))
-    code = {name: i for i, name in enumerate(names)}  # names sorted: a code is a rank
-    s = np.fromiter(map(code.__getitem__, strong), dtype=np.int64, count=len(pairs))
-    w = np.fromiter(map(code.__getitem__, weak), dtype=np.int64, count=len(pairs))
-    order = np.argsort(s * len(names) + w)  # the pairs are distinct: the key orders them alone
-    yield from rows([(piece_table(names), s[order]), (piece_table([" > "]), None),
-                     (piece_table([f"{n}\n" for n in names]), w[order])], len(pairs), chunk=_CHUNK)
+    """``stronger > weaker`` lines of the priority base, sorted as pairs of strings, in chunks."""
+    pairs = sorted(base)
+    for start in range(0, len(pairs), _CHUNK):
+        yield "".join(f"{s} > {w}\n" for s, w in pairs[start:start + _CHUNK]).encode("utf-8")
 
 
 def _attack_rows(attacks) -> Iterator[bytes]:
-    """Tab-separated attack rows as UTF-8, in chunks, built in bulk from the columns of a table."""
+    """Tab-separated attack rows (attacker, target, kind, on, lic, state) as UTF-8, in chunks."""
     if not isinstance(attacks, AttackTable):
         yield "".join(f"{a.attacker}\t{a.target}\t{a.kind.value}\t{a.on}\t{a.lic or '-'}\t"
                       f"{'active' if a.defeated_by is None else 'defeated by %s > %s' % a.defeated_by}\n"
                       for a in attacks).encode("utf-8")
         return
     args = attacks.argument_ids
-    names = (attacks.argument_ids, attacks.rule_ids, attacks.fact_ids)
-    offset = np.cumsum([0] + [len(n) for n in names])  # "on": arguments, then rules, then facts
-    shape = attacks.shape.astype(np.int64)
-    tab = piece_table(["\t"])
-    ids = piece_table(list(args))
-    yield from rows([
-        (ids, attacks.attacker), (tab, None), (ids, attacks.target),
-        (piece_table([f"\t{k.value}\t" for k in KINDS]), attacks.kind),
-        (piece_table([n for group in names for n in group]), offset[shape] + attacks.on), (tab, None),
-        (piece_table(["-"] + list(attacks.rule_ids)), attacks.lic.astype(np.int64) + 1), (tab, None),
-        (piece_table(["active\n"] + [f"defeated by {s} > {w}\n" for s, w in attacks.defeats]),
-         attacks.defeat.astype(np.int64) + 1)], len(attacks))
+    on_ids = [*attacks.argument_ids, *attacks.rule_ids, *attacks.fact_ids]  # "on": arguments, rules, facts
+    offset = [0, len(attacks.argument_ids), len(attacks.argument_ids) + len(attacks.rule_ids)]
+    kinds = [k.value for k in KINDS]
+    lics = ["-", *attacks.rule_ids]
+    states = ["active", *(f"defeated by {s} > {w}" for s, w in attacks.defeats)]
+    columns = (attacks.attacker.tolist(), attacks.target.tolist(), attacks.kind.tolist(), attacks.shape.tolist(),
+               attacks.on.tolist(), attacks.lic.tolist(), attacks.defeat.tolist())
+    rows = list(zip(*columns))
+    for start in range(0, len(rows), _CHUNK):
+        yield "".join(f"{args[a]}\t{args[t]}\t{kinds[k]}\t{on_ids[offset[shape] + on]}\t{lics[lic + 1]}\t"
+                      f"{states[defeat + 1]}\n"
+                      for a, t, k, shape, on, lic, defeat in rows[start:start + _CHUNK]).encode("utf-8")

@@ -18,11 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from symbolic.scenario.attack_list import AttackList
 from symbolic.engine.attack_table import SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE
 from symbolic.scenario.labels import AttackKind
 from symbolic.scenario.literals import normalize_literal
-from symbolic.support.sorted_keys import sort_order, value_codes
 
 __all__ = ["merge_explicit"]
 
@@ -40,9 +38,7 @@ def _parts(theory) -> list[tuple]:
     """
     parts = []
     edges = theory.attacks
-    if isinstance(edges, AttackList):  # a long list, kept as columns
-        parts.append((edges.source, edges.target, edges.kind, edges.lic))
-    elif edges:
+    if edges:
         lics = tuple(e.lic for e in edges)
         parts.append((tuple(e.source for e in edges), tuple(e.target for e in edges),
                       tuple(e.kind for e in edges), lics if any(x is not None for x in lics) else None))
@@ -57,10 +53,16 @@ def _codes(columns, known: dict | None = None) -> tuple[np.ndarray, list]:
 
     With ``known`` (value -> code, dense from 0) every value is looked up in it;
     if one is missing, or without ``known``, the distinct values are collected
-    (first-seen order) and coded by position (:func:`symbolic.support.sorted_keys.value_codes`).
+    (first-seen order) and coded by position.
     """
-    codes, distinct = value_codes(columns, known or None)
-    return codes, list(known) if distinct is None else distinct
+    if known:
+        try:
+            return np.array([known[v] for column in columns for v in column], dtype=np.int32), list(known)
+        except KeyError:
+            pass
+    number: dict = {}
+    codes = [number.setdefault(v, len(number)) for column in columns for v in column]
+    return np.array(codes, dtype=np.int32), list(number)
 
 
 def _kind_codes(kinds, n: int) -> np.ndarray:
@@ -273,8 +275,8 @@ def _group_ids(parts: list[dict[str, np.ndarray]]) -> tuple[list[np.ndarray], in
 
 
 def _sorted(key: np.ndarray, bound: int) -> np.ndarray:
-    """``key`` (values in ``[0, bound)``) sorted (:func:`symbolic.support.sorted_keys.sort_order`)."""
-    return sort_order(key, bound)[1]
+    """``key`` (values in ``[0, bound)``) sorted."""
+    return np.sort(key, kind="stable").astype(np.int64, copy=False)
 
 
 def _repeats(ordered: np.ndarray) -> bool:

@@ -13,10 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Literal
 
-from symbolic.scenario.attack_list import AttackList
 from symbolic.scenario.literals import normalize_literal
 from symbolic.scenario.model import Analysis, AttackColumns, AttackEdge, Fact, Priority, Rule
-from symbolic.scenario.priority_list import PriorityList
 
 __all__ = ["Dropped", "Theory", "ground"]
 
@@ -34,11 +32,7 @@ class Dropped:
 
 @dataclass(frozen=True, slots=True)
 class Theory:
-    """The grounded objects of one analysis over one evidence package.
-
-    ``priorities`` (as ``attacks``) may be a columnar sequence of the objects
-    (:class:`~symbolic.scenario.priority_list.PriorityList`) rather than a tuple.
-    """
+    """The grounded objects of one analysis over one evidence package."""
 
     evidence: frozenset[str]
     facts: tuple[Fact, ...] = ()
@@ -125,17 +119,14 @@ def ground(evidence_ids: Iterable[str], analysis: Analysis) -> Theory:
             return f"refers to {name}, which was dropped as ungrounded"
         return f"refers to unknown {name}"
 
-    if isinstance(analysis.priorities, PriorityList):
-        priorities = _ground_priorities(analysis.priorities, missing, lambda name: ref(name, rule_ids), dropped)
-    else:
-        kept = []
-        for p in analysis.priorities:
-            reason = missing(p.evidence) or ref(p.stronger, rule_ids) or ref(p.weaker, rule_ids)
-            if reason:
-                dropped.append(Dropped("priority", p.id, reason))
-            else:
-                kept.append(p)
-        priorities = tuple(kept)
+    kept = []
+    for p in analysis.priorities:
+        reason = missing(p.evidence) or ref(p.stronger, rule_ids) or ref(p.weaker, rule_ids)
+        if reason:
+            dropped.append(Dropped("priority", p.id, reason))
+        else:
+            kept.append(p)
+    priorities = tuple(kept)
 
     def target_problem(target: str) -> str | None:
         if target in known:
@@ -154,34 +145,12 @@ def ground(evidence_ids: Iterable[str], analysis: Analysis) -> Theory:
     def attack_problem(edge: AttackEdge) -> str | None:
         return checks[0](edge.source) or checks[1](edge.lic) or checks[2](edge.target)
 
-    if isinstance(analysis.attacks, AttackList):
-        attacks = _ground_list(analysis.attacks, evidence, checks, dropped)
-    else:
-        attacks = tuple(
-            e for e in analysis.attacks
-            if keep("attack", e, f"{e.source}-{e.kind.value}->{e.target}", attack_problem(e))
-        )
+    attacks = tuple(
+        e for e in analysis.attacks
+        if keep("attack", e, f"{e.source}-{e.kind.value}->{e.target}", attack_problem(e))
+    )
     table = _ground_table(analysis.attack_table, evidence, checks, dropped)
     return Theory(evidence, facts, rules, attacks, priorities, tuple(dropped), table)
-
-
-def _ground_priorities(priorities: PriorityList, missing, ref, dropped) -> PriorityList:
-    """The grounded rows of a columnar priority list, as :func:`ground` keeps and reports them one by one.
-
-    Each distinct citation, stronger and weaker rule is checked once.
-    """
-    cited = {ev: missing(ev) for ev in set(priorities.distinct("evidence"))}
-    strong = {name: ref(name) for name in set(priorities.distinct("stronger"))}
-    weak = {name: ref(name) for name in set(priorities.distinct("weaker"))}
-    if not any(cited.values()) and not any(strong.values()) and not any(weak.values()):
-        return priorities
-    keep = []
-    for stronger, weaker, ev in zip(priorities.stronger, priorities.weaker, priorities.evidences()):
-        problem = cited[ev] or strong[stronger] or weak[weaker]
-        if problem is not None:
-            dropped.append(Dropped("priority", f"{stronger}>{weaker}", problem))
-        keep.append(problem is None)
-    return priorities.select(keep)
 
 
 def _problems(checks, sources, lics, targets) -> list[dict]:
@@ -210,22 +179,3 @@ def _ground_table(table: AttackColumns | None, evidence, checks, dropped) -> Att
             dropped.append(Dropped("attack", f"{source}-{kind.value}->{target}", problem))
         keep.append(problem is None)
     return table.select(keep)
-
-
-def _ground_list(edges: AttackList, evidence, checks, dropped) -> AttackList:
-    """The grounded edges of a columnar attack list, as :func:`ground` keeps and reports them one by one.
-
-    Each distinct citation, source, licensing rule and target is checked once.
-    """
-    cited = {ev: _missing(ev, evidence) for ev in set(edges.evidence)}
-    found = _problems(checks, edges.source, edges.lic, edges.target)
-    if not any(cited.values()) and not any(problem for per_value in found for problem in per_value.values()):
-        return edges
-    columns = (edges.source, edges.lics(), edges.target)
-    keep = []
-    for source, lic, target, kind, ev in zip(*columns, edges.kind, edges.evidences()):
-        problem = cited[ev] or found[0][source] or found[1][lic] or found[2][target]
-        if problem is not None:
-            dropped.append(Dropped("attack", f"{source}-{kind.value}->{target}", problem))
-        keep.append(problem is None)
-    return edges.select(keep)

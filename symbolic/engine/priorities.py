@@ -17,7 +17,6 @@ from typing import Iterable, Sequence
 from symbolic.engine.digraph import adjacency, cyclic_components, descendants, strongly_connected_components
 from symbolic.errors import PriorityCycleWarning
 from symbolic.engine.grounding import Theory
-from symbolic.scenario.priority_list import PriorityList
 from symbolic.engine.results import PriorityOrder
 
 __all__ = ["priority_order", "priority_order_from_pairs"]
@@ -49,10 +48,7 @@ def _order(strongs: Sequence[str], weaks: Sequence[str], stacklevel: int) -> Pri
 
 
 def _columns(priorities) -> tuple[Sequence[str], Sequence[str]]:
-    """The stronger and the weaker rule of each priority (a :class:`~symbolic.scenario.priority_list.PriorityList`'s
-    columns as they are, without an object per priority)."""
-    if isinstance(priorities, PriorityList):
-        return priorities.stronger, priorities.weaker
+    """The stronger and the weaker rule of each priority."""
     return [p.stronger for p in priorities], [p.weaker for p in priorities]
 
 

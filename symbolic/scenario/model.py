@@ -9,17 +9,14 @@ so two spellings of the same object compare equal.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, WrapValidator, field_serializer, model_serializer, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
 
-from symbolic.scenario.attack_list import AttackList, attack_list
 from symbolic.scenario.case_metadata import DEFECT_CLASSES, DefectClass, Domain, Metadata
-from symbolic.scenario.columns import build_models, validate_rows
 from symbolic.scenario.fields import BasisField, EvidenceId, LiteralStr, ObjectId, StatusField, object_id
 from symbolic.scenario.labels import AttackKind, RuleKind
 from symbolic.scenario.literals import excepted_rule
-from symbolic.scenario.priority_list import PriorityList, priority_entries
 
 __all__ = [
     "Analysis",
@@ -137,25 +134,8 @@ class AttackEdge(BaseModel):
     evidence: tuple[EvidenceId, ...] = ()
 
 
-def _attack_entries(value, handler):
-    """A long list of attack entries validated column by column (:mod:`symbolic.scenario.attack_list`), else entry by entry."""
-    if isinstance(value, AttackList):
-        return value
-    edges = attack_list(value, AttackEdge)
-    return handler(value) if edges is None else edges
-
-
-#: ``attacks``: a tuple of :class:`AttackEdge`, or for long lists an equal :class:`~symbolic.scenario.attack_list.AttackList`.
-AttackEdges = Annotated[tuple[AttackEdge, ...], WrapValidator(_attack_entries)]
-
-
-def _by_columns(model):
-    """A wrap validator: a long list of ``model`` records validated column by column, else row by row."""
-    def validate(value, handler):
-        rows = validate_rows(value, model)
-        return handler(value) if rows is None else build_models(model, rows)
-
-    return WrapValidator(validate)
+#: ``attacks``: a tuple of :class:`AttackEdge`.
+AttackEdges = tuple[AttackEdge, ...]
 
 
 class AttackColumns(BaseModel):
@@ -278,22 +258,12 @@ class Analysis(BaseModel):
     """A set of normative objects over one evidence package: ``F, R, C, P``."""
 
     model_config = _FROZEN
-    facts: Annotated[tuple[Fact, ...], _by_columns(Fact)] = ()
-    rules: Annotated[tuple[Rule, ...], _by_columns(Rule)] = ()
+    facts: tuple[Fact, ...] = ()
+    rules: tuple[Rule, ...] = ()
     attacks: AttackEdges = ()
-    priorities: Annotated[tuple[Priority, ...], WrapValidator(priority_entries(Priority))] = ()
+    priorities: tuple[Priority, ...] = ()
     attack_table: AttackColumns | None = Field(
         default=None, description="More explicit attacks, as columns (for large abstract frameworks).")
-
-    @field_serializer("attacks", mode="wrap")
-    def _attack_edges(self, value, handler):
-        """Dump an :class:`~symbolic.scenario.attack_list.AttackList` as the tuple of edges it stands for."""
-        return handler(value.edges() if isinstance(value, AttackList) else value)
-
-    @field_serializer("priorities", mode="wrap")
-    def _priority_rows(self, value, handler):
-        """Dump a :class:`~symbolic.scenario.priority_list.PriorityList` as the tuple of priorities it stands for."""
-        return handler(value.objects() if isinstance(value, PriorityList) else value)
 
     @model_serializer(mode="wrap")
     def _without_empty_table(self, handler):

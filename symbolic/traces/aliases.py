@@ -13,15 +13,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-import numpy as np
-
-from symbolic.scenario.attack_list import AttackList
 from symbolic.engine.grounding import Dropped, Theory
 from symbolic.scenario.literals import NEG, applicability_atom, excepted_rule, normalize_literal
 from symbolic.scenario.model import Fact, Priority, Rule
 from symbolic.traces.naming import Namer
-from symbolic.scenario.priority_list import PriorityList
-from symbolic.support.sorted_keys import unique, value_codes
 
 __all__ = ["collapse_aliases"]
 
@@ -67,7 +62,6 @@ def collapse_aliases(theory: Theory) -> tuple[Theory, dict[str, str]]:
                                                 "(its consequent is one of its antecedents)"))
     rules = [r for r in theory.rules if r.id not in steps]
     namer = Namer(rules)
-    namer.name_rules()  # every rule's content at once
     content = namer.rule_content
     alias: dict[str, str] = {}
     first: dict[str, Rule] = {}
@@ -109,16 +103,8 @@ def collapse_aliases(theory: Theory) -> tuple[Theory, dict[str, str]]:
     def sub(name):
         return alias.get(name, name) if name is not None else None
 
-    priorities = _unchanged_priorities(theory.priorities, steps, alias)
-    if priorities is None:
-        priorities = _collapse_priorities(theory.priorities, steps, sub, dropped)
+    priorities = _collapse_priorities(theory.priorities, steps, sub, dropped)
     known = {r.id for r in theory.rules} | {f.id for f in theory.facts}
-    if isinstance(theory.attacks, AttackList):
-        edges = _collapse_list(theory.attacks, steps, alias, known, sub, lit, dropped)
-        table = _collapse_table(theory.attack_table, steps, alias, known, sub, lit, dropped)
-        collapsed = Theory(theory.evidence, new_facts, new_rules, edges,
-                           priorities, tuple(dropped), table)
-        return collapsed, dict(sorted(alias.items()))
     attacks = []
     for a in theory.attacks:
         if {a.source, a.lic, a.target} & steps:
@@ -172,24 +158,6 @@ def _collapse_priorities(priorities, steps, sub, dropped: list) -> tuple:
             continue
         out.append(q)
     return _dedupe(out)
-
-
-def _unchanged_priorities(priorities, steps, alias) -> "PriorityList | None":
-    """A columnar priority list that the collapse leaves as it is, or None (collapse it entry by entry).
-
-    With no proof step and no alias, no priority is redirected, and one is dropped only when it
-    compares a rule with itself or repeats another; when no row does (read on the columns, no two
-    rows sharing both endpoints), the list is kept, its objects still unbuilt.
-    """
-    if steps or alias or not isinstance(priorities, PriorityList):
-        return None
-    n = len(priorities)
-    codes, names = value_codes([priorities.stronger, priorities.weaker])  # one numbering for both
-    codes = codes.astype(np.int64)
-    strong, weak = codes[:n], codes[n:]
-    if (strong == weak).any() or len(unique(strong * max(len(names), 1) + weak)) != n:
-        return None
-    return priorities
 
 
 def _dedupe(items):
@@ -251,47 +219,3 @@ def _mapped(column: tuple, names: dict) -> tuple:
     if all(new == old for old, new in names.items()):
         return column
     return tuple(map(names.__getitem__, column))
-
-
-def _targets(targets, alias, known, lit) -> dict:
-    """Each distinct target redirected: an alias to its rule, a literal to its collapsed form."""
-    out = {}
-    for target in set(targets):
-        if target in alias:
-            out[target] = alias[target]
-        elif target not in known:
-            out[target] = lit(normalize_literal(target))
-        else:
-            out[target] = target
-    return out
-
-
-_UPDATED = frozenset({"source", "lic", "target"})
-
-
-def _collapse_list(edges: AttackList, steps, alias, known, sub, lit, dropped) -> AttackList:
-    """A columnar attack list collapsed as :func:`collapse_aliases` does edge by edge (per distinct name).
-
-    Rows naming a proof step are dropped, sources, licensing rules and targets
-    redirected (each edge then counts them as set, as ``model_copy`` does),
-    and equal edges kept once.
-    """
-    lics = edges.lics()
-    if steps and steps & (set(edges.source) | set(lics) | set(edges.target)):
-        keep = []
-        for source, lic, target, kind in zip(edges.source, lics, edges.target, edges.kind):
-            bad = bool({source, lic, target} & steps)
-            if bad:
-                dropped.append(Dropped("attack", f"{source}-{kind.value}->{target}", "refers to a proof-step rule"))
-            keep.append(not bad)
-        edges = edges.select(keep)
-        lics = edges.lics()
-    named = {x: sub(x) for x in set(edges.source) | set(lics)} if alias else {}
-    sources = tuple(map(named.__getitem__, edges.source)) if alias else edges.source
-    lic = None if edges.lic is None else tuple(map(named.__getitem__, lics)) if alias else edges.lic
-    target_of = _targets(edges.target, alias, known, lit)
-    targets = _mapped(edges.target, target_of)
-    fields = tuple(keys | _UPDATED for keys in edges.fields)
-    collapsed = AttackList(edges.edge_type, sources, targets, edges.kind, lic, edges.evidence, fields)
-    first = collapsed.first_rows()
-    return collapsed if first.all() else collapsed.select(first.tolist())

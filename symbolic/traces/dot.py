@@ -4,21 +4,27 @@ Render with ``dot -Tsvg trace.dot > trace.svg``.  Node shapes follow the node
 type; attack edges are red and labelled with their kind, a *defeated* attack
 is dashed; a defeat edge (priority -> the attack it neutralizes, drawn to the
 attacked argument) is blue and dotted.  Output is deterministic: nodes sorted
-by id, edges by :func:`symbolic.traces.naming.edge_id`.
+by id, edges by :func:`symbolic.traces.naming.edge_id`.  :func:`write_dot` is the one writer of the
+format: it writes the :class:`~symbolic.traces.trace_rows.TraceRows` of a trace, whether that comes
+from a :class:`~symbolic.scenario.model.Trace` (:func:`to_dot`) or from an evaluation
+(:func:`symbolic.traces.tnf_stream.iter_dot_bytes`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from symbolic.scenario.model import EdgeType, NodeType, Trace
-from symbolic.traces.naming import edge_id, trace_sort_key
-from symbolic.traces.trace_graph import graph_to_trace
+from symbolic.traces.trace_rows import NodeRow, TraceRows, rows_of_trace
 
 if TYPE_CHECKING:  # a graph is read, never built, here: no import at start-up
     import networkx as nx
 
-__all__ = ["dot_escape", "to_dot"]
+__all__ = ["CHUNK", "dot_escape", "to_dot", "write_dot"]
+
+CHUNK = 4096
+"""Lines joined per piece of :func:`write_dot`'s output."""
 
 _NODE_STYLE = {
     NodeType.QUERY: 'shape=note, style=filled, fillcolor="#fff7d6"',
@@ -37,6 +43,8 @@ _EDGE_STYLE = {
     EdgeType.DEFEAT: 'color=blue, fontcolor=blue, style=dotted, label="neutralizes"',
     EdgeType.STATUS: "color=darkgreen, style=bold",
 }
+_NODE_STYLE.update({t.value: style for t, style in list(_NODE_STYLE.items())})  # by type or its text
+_EDGE_TYPE = {**{t: t for t in EdgeType}, **{t.value: t for t in EdgeType}}
 
 
 def dot_escape(text: str) -> str:
@@ -60,6 +68,69 @@ def dot_escape(text: str) -> str:
     return '"' + body.replace("\r", "\\n").replace("\n", "\\n") + '"'
 
 
+def _node_line(node: NodeRow) -> str:
+    label = node.label or node.id
+    if node.names:
+        label = f"{label}\n({', '.join(node.names)})"
+    return f"  {dot_escape(node.id)} [label={dot_escape(label)}, {_NODE_STYLE[node.type]}];\n"
+
+
+def _edge_line(edge: dict) -> str:
+    kind = _EDGE_TYPE[edge["type"]]
+    style = _EDGE_STYLE[kind]
+    if kind is EdgeType.ATTACK:
+        text = edge.get("kind", "attack")
+        if edge.get("state") == "defeated":
+            text += " (defeated)"
+            style += ", style=dashed"
+        style += f", label={dot_escape(text)}"
+    if kind in (EdgeType.ATTACK, EdgeType.DEFEAT):
+        style += f", id={dot_escape(edge['id'])}"
+        if "defeats" in edge:
+            style += f", defeats={dot_escape(edge['defeats'])}"
+    return f"  {dot_escape(edge['source'])} -> {dot_escape(edge['target'])} [{style}];\n"
+
+
+def _joined(lines: Iterable[str]) -> Iterator[bytes]:
+    """The lines in UTF-8 pieces of about :data:`CHUNK` lines."""
+    batch = []
+    for line in lines:
+        batch.append(line)
+        if len(batch) == CHUNK:
+            yield "".join(batch).encode("utf-8")
+            batch = []
+    if batch:
+        yield "".join(batch).encode("utf-8")
+
+
+def write_dot(rows: TraceRows, *, name: str = "trace") -> Iterator[bytes]:
+    """Graphviz DOT of a trace, in UTF-8 pieces: the one writer of the format.
+
+    Nodes sorted by id (the label, the authors' ids below it), edges sorted by edge id.  In the
+    summary form each defeated attack edge carries ``defeats="<set id>"`` and one comment line per
+    set, ``// defeats:<id>: <priority ids>``, follows the nodes; the columns form is written as
+    the summary form (DOT has no columns).
+
+    Parameters
+    ----------
+    rows : TraceRows
+    name : str, optional
+        The graph's name.
+
+    Yields
+    ------
+    bytes
+    """
+    yield (f"digraph {dot_escape(name)} {{\n  rankdir=LR;\n"
+           '  node [fontname="Helvetica", fontsize=10];\n  edge [fontname="Helvetica", fontsize=9];\n').encode("utf-8")
+    yield from _joined(map(_node_line, rows.nodes))
+    if rows.defeat_sets is not None:
+        yield from _joined(f"  // {ident}: {', '.join(members)}".replace("\n", " ") + "\n"
+                           for ident, members in rows.defeat_sets)
+    yield from _joined(map(_edge_line, rows.edges))
+    yield b"}\n"
+
+
 def to_dot(trace: Trace | nx.MultiDiGraph, *, name: str = "trace") -> str:
     """Render a trace (or a trace graph) as Graphviz DOT text.
 
@@ -74,7 +145,8 @@ def to_dot(trace: Trace | nx.MultiDiGraph, *, name: str = "trace") -> str:
     Returns
     -------
     str
-        ``digraph`` text ending in a newline; byte-identical for equal input.
+        ``digraph`` text ending in a newline; byte-identical for equal input:
+        :func:`write_dot` of :func:`~symbolic.traces.trace_rows.rows_of_trace`.
 
     Examples
     --------
@@ -92,27 +164,4 @@ def to_dot(trace: Trace | nx.MultiDiGraph, *, name: str = "trace") -> str:
       "evidence:E-01" -> "fact:a" [color=gray50];
     }
     """
-    names: dict[str, tuple[str, ...]] = {}
-    if not isinstance(trace, Trace):  # a networkx.MultiDiGraph
-        names = {n: tuple(d.get("names", ())) for n, d in trace.nodes(data=True)}
-        trace = graph_to_trace(trace)
-    lines = [f"digraph {dot_escape(name)} {{", "  rankdir=LR;",
-             '  node [fontname="Helvetica", fontsize=10];',
-             '  edge [fontname="Helvetica", fontsize=9];']
-    for node in sorted(trace.nodes, key=lambda n: n.id):
-        label = node.label or node.id
-        if names.get(node.id):
-            label = f"{label}\n({', '.join(names[node.id])})"
-        lines.append(f"  {dot_escape(node.id)} [label={dot_escape(label)}, {_NODE_STYLE[node.type]}];")
-    for edge in sorted(trace.edges, key=trace_sort_key):
-        style = _EDGE_STYLE[edge.type]
-        if edge.type is EdgeType.ATTACK:
-            text = edge.kind.value if edge.kind is not None else "attack"
-            if edge.state == "defeated":
-                text += " (defeated)"
-                style += ", style=dashed"
-            style += f", label={dot_escape(text)}"
-        attrs = f"{style}, id={dot_escape(edge_id(edge))}" if edge.type in (EdgeType.ATTACK, EdgeType.DEFEAT) else style
-        lines.append(f"  {dot_escape(edge.source)} -> {dot_escape(edge.target)} [{attrs}];")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+    return b"".join(write_dot(rows_of_trace(trace), name=name)).decode("utf-8")

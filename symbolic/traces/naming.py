@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from operator import add
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -57,34 +56,9 @@ from symbolic.scenario.literals import NEG
 from symbolic.scenario.model import EdgeType, Rule, TraceEdge
 from symbolic.engine.results import Argument
 
-__all__ = ["ARROWS", "EDGE_ARROW", "PART_SEPARATOR", "Namer", "edge_id", "edge_key", "id_pieces", "ids_of_parts",
-           "string_ranks", "trace_sort_key"]
+__all__ = ["ARROWS", "EDGE_ARROW", "PART_SEPARATOR", "Namer", "edge_id", "edge_key", "string_ranks", "trace_sort_key"]
 
-PART_SEPARATOR = ")>("  # between the two parts of a priority id; a part that contains it makes ids ambiguous
-
-
-def id_pieces(parts) -> tuple[list[str], list[str]]:
-    """The two pieces of the priority ids made of ``parts``: ``priority:(<part>)>(`` and ``<part>)``.
-
-    The id of ``stronger > weaker`` is the head piece of the stronger rule's part followed by the
-    tail piece of the weaker's (:meth:`Namer.priority_id`).
-
-    >>> id_pieces(["b=>¬p"])
-    (['priority:(b=>¬p)>('], ['b=>¬p)'])
-    """
-    return [f"priority:({p}{PART_SEPARATOR}" for p in parts], [p + ")" for p in parts]
-
-
-def ids_of_parts(parts, strong_part: np.ndarray, weak_part: np.ndarray) -> list[str]:
-    """The priority id of each pair of part indices (:func:`id_pieces`).
-
-    >>> import numpy as np
-    >>> ids_of_parts(["a=>p", "b=>¬p"], np.array([1]), np.array([0]))
-    ['priority:(b=>¬p)>(a=>p)']
-    """
-    heads, tails = id_pieces(parts)
-    return list(map(add, map(heads.__getitem__, np.asarray(strong_part).tolist()),
-                    map(tails.__getitem__, np.asarray(weak_part).tolist())))
+PART_SEPARATOR = ")>("  # between the two parts of a priority id
 
 
 def string_ranks(strings: Sequence[str]) -> np.ndarray:
@@ -206,35 +180,6 @@ class Namer:
             self._literals[literal] = spelled
         return spelled
 
-    def literals(self, literals: Sequence[str]) -> list[str]:
-        """:meth:`literal` of each of ``literals``, in order (one scan when none names a rule)."""
-        if _APPLICABLE_OPEN not in "\x00".join(literals):  # no literal can name a rule: each is its spelling
-            return list(literals)
-        literal = self.literal
-        return [x if _APPLICABLE_OPEN not in x else literal(x) for x in literals]
-
-    def name_rules(self) -> None:
-        """Compute :meth:`rule_content`, :meth:`rule_id` and :meth:`rule_label` of every rule at once.
-
-        The same strings as the methods build one rule at a time; they return them from then on.
-        """
-        rules = list(self._rules.values())
-        heads = self.literals([rule.consequent for rule in rules])
-        bodies = [rule.antecedents for rule in rules]
-        flat = [a for body in bodies for a in body]
-        if _APPLICABLE_OPEN in "\x00".join(flat):  # some antecedent is spelled otherwise
-            literal = self.literal
-            bodies = [tuple(map(literal, body)) for body in bodies]
-        bodies = [body if len(body) < 2 else sorted(set(body)) for body in bodies]  # distinct, sorted
-        arrow_of = {id(kind): arrow for kind, arrow in ARROWS.items()}
-        arrows = [arrow_of.get(id(rule.kind)) or ARROWS[rule.kind] for rule in rules]
-        ids = [rule.id for rule in rules]
-        contents = list(map("".join, zip(map("&".join, bodies), arrows, heads)))
-        labels = [f"{_AND.join(body)} {arrow} {head}".strip() for body, arrow, head in zip(bodies, arrows, heads)]
-        self._content.update(zip(ids, contents))
-        self._labels.update(zip(ids, labels))
-        self._rule_ids.update(zip(ids, ["rule:" + c for c in contents]))
-
     def rule_content(self, rule_id: str) -> str:
         """``<body><arrow><head>`` of a rule of the theory.
 
@@ -307,48 +252,6 @@ class Namer:
                 text = f"{self.rule_id(arg.top_rule)}({subs})"
             self._derivations[arg_id] = text
         return self._derivations[arg_id]
-
-    def name_arguments(self) -> dict[str, str]:
-        """:meth:`argument_id` of every argument given to the constructor, computed in one pass.
-
-        An argument whose sub-arguments are named already (the engine builds sub-arguments
-        first) is named in place; any other by :meth:`argument_id`.  The ids are the same
-        (:meth:`derivation` rebuilds the text of one named here when asked).
-
-        Returns
-        -------
-        dict of str to str
-            :attr:`argument_ids`: engine argument id -> node id.
-        """
-        ids, args = self._arg_ids, self._args
-        todo = [arg for arg_id, arg in args.items() if arg_id not in ids]
-        if not todo:
-            return ids
-        self.name_rules()
-        conclusions = self.literals([arg.conclusion for arg in todo])
-        rule_ids, rule_id, sha256 = self._rule_ids, self.rule_id, hashlib.sha256
-        get = ids.get
-        for arg, conclusion in zip(todo, conclusions):
-            top = arg.top_rule
-            if top is None:
-                text = "fact:" + conclusion
-            else:
-                subs = arg.subs
-                if len(subs) == 1:
-                    named = get(subs[0])
-                    if named is None:
-                        self.argument_id(arg.id)
-                        continue
-                else:
-                    named = list(map(get, subs))
-                    if None in named:
-                        self.argument_id(arg.id)
-                        continue
-                    named.sort()
-                    named = ",".join(named)
-                text = f"{rule_ids.get(top) or rule_id(top)}({named})"
-            ids[arg.id] = f"arg:{conclusion}@{sha256(text.encode()).hexdigest()[:12]}"
-        return ids
 
     def argument_id(self, arg_id: str) -> str:
         """The node id of an argument, ``arg:<conclusion>@<hash of its derivation>``.

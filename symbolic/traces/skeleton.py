@@ -1,147 +1,35 @@
-"""The skeleton of a trace: its nodes and its grounding, derivation and status
-edges (docs/semantics.md section 12), stored for streaming.
+"""The skeleton of a trace: its nodes and its grounding, derivation and status edges
+(paper Section 4.3, docs/semantics.md section 12).
 
-A trace of a large theory has one node per priority pair (58,767 at the peer
-size), one per argument and one grounding or derivation edge per priority,
-fact, rule and sub-argument.  :class:`Skeleton` keeps them without a Python
-object per priority node or per edge:
+:func:`build_skeleton` makes them object by object, in this order:
 
-- every node but the priorities has a string id and a dict of attributes in a
-  :class:`NodeStore` (facts, rules, evidence, arguments, conclusions, the
-  query and the status), addressed by an integer *position*;
-- the priority nodes are columns (:class:`symbolic.traces.trace_priorities.PriorityNodes`):
-  per distinct rule its pieces of the id and the label once, per node a few
-  integer codes;
-- each group of edges (one edge type) is two integer columns, ``source`` and
-  ``target``: a position in the store (``>= 0``) or a priority node ``j``
-  written as ``-1 - j``.
+- each fact, then each rule, with the evidence nodes it is the first to cite and one grounding
+  edge per cited fragment;
+- each priority ``stronger > weaker`` of the theory (one node per id, the authors' names and the
+  bases of every priority of that id in it), with its evidence and grounding edges;
+- each argument, with the conclusion node it is the first to reach, and its derivation edges
+  (fact or top rule -> argument, each sub-argument -> argument, argument -> conclusion);
+- each pair of ``P+`` that a defeat set uses and the base does not have, as a ``[closure]``
+  priority node, derived from the base pairs behind it (Definition 3);
+- the goal conclusion, the query and the status, joined by the status edges.
 
-:attr:`Skeleton.nodes` and :attr:`Skeleton.edges` build the plain dicts and
-tuples of the former skeleton on demand, in the order in which the trace
-creates them, for :meth:`Skeleton.to_graph`; the streamed outputs
-(:mod:`symbolic.traces.skeleton_rows`) read the columns.
+The attack and defeat edges are not here: :mod:`symbolic.traces.trace_attacks` holds them.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Sequence
-
-import numpy as np
+from collections import defaultdict
+from typing import TYPE_CHECKING
 
 from symbolic.scenario.model import EdgeType, NodeType
-from symbolic.traces.naming import EDGE_ARROW
+from symbolic.traces.naming import EDGE_ARROW, Namer
 
 if TYPE_CHECKING:  # networkx is imported where a graph is built, not at start-up
     import networkx as nx
 
-__all__ = ["EdgeGroup", "NodeStore", "Skeleton"]
+__all__ = ["CLOSURE_TAG", "Skeleton", "build_skeleton"]
 
-
-class NodeStore:
-    """Nodes with string ids, each at an integer position.
-
-    An edge may name an id that is no node (the graph then gets a bare node
-    for it, as :mod:`networkx` does): :meth:`at` gives such an id a position
-    too, without attributes.
-
-    Attributes
-    ----------
-    ids : list of str
-        Position -> id, nodes and bare ids alike.
-    positions : dict of str to int
-        Id -> position.
-    data : dict of str to dict
-        Id -> attributes (``type``, ``label``, ``names``, ...) of every node, in creation order.
-    """
-
-    __slots__ = ("ids", "positions", "data")
-
-    def __init__(self):
-        self.ids: list[str] = []
-        self.positions: dict[str, int] = {}
-        self.data: dict[str, dict] = {}
-
-    def at(self, node_id: str) -> int:
-        """The position of ``node_id`` (a new one, without attributes, for an id not seen yet)."""
-        position = self.positions.get(node_id)
-        if position is None:
-            position = self.positions[node_id] = len(self.ids)
-            self.ids.append(node_id)
-        return position
-
-    def extend(self, ids: list[str], attrs: list[dict], extra_ids: list[str] = (), extra_attrs: list[dict] = (),
-               after: Sequence[int] = ()) -> tuple[np.ndarray, np.ndarray] | None:
-        """Add new nodes at once: ``ids[i]`` in order, each ``extra_ids[k]`` right after ``ids[after[k]]``.
-
-        The same nodes at the same positions as :meth:`node` called in that order, when every id is
-        new and occurs once; otherwise nothing is added.
-
-        Parameters
-        ----------
-        ids, attrs : list
-            The nodes and their attribute dicts (kept, not copied).
-        extra_ids, extra_attrs : list, optional
-            Nodes created between them (as the evidence of an object, the conclusion of an argument).
-        after : sequence of int, optional
-            Per extra node the node of ``ids`` it follows, non-decreasing (extras of one node in order).
-
-        Returns
-        -------
-        (numpy.ndarray, numpy.ndarray) or None
-            The positions of ``ids`` and of ``extra_ids``; ``None`` when some id is in the store
-            already or occurs twice (nothing added: add them one by one).
-        """
-        n, m, base = len(ids), len(extra_ids), len(self.ids)
-        new = set(ids)
-        new.update(extra_ids)
-        if len(new) != n + m or not self.positions.keys().isdisjoint(new):
-            return None
-        after = np.asarray(after, dtype=np.int64).reshape(-1)
-        # node i follows the extras of the nodes before it; extra k follows its node and the extras before it
-        own = base + np.arange(n, dtype=np.int64) + np.searchsorted(after, np.arange(n, dtype=np.int64))
-        extra = base + after + 1 + np.arange(m, dtype=np.int64)
-        if m:
-            order = np.empty(n + m, dtype=np.int64)
-            order[own - base], order[extra - base] = np.arange(n), np.arange(n, n + m)
-            order = order.tolist()
-            ids = list(map((ids + list(extra_ids)).__getitem__, order))
-            attrs = list(map((attrs + list(extra_attrs)).__getitem__, order))
-        self.ids.extend(ids)
-        self.positions.update(zip(ids, range(base, base + n + m)))
-        self.data.update(zip(ids, attrs))
-        return own, extra
-
-    def node(self, node_id: str, node_type: NodeType, label: str, name: str | None = None, **attrs) -> int:
-        """Add a node (or merge ``name`` into the node of that id); return its position."""
-        data = self.data.get(node_id)
-        if data is None:
-            data = self.data[node_id] = {"type": node_type, "label": label, "names": (), **attrs}
-        if name is not None and name not in data["names"]:
-            data["names"] = tuple(sorted(data["names"] + (name,)))
-        return self.at(node_id)
-
-
-class EdgeGroup:
-    """Edges of one type as two integer columns (store positions, or ``-1 - j`` for priority node ``j``).
-
-    Attributes
-    ----------
-    type : EdgeType
-    source, target : numpy.ndarray of int64
-        In creation order; an edge may occur more than once (it is one edge).
-    """
-
-    __slots__ = ("type", "source", "target")
-
-    def __init__(self, edge_type: EdgeType, source: Iterable[int], target: Iterable[int]):
-        self.type = edge_type
-        self.source = np.asarray(source, dtype=np.int64).reshape(-1)
-        self.target = np.asarray(target, dtype=np.int64).reshape(-1)
-        if len(self.source) != len(self.target):
-            raise ValueError(f"edge group {edge_type.value}: {len(self.source)} sources, {len(self.target)} targets")
-
-    def __len__(self) -> int:
-        return len(self.source)
+CLOSURE_TAG = "closure"
 
 
 class Skeleton:
@@ -149,75 +37,38 @@ class Skeleton:
 
     Attributes
     ----------
-    store : NodeStore
-        Every node but the priority nodes.
-    priorities : symbolic.traces.trace_priorities.PriorityNodes
-        The priority nodes (base and closure pairs) and the grounding edges of the base ones.
-    groups : list of EdgeGroup
-        The other edges, in creation order (the priorities' grounding edges come after the first group).
+    nodes : dict of str to dict
+        Node id -> attributes (``type``, ``label``, ``names``, and ``pair`` for a priority,
+        ``labelling`` and ``round`` for an argument), in creation order.
+    edges : list of (str, str, str, dict)
+        ``(source, target, edge id, {"type": ...})``, each edge id once, in creation order.
     attrs : dict
         The graph attributes (``target``, ``status``, ``support``, ``against``).
     """
 
-    __slots__ = ("store", "priorities", "groups", "attrs", "marks", "_nodes", "_edges")
+    __slots__ = ("nodes", "edges", "attrs", "_keys")
 
     def __init__(self, **attrs):
-        self.store = NodeStore()
-        self.priorities = None  # a symbolic.traces.trace_priorities.PriorityNodes, set by the trace
-        self.groups: list[EdgeGroup] = []
+        self.nodes: dict[str, dict] = {}
+        self.edges: list[tuple[str, str, str, dict]] = []
         self.attrs = attrs
-        self.marks = (0, 0)  # nodes in the store before the priorities, before the closure priorities
-        self._nodes: dict[str, dict] | None = None
-        self._edges: list[tuple[str, str, str, dict]] | None = None
+        self._keys: set[str] = set()
 
-    def node_id(self, code: int) -> str:
-        """The id of an edge endpoint (a store position, or ``-1 - j`` for priority node ``j``)."""
-        return self.store.ids[code] if code >= 0 else self.priorities.node_ids()[-1 - code]
+    def node(self, node_id: str, node_type: NodeType, label: str, name: str | None = None, **attrs) -> str:
+        """Add a node (or merge ``name`` into the node of that id, names sorted); return its id."""
+        data = self.nodes.get(node_id)
+        if data is None:
+            data = self.nodes[node_id] = {"type": node_type, "label": label, "names": (), **attrs}
+        if name is not None and name not in data["names"]:
+            data["names"] = tuple(sorted(data["names"] + (name,)))
+        return node_id
 
-    @property
-    def nodes(self) -> dict[str, dict]:
-        """Node id -> attributes (``type``, ``label``, ``names``, ...), in creation order (built once)."""
-        if self._nodes is None:
-            self._nodes = self._build_nodes()
-        return self._nodes
-
-    @property
-    def edges(self) -> list[tuple[str, str, str, dict]]:
-        """``(source, target, edge id, attributes)``, each edge id once, in creation order (built once)."""
-        if self._edges is None:
-            self._edges = self._build_edges()
-        return self._edges
-
-    def _build_nodes(self) -> dict[str, dict]:
-        items = list(self.store.data.items())
-        before, before_closure = self.marks
-        out = dict(items[:before])
-        if self.priorities is not None:
-            self.priorities.replay_nodes(out, self.store, closure=False)
-        for node_id, data in items[before:before_closure]:
-            if node_id not in out:
-                out[node_id] = data
-        if self.priorities is not None:
-            self.priorities.replay_nodes(out, self.store, closure=True)
-        for node_id, data in items[before_closure:]:
-            if node_id not in out:
-                out[node_id] = data
-        return out
-
-    def _build_edges(self) -> list[tuple[str, str, str, dict]]:
-        groups = list(self.groups)
-        if self.priorities is not None:
-            groups.insert(1, self.priorities.grounding())
-        out, keys = [], set()
-        for group in groups:
-            kind, attrs = group.type.value, {"type": group.type}
-            for source, target in zip(group.source.tolist(), group.target.tolist()):
-                source_id, target_id = self.node_id(source), self.node_id(target)
-                key = f"{kind}:{source_id}{EDGE_ARROW}{target_id}"
-                if key not in keys:
-                    keys.add(key)
-                    out.append((source_id, target_id, key, attrs))
-        return out
+    def edge(self, source: str, target: str, edge_type: EdgeType) -> None:
+        """Add an edge, once per edge id."""
+        key = f"{edge_type.value}:{source}{EDGE_ARROW}{target}"
+        if key not in self._keys:
+            self._keys.add(key)
+            self.edges.append((source, target, key, {"type": edge_type}))
 
     def to_graph(self) -> nx.MultiDiGraph:
         """The skeleton as a :class:`networkx.MultiDiGraph` keyed by edge id."""
@@ -227,3 +78,123 @@ class Skeleton:
         graph.add_nodes_from(self.nodes.items())
         graph.add_edges_from(self.edges)
         return graph
+
+
+def _grounded(skeleton: Skeleton, node_id: str, evidence) -> None:
+    for fragment in evidence:
+        skeleton.edge(skeleton.node(f"evidence:{fragment}", NodeType.EVIDENCE, fragment), node_id,
+                      EdgeType.GROUNDING)
+
+
+def _priorities(skeleton: Skeleton, evaluation, namer: Namer) -> set[tuple[str, str]]:
+    """The theory's priority nodes; returns their ``(stronger, weaker)`` pairs."""
+    unresolved = evaluation.priorities.unresolved
+    bases: dict[str, set[str]] = defaultdict(set)
+    basis_text: dict = {}  # str() of each basis, once
+    for p in evaluation.theory.priorities:
+        node_id = namer.priority_id(p.stronger, p.weaker)
+        skeleton.node(node_id, NodeType.PRIORITY, "", f"{p.stronger}>{p.weaker}", pair=(p.stronger, p.weaker))
+        data = skeleton.nodes[node_id]
+        text = basis_text.get(p.basis)
+        if text is None:
+            text = basis_text[p.basis] = str(p.basis)
+        bases[node_id].add(text)
+        s, w = data["pair"]  # the first priority of the id gives the label's rules
+        tags = sorted(bases[node_id]) + (["unresolved"] if s in unresolved or w in unresolved else [])
+        data["label"] = f"{namer.priority_label(s, w)} [{', '.join(tags)}]"
+        _grounded(skeleton, node_id, p.evidence)
+    return {(p.stronger, p.weaker) for p in evaluation.theory.priorities}
+
+
+def _arguments(skeleton: Skeleton, evaluation, namer: Namer) -> None:
+    labels = evaluation.labelling.labels
+    rounds = {a: k for k, members in enumerate(evaluation.labelling.rounds) for a in members}
+    seen: dict[str, set[str]] = {}
+    for arg in evaluation.arguments:
+        node_id = namer.argument_id(arg.id)
+        label = labels.get(arg.id)
+        conclusion = namer.literal(arg.conclusion)
+        via = "fact" if arg.top_rule is None else namer.rule_label(arg.top_rule)
+        skeleton.node(node_id, NodeType.ARGUMENT, "", arg.id, labelling=label, round=rounds.get(arg.id))
+        shown = seen.setdefault(node_id, set())
+        shown.add(str(label))  # another argument of the same derivation: every labelling, sorted
+        skeleton.nodes[node_id]["label"] = f"{'/'.join(sorted(shown))}: {conclusion} via {via}"
+        head = namer.fact_id(arg.conclusion) if arg.fact is not None else namer.rule_id(arg.top_rule)
+        skeleton.edge(head, node_id, EdgeType.DERIVATION)
+        for sub in arg.subs:
+            skeleton.edge(namer.argument_id(sub), node_id, EdgeType.DERIVATION)
+        goal = skeleton.node(f"conclusion:{conclusion}", NodeType.CONCLUSION, conclusion)
+        skeleton.edge(node_id, goal, EdgeType.DERIVATION)
+
+
+def _supporting(order, stronger: str, weaker: str, below: dict, base: dict) -> list[tuple[str, str]]:
+    """Base pairs ``(s, w)`` with ``stronger >= s`` and ``w >= weaker`` in ``P+``, sorted."""
+    found = []
+    for s in {stronger} | below.get(stronger, set()):
+        for w in base.get(s, ()):
+            if w == weaker or (w, weaker) in order.closure:
+                found.append((s, w))
+    return sorted(found)
+
+
+def _closure(skeleton: Skeleton, evaluation, namer: Namer, known: set, pairs) -> None:
+    """A ``[closure]`` node for each pair of ``pairs`` that has no node yet, in sorted order, with a
+    derivation edge from each base pair behind it (Definition 3: ``P+`` is the closure of ``P0``)."""
+    missing = sorted(p for p in pairs if p not in known)
+    if not missing:
+        return
+    order = evaluation.priorities
+    below: dict[str, set[str]] = defaultdict(set)
+    for strong, weak in order.closure:
+        below[strong].add(weak)
+    base: dict[str, list[str]] = defaultdict(list)
+    for strong, weak in sorted(order.base):
+        if not {strong, weak} & order.unresolved:
+            base[strong].append(weak)
+    for stronger, weaker in missing:
+        node_id = namer.priority_id(stronger, weaker)
+        if node_id in skeleton.nodes:  # a pair of the same id came first
+            continue
+        skeleton.node(node_id, NodeType.PRIORITY, f"{namer.priority_label(stronger, weaker)} [{CLOSURE_TAG}]",
+                      f"{stronger}>{weaker}", pair=(stronger, weaker))
+        for s, w in _supporting(order, stronger, weaker, below, base):
+            skeleton.edge(namer.priority_id(s, w), node_id, EdgeType.DERIVATION)
+
+
+def build_skeleton(evaluation, namer: Namer, pairs, *, query: str | None = None) -> Skeleton:
+    """The skeleton of an evaluation's trace (module docstring).
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+    namer : Namer
+        Names of the evaluation's theory and arguments.
+    pairs : iterable of (str, str)
+        The pairs of ``P+`` the defeat sets use (those outside the base become closure nodes).
+    query : str, optional
+        The query node's label (default: the target literal).
+
+    Returns
+    -------
+    Skeleton
+    """
+    theory = evaluation.theory
+    target = namer.literal(evaluation.target)
+    skeleton = Skeleton(target=target, status=evaluation.status, support=evaluation.support,
+                        against=evaluation.against)
+    for fact in theory.facts:
+        node_id = skeleton.node(namer.fact_id(fact.literal), NodeType.FACT, namer.literal(fact.literal), fact.id)
+        _grounded(skeleton, node_id, fact.evidence)
+    for rule in theory.rules:
+        node_id = skeleton.node(namer.rule_id(rule.id), NodeType.RULE, namer.rule_label(rule.id), rule.id)
+        _grounded(skeleton, node_id, rule.evidence)
+    known = _priorities(skeleton, evaluation, namer)
+    _arguments(skeleton, evaluation, namer)
+    _closure(skeleton, evaluation, namer, known, pairs)
+    goal = skeleton.node(f"conclusion:{target}", NodeType.CONCLUSION, target)
+    asked = skeleton.node(f"query:{target}", NodeType.QUERY, " ".join(query.split()) if query else target)
+    status = str(evaluation.status)
+    shown = skeleton.node(f"status:{status}", NodeType.STATUS, status)
+    skeleton.edge(asked, goal, EdgeType.STATUS)
+    skeleton.edge(goal, shown, EdgeType.STATUS)
+    return skeleton

@@ -64,7 +64,6 @@ from typing import Iterable, Mapping
 from pydantic import ValidationError
 
 from symbolic.traces.aliases import collapse_aliases
-from symbolic.scenario.attack_list import AttackList
 from symbolic.engine.grounding import Dropped, ground
 from symbolic.scenario.labels import normalize_evidence_id
 from symbolic.scenario.literals import NEG, applicability_atom, excepted_rule, normalize_literal
@@ -199,16 +198,10 @@ def _normal_form(evidence_ids, analysis, target, query, raw_edges, evaluated) ->
 
 
 def _same_theory(a, b) -> bool:
-    """Whether two grounded theories are equal, field by field (a columnar attack list only if it is the same
-    object: comparing two would build an object per edge)."""
+    """Whether two grounded theories are equal, field by field."""
     if a is b:
         return True
-    if isinstance(a.attacks, AttackList) or isinstance(b.attacks, AttackList):
-        if a.attacks is not b.attacks:
-            return False
-    elif a.attacks != b.attacks:
-        return False
-    return (a.evidence == b.evidence and a.facts == b.facts and a.rules == b.rules and a.priorities == b.priorities
+    return (a.attacks == b.attacks and a.evidence == b.evidence and a.facts == b.facts and a.rules == b.rules and a.priorities == b.priorities
             and a.dropped == b.dropped and a.attack_table == b.attack_table)
 
 

@@ -17,15 +17,20 @@ docs/performance.md); :func:`expand_tnf` turns them back into the full form.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
+
+from json.encoder import encode_basestring as _quote  # json.dumps(text, ensure_ascii=False) of a string
 
 from pydantic import ValidationError
 
 from symbolic.errors import SymbolicError
 from symbolic.scenario.model import EdgeType, NodeType, Trace, TraceEdge, TraceNode
-from symbolic.traces.naming import EDGE_ARROW, edge_id, trace_sort_key
+from symbolic.traces.naming import EDGE_ARROW, edge_id
+from symbolic.traces.trace_rows import (COLUMNS_SCHEMA_VERSION, SCHEMA_VERSION, SUMMARY_SCHEMA_VERSION, TraceRows,
+                                        rows_of_trace)
 
 __all__ = [
+    "CHUNK",
     "COLUMNS_SCHEMA_VERSION",
     "SCHEMA_VERSION",
     "SUMMARY_SCHEMA_VERSION",
@@ -35,11 +40,13 @@ __all__ = [
     "tnf_equivalent",
     "tnf_json",
     "trace_from_json",
+    "write_tnf",
 ]
 
-SCHEMA_VERSION = "tnf-v1"
-SUMMARY_SCHEMA_VERSION = "tnf-v1-summary"
-COLUMNS_SCHEMA_VERSION = "tnf-v1-columns"
+CHUNK = 4096
+"""Rows joined per piece of :func:`write_tnf`'s output."""
+_BLOCK = 1 << 16  # integers of a column per piece
+
 _ATTACK_COLUMNS = ("active", "arguments", "defeats", "kind", "kinds", "lic", "rules", "source", "target")
 
 
@@ -47,21 +54,76 @@ class TraceFormatError(SymbolicError, ValueError):
     """A serialized trace is malformed or inconsistent."""
 
 
-def _canonical(trace: Trace) -> tuple[list[TraceNode], list[tuple[str, TraceEdge]]]:
-    nodes = {n.id: n for n in sorted(trace.nodes, key=lambda n: (n.id, n.type.value, n.label))}
-    edges = sorted({(trace_sort_key(e), e) for e in trace.edges}, key=lambda pair: pair[0])
-    return [nodes[k] for k in sorted(nodes)], [(key[0], e) for key, e in edges]
+def _dumps(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _edge_json(key: str, e: TraceEdge) -> dict:
-    out = {"id": key, "source": e.source, "target": e.target, "type": e.type.value}
-    if e.kind is not None:
-        out["kind"] = e.kind.value
-    for name in ("lic", "state", "attack"):
-        value = getattr(e, name)
-        if value is not None:
-            out[name] = value
-    return out
+def _row(row: dict) -> str:
+    """:func:`_dumps` of a row whose values are strings (a trace's node and edge rows), without the
+    encoder's per-call set-up: each value through ``json``'s own string encoder."""
+    try:
+        return "{" + ",".join([f'"{key}":{_quote(row[key])}' for key in sorted(row)]) + "}"
+    except TypeError:  # a value that is not a string
+        return _dumps(row)
+
+
+def _listed(items: Iterable[str]) -> Iterator[bytes]:
+    """The items, comma-separated, in UTF-8 pieces of about :data:`CHUNK` items."""
+    batch, first = [], True
+    for item in items:
+        batch.append(item)
+        if len(batch) == CHUNK:
+            yield (("" if first else ",") + ",".join(batch)).encode("utf-8")
+            batch, first = [], False
+    if batch:
+        yield (("" if first else ",") + ",".join(batch)).encode("utf-8")
+
+
+def write_tnf(rows: TraceRows) -> Iterator[bytes]:
+    """The TNF JSON of a trace, in UTF-8 pieces: the one writer of the format.
+
+    ``{"edges": [...], "nodes": [...], "schema_version": ...}`` with sorted keys, compact
+    separators and UTF-8 text (``ensure_ascii=False``), exactly ``json.dumps(..., sort_keys=True,
+    separators=(",", ":"), ensure_ascii=False)`` of the whole object; the summary form adds
+    ``"defeat_sets"`` and the columns form ``"attack_edges"`` (:mod:`symbolic.traces.trace_rows`).
+
+    Parameters
+    ----------
+    rows : TraceRows
+
+    Yields
+    ------
+    bytes
+        Pieces whose concatenation is one JSON object.
+
+    Examples
+    --------
+    >>> from symbolic.traces.trace_rows import NodeRow
+    >>> b"".join(write_tnf(TraceRows(nodes=[NodeRow("status:both", "status", "both")], edges=[])))
+    b'{"edges":[],"nodes":[{"id":"status:both","label":"both","type":"status"}],"schema_version":"tnf-v1"}'
+    """
+    yield b"{"
+    if rows.attack_columns is not None:
+        yield b'"attack_edges":{'
+        for i, (name, column) in enumerate(rows.attack_columns.items()):
+            yield (("," if i else "") + _dumps(name) + ":[").encode("utf-8")
+            if hasattr(column, "tolist"):  # integers: written a block at a time
+                for start in range(0, len(column), _BLOCK):  # the repr of a list of ints, without its spaces
+                    text = repr(column[start:start + _BLOCK].tolist())[1:-1].replace(", ", ",")
+                    yield (("," if start else "") + text).encode()
+            else:
+                yield _dumps(list(column))[1:-1].encode("utf-8")
+            yield b"]"
+        yield b"},"
+    if rows.defeat_sets is not None:
+        yield b'"defeat_sets":['
+        yield from _listed(_dumps({"id": ident, "priorities": list(members)}) for ident, members in rows.defeat_sets)
+        yield b"],"
+    yield b'"edges":['
+    yield from _listed(map(_row, rows.edges))
+    yield b'],"nodes":['
+    yield from _listed(_row({"id": n.id, "label": n.label, "type": n.type}) for n in rows.nodes)
+    yield f'],"schema_version":{_dumps(rows.schema_version)}}}'.encode("utf-8")
 
 
 def tnf_json(trace: Trace) -> str:
@@ -76,7 +138,8 @@ def tnf_json(trace: Trace) -> str:
     -------
     str
         ``{"edges":[...],"nodes":[...],"schema_version":"tnf-v1"}``; each
-        edge carries its :func:`edge_id` as ``id``.
+        edge carries its :func:`edge_id` as ``id``: :func:`write_tnf` of
+        :func:`~symbolic.traces.trace_rows.rows_of_trace`.
 
     Examples
     --------
@@ -84,13 +147,7 @@ def tnf_json(trace: Trace) -> str:
     >>> tnf_json(t)
     '{"edges":[],"nodes":[{"id":"status:both","label":"both","type":"status"}],"schema_version":"tnf-v1"}'
     """
-    nodes, edges = _canonical(trace)
-    payload = {
-        "schema_version": SCHEMA_VERSION,
-        "nodes": [{"id": n.id, "label": n.label, "type": n.type.value} for n in nodes],
-        "edges": [_edge_json(key, e) for key, e in edges],
-    }
-    return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return b"".join(write_tnf(rows_of_trace(trace))).decode("utf-8")
 
 
 def tnf_equivalent(a: Trace, b: Trace) -> bool:

@@ -30,25 +30,38 @@ carry ``labelling`` (IN/OUT/UNDEC) and ``round`` (the worklist round, or
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from itertools import repeat
+from operator import itemgetter
+from typing import TYPE_CHECKING, Iterator
+
+import numpy as np
 
 from symbolic.engine.attack_table import KINDS
 from symbolic.scenario.model import EdgeType, NodeType
-from symbolic.traces.naming import Namer, edge_key
+from symbolic.traces.naming import EDGE_ARROW, Namer, edge_key, string_ranks
+from symbolic.traces.trace_rows import (COLUMNS_SCHEMA_VERSION, SCHEMA_VERSION, SUMMARY_SCHEMA_VERSION, EdgeRows,
+                                        NodeRow, TraceRows)
 from symbolic.engine.results import Attack, Evaluation
-from symbolic.traces.skeleton import EdgeGroup, Skeleton
+from symbolic.traces.skeleton import Skeleton, build_skeleton
 from symbolic.engine.target_rules import NeutralizingPairs
-from symbolic.traces.trace_arguments import argument_nodes
 from symbolic.traces.trace_attacks import AttackEdges, attack_edges
-from symbolic.traces.trace_grounding import grounding_nodes
-from symbolic.traces.trace_priorities import closure_pairs, priority_nodes
 
 if TYPE_CHECKING:  # networkx is imported where a graph is built, not at start-up
     import networkx as nx
 
-__all__ = ["Skeleton", "build_trace", "neutralizers", "trace_parts"]
+__all__ = ["ATTACKS_MODES", "ATTACK_EDGE_LIMIT", "DEFEAT_EDGE_LIMIT", "DEFEATS_MODES", "Skeleton", "build_trace",
+           "evaluation_rows", "neutralizers", "trace_parts"]
 
 _ACTIVE, _DEFEATED = "active", "defeated"
+DEFEAT_EDGE_LIMIT = 200_000
+"""Above this many defeat edges ``defeats="auto"`` writes defeat sets (:func:`evaluation_rows`)."""
+ATTACK_EDGE_LIMIT = 200_000
+"""Above this many attack edges ``attacks="auto"`` writes the attack edges as columns."""
+DEFEATS_MODES = ("auto", "edges", "summary")
+ATTACKS_MODES = ("auto", "edges", "columns")
+_KINDS = tuple(k.value for k in KINDS)
+_NODE_TYPE = {**{t: t.value for t in NodeType}, **{t.value: t.value for t in NodeType}}  # type -> its text
+_EDGE_TYPE = {**{t: t.value for t in EdgeType}, **{t.value: t.value for t in EdgeType}}
 
 
 def neutralizers(evaluation: Evaluation, attack: Attack) -> frozenset[tuple[str, str]]:
@@ -132,9 +145,9 @@ def trace_parts(evaluation: Evaluation, *, query: str | None = None) -> tuple[Sk
     """The trace without its attack and defeat edges, and those edges as columns.
 
     Every node is in the :class:`Skeleton` (closure priorities included); the
-    attack and defeat edges are in the :class:`~symbolic.traces.trace_attacks.AttackEdges`,
-    so that a large trace can be written (:mod:`symbolic.traces.tnf_stream`) without a
-    Python object per edge.  :func:`build_trace` joins the two in a graph.
+    attack and defeat edges are in the :class:`~symbolic.traces.trace_attacks.AttackEdges`
+    (their defeat edges as defeat sets).  :func:`evaluation_rows` writes the two as the rows
+    of every output; :func:`build_trace` joins them in a graph.
 
     Parameters
     ----------
@@ -150,28 +163,9 @@ def trace_parts(evaluation: Evaluation, *, query: str | None = None) -> tuple[Sk
 
 
 def _trace_parts(evaluation: Evaluation, query: str | None) -> tuple[Skeleton, AttackEdges]:
-    theory = evaluation.theory
-    namer = Namer(theory.rules, evaluation.arguments)
-    target = namer.literal(evaluation.target)
-    skeleton = Skeleton(target=target, status=evaluation.status, support=evaluation.support,
-                        against=evaluation.against)
-    store = skeleton.store
-    skeleton.groups.append(grounding_nodes(theory, namer, store))
-    before = len(store.data)
-    skeleton.priorities = priority_nodes(evaluation, namer, store)
-    skeleton.groups.append(argument_nodes(evaluation, namer, store))
+    namer = Namer(evaluation.theory.rules, evaluation.arguments)
     edges = attack_edges(evaluation, namer)
-    skeleton.marks = (before, len(store.data))
-    # the closure pairs the defeat sets use, as nodes derived from the base pairs behind them
-    skeleton.groups.append(closure_pairs(evaluation, namer, skeleton.priorities, store, edges.pairs))
-    skeleton.priorities.finish()
-
-    goal = store.node(f"conclusion:{target}", NodeType.CONCLUSION, target)
-    asked = store.node(f"query:{target}", NodeType.QUERY, " ".join(query.split()) if query else target)
-    status = str(evaluation.status)
-    shown = store.node(f"status:{status}", NodeType.STATUS, status)
-    skeleton.groups.append(EdgeGroup(EdgeType.STATUS, [asked, goal], [goal, shown]))
-    return skeleton, edges
+    return build_skeleton(evaluation, namer, edges.pairs, query=query), edges
 
 
 def _add_attack_edges(graph: nx.MultiDiGraph, edges: AttackEdges) -> None:
@@ -191,3 +185,120 @@ def _add_attack_edges(graph: nx.MultiDiGraph, edges: AttackEdges) -> None:
                 out.append((priority, target_id, edge_key(EdgeType.DEFEAT, priority, target_id, None, key),
                             {"type": EdgeType.DEFEAT, "attack": key}))
     graph.add_edges_from(out)
+
+
+def _summarize(edges: AttackEdges, defeats: str) -> bool:
+    if defeats not in DEFEATS_MODES:
+        raise ValueError(f"defeats must be one of {', '.join(DEFEATS_MODES)}, got {defeats!r}")
+    if defeats == "auto":
+        return edges.defeat_edge_count() > DEFEAT_EDGE_LIMIT
+    return defeats == "summary"
+
+
+def _columnar(edges: AttackEdges, defeats: str, attacks: str) -> bool:
+    """Whether the attack edges are written as columns (``attacks``, and ``auto`` above the limit)."""
+    if attacks not in ATTACKS_MODES:
+        raise ValueError(f"attacks must be one of {', '.join(ATTACKS_MODES)}, got {attacks!r}")
+    if attacks == "columns" and defeats == "edges":
+        raise ValueError("attacks='columns' writes defeat sets; it cannot be combined with defeats='edges'")
+    return attacks == "columns" or (attacks == "auto" and defeats != "edges" and len(edges) > ATTACK_EDGE_LIMIT)
+
+
+def _attack_columns(edges: AttackEdges, set_ids: list[str]) -> dict:
+    """The ``"attack_edges"`` columns of the columnar form (keys sorted)."""
+    rank = string_ranks(set_ids)  # sets are listed sorted by id
+    chosen = np.full(len(edges), -1, dtype=np.int64)
+    defeated = edges.defeat_set >= 0
+    chosen[defeated] = rank[edges.defeat_set[defeated]]
+    return {"active": edges.active.astype(np.int64), "arguments": edges.node_ids, "defeats": chosen,
+            "kind": edges.kind, "kinds": _KINDS, "lic": edges.lic, "rules": edges.rule_nodes,
+            "source": edges.source, "target": edges.target}
+
+
+def _attack_rows(edges: AttackEdges, set_ids: list[str] | None) -> Iterator[dict]:
+    """The attack edges' rows, in canonical order (with their defeat set's id in the summary form)."""
+    nodes, rules, kinds = edges.node_ids, edges.rule_nodes, _KINDS
+    chosen = edges.defeat_set.tolist() if set_ids is not None else repeat(-1)
+    columns = zip(edges.source.tolist(), edges.target.tolist(), edges.kind.tolist(), edges.lic.tolist(),
+                  edges.active.tolist(), chosen)
+    for source, target, kind, lic, active, chosen_set in columns:
+        row = {"id": f"attack:{kinds[kind]}:{nodes[source]}{EDGE_ARROW}{nodes[target]}", "kind": kinds[kind],
+               "source": nodes[source], "state": "active" if active else "defeated", "target": nodes[target],
+               "type": "attack"}
+        if lic >= 0:
+            row["lic"] = rules[lic]
+        if chosen_set >= 0:
+            row["defeats"] = set_ids[chosen_set]
+        yield row
+
+
+def _defeat_rows(edges: AttackEdges) -> Iterator[dict]:
+    """The defeat edges' rows of the full form, in canonical order."""
+    edge, priority, priorities = edges.defeat_order()
+    nodes = edges.node_ids
+    for e, p in zip(edge.tolist(), priority.tolist()):
+        attack, source = edges.edge_id(e), priorities[p]
+        yield {"attack": attack, "id": f"defeat:{source}{EDGE_ARROW}{attack}", "source": source,
+               "target": nodes[edges.target[e]], "type": "defeat"}
+
+
+def _skeleton_rows(skeleton: Skeleton) -> Iterator[dict]:
+    """The skeleton's edges (grounding, derivation, status), sorted by edge id."""
+    for source, target, key, data in sorted(skeleton.edges, key=itemgetter(2)):
+        row = {"id": key, "source": source, "target": target, "type": _EDGE_TYPE[data["type"]]}
+        for name in ("kind", "lic", "state", "attack"):
+            value = data.get(name)
+            if value is not None:
+                row[name] = value.value if name == "kind" else value
+        yield row
+
+
+def evaluation_rows(evaluation: Evaluation, *, query: str | None = None, defeats: str = "auto",
+                    attacks: str = "auto") -> TraceRows:
+    """The trace of an evaluation as rows (:class:`~symbolic.traces.trace_rows.TraceRows`), in the
+    form that ``defeats`` and ``attacks`` choose, from the trace's parts
+    (:func:`symbolic.traces.trace.trace_parts`): no graph and no typed edge object is built.
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+        From :func:`symbolic.traces.tnf.normal_form` (its ``evaluation``).
+    query : str, optional
+        The query node's label.
+    defeats : {"auto", "edges", "summary"}
+        ``edges``: one defeat edge per priority and attack edge, the form of
+        :func:`symbolic.traces.tnf_json.tnf_json`; ``summary``: defeat sets
+        (module docstring); ``auto``: ``summary`` only when the full form
+        would have more than :data:`DEFEAT_EDGE_LIMIT` defeat edges.
+    attacks : {"auto", "edges", "columns"}
+        ``edges``: one row per attack edge; ``columns``: the attack
+        edges as columns, with defeat sets (module docstring); ``auto``:
+        ``columns`` only above :data:`ATTACK_EDGE_LIMIT` attack edges and
+        unless ``defeats`` is ``edges``.
+
+    Returns
+    -------
+    TraceRows
+
+    Raises
+    ------
+    ValueError
+        If ``defeats`` or ``attacks`` is not one of its modes, or ``attacks``
+        is ``columns`` and ``defeats`` is ``edges``.
+    """
+    skeleton, edges = trace_parts(evaluation, query=query)
+    columns = _columnar(edges, defeats, attacks)
+    summary = columns or _summarize(edges, defeats)
+    set_ids = edges.sets.ids() if summary else None
+    nodes = tuple(NodeRow(node_id, _NODE_TYPE[data["type"]], data.get("label", ""), tuple(data.get("names", ())))
+                  for node_id, data in sorted(skeleton.nodes.items(), key=itemgetter(0)))
+    makers = []
+    if not columns:
+        makers.append(lambda: _attack_rows(edges, set_ids))
+    if not summary:
+        makers.append(lambda: _defeat_rows(edges))
+    makers.append(lambda: _skeleton_rows(skeleton))
+    version = COLUMNS_SCHEMA_VERSION if columns else SUMMARY_SCHEMA_VERSION if summary else SCHEMA_VERSION
+    return TraceRows(nodes=nodes, edges=EdgeRows(*makers), schema_version=version,
+                     defeat_sets=sorted(zip(set_ids, edges.sets)) if summary else None,
+                     attack_columns=_attack_columns(edges, set_ids) if columns else None)

@@ -29,7 +29,6 @@ from symbolic.traces.defeat_sets import defeat_sets
 from symbolic.scenario.labels import AttackKind
 from symbolic.traces.naming import EDGE_ARROW, Namer, string_ranks
 from symbolic.engine.results import Evaluation
-from symbolic.support.sorted_keys import sort_positions
 
 __all__ = ["AttackEdges", "attack_columns", "attack_edges"]
 
@@ -221,7 +220,10 @@ def attack_edges(evaluation: Evaluation, namer: Namer) -> AttackEdges:
     kind_rank = np.array([_KIND_RANK[k] for k in KINDS], dtype=np.int64)
     key = _edge_keys(table, arg_node, source_rank, kind_rank, n_nodes)
     # Equal keys are one edge whose members are pooled order-independently, so any order of ties does.
-    order, key = sort_positions(key, len(KINDS) * n_nodes * n_nodes)
+    order = np.argsort(key, kind="stable").astype(np.int64, copy=False)
+    key = key[order]
+    if not (len(key) > 1 and bool((key[1:] == key[:-1]).any())):
+        key = None
     starts = None if key is None else np.concatenate([[0], np.flatnonzero(key[1:] != key[:-1]) + 1])
     del key
     defeat = table.defeat[order]
@@ -246,7 +248,7 @@ def attack_edges(evaluation: Evaluation, namer: Namer) -> AttackEdges:
         pooled = np.where(is_active | ~active[group], lic_rank, none)
         lic = np.minimum.reduceat(pooled, starts) if len(starts) else np.zeros(0, dtype=np.int64)
         lic = np.where(lic >= none, -1, lic)
-    defeat_set, sets, pairs = defeat_sets(evaluation, namer, table, order, group, active, defeat)
+    defeat_set, sets, pairs = defeat_sets(evaluation, namer, table, order, group, active)
     return AttackEdges(
         source=arg_node[table.attacker[first]], target=arg_node[table.target[first]],
         kind=table.kind[first].astype(np.int64),

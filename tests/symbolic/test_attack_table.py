@@ -12,8 +12,6 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from symbolic.scenario import columns as columns_module
-from symbolic.scenario.attack_list import AttackList
 from symbolic.errors import ScenarioError
 from symbolic.engine.grounding import ground
 from symbolic.suites.io import load_scenario_text
@@ -64,16 +62,6 @@ def _outcome(analysis: Analysis):
 def test_table_and_list_give_the_same_attacks_labels_and_tnf(seed):
     case = random_case(seed)
     assert _outcome(Analysis.model_validate(as_table(case))) == _outcome(Analysis.model_validate(case))
-
-
-@pytest.mark.parametrize("seed", range(60))
-def test_a_list_kept_as_columns_gives_the_same_attacks_labels_and_tnf(seed, monkeypatch):
-    case = random_case(seed)
-    plain = Analysis.model_validate(case)
-    monkeypatch.setattr(columns_module, "MIN_ROWS", 1)
-    columnar = Analysis.model_validate(case)
-    assert isinstance(columnar.attacks, AttackList)
-    assert _outcome(columnar) == _outcome(plain)
 
 
 def test_one_kind_for_all_rows_and_default_lic():

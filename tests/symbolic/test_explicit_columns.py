@@ -4,7 +4,7 @@ The reference below expands each explicit edge one at a time, exactly as
 Definition 2 reads (docs/semantics.md section 4), keeps the first of equal
 attacks and merges them into the derived ones with Python dicts.  The numpy
 implementation must give the same columns on random theories (seeded): short
-lists, long lists kept as columns, attack tables, both together, duplicate
+lists, long lists, attack tables, both together, duplicate
 edges, unicode ids, sources or targets that are not ids, and none at all.
 """
 
@@ -17,10 +17,8 @@ import numpy as np
 import pytest
 
 from symbolic.engine import attacks as attacks_module
-from symbolic.scenario import columns as columns_module
 from symbolic.engine import explicit
 from symbolic.engine.arguments import build_arguments
-from symbolic.scenario.attack_list import AttackList
 from symbolic.engine.grounding import ground
 from symbolic.scenario.labels import AttackKind
 from symbolic.scenario.model import Analysis
@@ -121,16 +119,6 @@ def both_merges(theory):
 @pytest.mark.parametrize("seed", range(120))
 def test_merge_matches_the_per_edge_reference(seed):
     theory = ground(E, Analysis.model_validate(random_theory(seed)))
-    fast, slow = both_merges(theory)
-    assert fast == slow
-
-
-@pytest.mark.parametrize("seed", range(40))
-def test_a_list_kept_as_columns_merges_like_the_reference(seed, monkeypatch):
-    monkeypatch.setattr(columns_module, "MIN_ROWS", 1)
-    analysis = Analysis.model_validate(random_theory(seed))
-    theory = ground(E, analysis)
-    assert not analysis.attacks or isinstance(analysis.attacks, AttackList)
     fast, slow = both_merges(theory)
     assert fast == slow
 

@@ -54,8 +54,8 @@ def suite(tmp_path):
 
 @pytest.fixture()
 def long_suite(tmp_path):
-    """The same theory with 1,225 more priorities among 50 unrelated rules: the loader keeps a list
-    this long as columns (``PriorityList``), which the alias collapse reads on its own path."""
+    """The same theory with 1,225 more priorities among 50 unrelated rules (a list this long once
+    took a columnar path of its own through the alias collapse)."""
     record = _record([("r2", "r1"), ("r2", "r2")])
     gold = record["gold"]
     gold["facts"].append({"id": "fx", "literal": "X", "evidence": E})

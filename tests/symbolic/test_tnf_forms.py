@@ -13,7 +13,7 @@ import warnings
 
 import pytest
 
-from symbolic.traces import tnf_stream
+from symbolic.traces import trace as trace_module
 from symbolic.scenario.model import Analysis
 from symbolic.traces.tnf import normal_form, tnf_json, trace_from_json
 from symbolic.traces.tnf_json import TraceFormatError, expand_tnf
@@ -63,7 +63,7 @@ def test_trace_from_json_reads_every_form(seed):
 def test_columns_only_above_the_limit_and_never_with_defeat_edges(monkeypatch):
     form = _form(random_analysis(3))
     assert json.loads(_text(form))["schema_version"] == "tnf-v1"
-    monkeypatch.setattr(tnf_stream, "ATTACK_EDGE_LIMIT", 0)
+    monkeypatch.setattr(trace_module, "ATTACK_EDGE_LIMIT", 0)
     assert json.loads(_text(form))["schema_version"] == "tnf-v1-columns"
     assert json.loads(_text(form, defeats="edges"))["schema_version"] == "tnf-v1"
     with pytest.raises(ValueError, match="cannot be combined"):
@@ -116,15 +116,3 @@ def test_cli_attacks_option(tmp_path):
                 ("-f", "json", "--attacks", "rows")):
         done = paratrace_cli("status", str(path), *bad)
         assert done.returncode == 2 and "--attacks" in done.stderr and "Traceback" not in done.stderr, done.stderr
-
-
-@pytest.mark.parametrize("seed", range(0, 40, 4))
-def test_defeat_sets_do_not_depend_on_the_class_key_path(monkeypatch, seed):
-    """The sub-classes by engine pair and by sorting agree."""
-    from symbolic.traces import attack_classes
-
-    form = _form(random_analysis(seed))
-    combined = _text(form, defeats="summary")
-    monkeypatch.setattr(attack_classes, "_KEY_LIMIT", 0)
-    assert _text(form, defeats="summary") == combined
-    assert _text(form, defeats="edges") == tnf_json(form.trace)

@@ -7,7 +7,6 @@ out; ``paratrace status --defeats`` selects the form.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import subprocess
@@ -15,11 +14,9 @@ import sys
 import warnings
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from symbolic.traces import tnf_stream
-from symbolic.traces.defeat_set_members import DefeatSets
+from symbolic.traces import trace as trace_module
 from symbolic.traces.dot import to_dot
 from symbolic.suites.io import load_suite
 from symbolic.scenario.model import Analysis, Fact, Priority, Rule
@@ -113,7 +110,7 @@ def test_auto_summarizes_only_above_the_limit(monkeypatch):
     form = _form(random_analysis(3))
     assert form.trace.edges and any(e.type.value == "defeat" for e in form.trace.edges)
     assert json.loads("".join(iter_tnf_json(form.evaluation)))["schema_version"] == "tnf-v1"
-    monkeypatch.setattr(tnf_stream, "DEFEAT_EDGE_LIMIT", 0)
+    monkeypatch.setattr(trace_module, "DEFEAT_EDGE_LIMIT", 0)
     assert json.loads("".join(iter_tnf_json(form.evaluation)))["schema_version"] == "tnf-v1-summary"
     with pytest.raises(ValueError, match="defeats must be one of"):
         list(iter_tnf_json(form.evaluation, defeats="some"))
@@ -164,26 +161,3 @@ def test_dot_summary_leaves_out_defeat_edges_and_names_the_sets(seed):
     kept = [line for line in full.splitlines() if "neutralizes" not in line]
     assert [line.split(", defeats=")[0] + ("];" if ", defeats=" in line else "") for line in short.splitlines()
             if not line.strip().startswith("// ")] == kept
-
-
-@pytest.mark.parametrize("seed", range(40))
-def test_defeat_sets_are_written_as_json_dumps_writes_them(seed):
-    """A defeat set's id and the summary's ``defeat_sets`` from integer members (the rows kernel over
-    the parts, also with escapes and empty sets) and from the ids give json.dumps and sha256 of the ids."""
-    rng = random.Random(seed)
-    alphabet = ["a", "¬", "→", "(", ")", ">", "=", " ", "é"] + (['"', "\\", "\n", "\x01"] if seed % 2 else [])
-    parts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 8))) for _ in range(rng.randint(1, 6))]
-    sizes = [rng.randint(0 if seed % 3 == 0 else 1, 4) for _ in range(rng.randint(0, 6))]
-    strong = np.array([rng.randrange(len(parts)) for _ in range(sum(sizes))], dtype=np.int64)
-    weak = np.array([rng.randrange(len(parts)) for _ in range(sum(sizes))], dtype=np.int64)
-    ends = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-    members = DefeatSets.of_members(strong, weak, ends, parts)
-    names = [tuple(f"priority:({parts[s]})>({parts[w]})" for s, w in zip(strong[a:b], weak[a:b]))
-             for a, b in zip(ends[:-1], ends[1:])]
-    assert members.names() == tuple(names) and list(members.sizes()) == sizes
-    ids = ["defeats:" + hashlib.sha256("\n".join(n).encode("utf-8")).hexdigest()[:12] for n in names]
-    want = ",".join(json.dumps({"id": ids[i], "priorities": list(names[i])}, ensure_ascii=False,
-                               separators=(",", ":")) for i in sorted(range(len(ids)), key=ids.__getitem__))
-    for sets in (members, DefeatSets.of_names(names)):
-        assert sets.ids() == ids
-        assert sets.json_members(ids) == want.encode("utf-8")

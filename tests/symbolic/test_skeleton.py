@@ -1,10 +1,8 @@
-"""The columnar skeleton (symbolic.traces.skeleton, symbolic.traces.trace_priorities, symbolic.traces.trace_arguments)
-and its sorted rows (symbolic.traces.skeleton_rows) against plain references.
+"""The skeleton of a trace (symbolic.traces.skeleton) against a plain reference.
 
 - the skeleton's dicts (:attr:`Skeleton.nodes`, :attr:`Skeleton.edges`) equal, in content *and
   order*, a reference that builds them object by object as the former dict skeleton did;
-- the columnar JSON and DOT rows equal the rows formatted from those dicts and sorted as strings,
-  and the streamed TNF and DOT equal the graph's (``tnf_json``, ``to_dot``);
+- the streamed TNF and DOT (an evaluation's rows) equal the graph's (``tnf_json``, ``to_dot``);
 - on seeded random theories whose ids and literals hold what could break an order taken from
   integer keys: ids that are prefixes of others, ``)>(`` and ``→`` inside rule contents, quotes,
   backslashes and non-ASCII text, rules of equal content (one priority node of several names),
@@ -21,15 +19,13 @@ import pytest
 
 from symbolic.scenario.model import Analysis, EdgeType, Fact, NodeType, Priority, Rule
 from symbolic.traces.naming import EDGE_ARROW, Namer
-from symbolic.traces.skeleton_rows import SkeletonRows, dot_pieces, json_pieces
 from symbolic.engine.status import evaluate_analysis
-from symbolic.traces.dot import dot_escape, to_dot
+from symbolic.traces.dot import to_dot
 from symbolic.traces.tnf import normal_form, tnf_json
 from symbolic.traces.tnf_stream import iter_dot, iter_tnf_json
 from symbolic.traces.trace import build_trace, trace_parts
 from symbolic.traces.trace_graph import graph_to_trace
 
-from test_trace_naive import CASES
 
 EVIDENCE = ("E-01", "E-02", "E-03")
 TAME = "abcPQ"
@@ -165,107 +161,8 @@ def test_skeleton_dicts_equal_the_reference_in_order(name, analysis, wild):
 
 
 @pytest.mark.parametrize("name, analysis, wild", WEIRD, ids=[c[0] for c in WEIRD])
-def test_columnar_rows_equal_the_rows_sorted_as_strings(name, analysis, wild):
-    for evaluation in _evaluations(analysis):
-        skeleton, _ = trace_parts(evaluation, query="Why?")
-        fast, plain = SkeletonRows(skeleton), SkeletonRows(skeleton, columnar=False)
-        if not wild:
-            assert fast.columnar  # tame ids: the integer order is exact, and used
-        for what in ("json_nodes", "json_edges", "dot_nodes", "dot_edges"):
-            assert b"".join(getattr(fast, what)()) == b"".join(getattr(plain, what)()), what
-
-
-@pytest.mark.parametrize("name, analysis, wild", WEIRD, ids=[c[0] for c in WEIRD])
 def test_streamed_tnf_and_dot_equal_the_graph(name, analysis, wild):
     for evaluation in _evaluations(analysis):
         graph = build_trace(evaluation, query="Why?")
         assert "".join(iter_tnf_json(evaluation, query="Why?", defeats="edges")) == tnf_json(graph_to_trace(graph))
         assert "".join(iter_dot(evaluation, query="Why?", name="c", defeats="edges")) == to_dot(graph, name="c")
-
-
-@pytest.mark.parametrize("name, analysis, target", CASES[::2], ids=[c[0] for c in CASES[::2]])
-def test_columnar_rows_on_every_generator(name, analysis, target):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        evaluation = normal_form(("E-01",), analysis, target).evaluation
-    skeleton, _ = trace_parts(evaluation)
-    fast, plain = SkeletonRows(skeleton), SkeletonRows(skeleton, columnar=False)
-    for what in ("json_nodes", "json_edges", "dot_nodes", "dot_edges"):
-        assert b"".join(getattr(fast, what)()) == b"".join(getattr(plain, what)()), what
-
-
-def test_wild_ids_fall_back_and_tame_ones_do_not():
-    def columnar(rules, priorities):
-        analysis = Analysis(facts=[Fact(id="f1", literal="a", evidence=["E-01"]),
-                                   Fact(id="f2", literal="b", evidence=["E-01"])],
-                            rules=rules, priorities=priorities)
-        evaluation = evaluate_analysis(["E-01"], analysis, "p")
-        return SkeletonRows(trace_parts(evaluation)[0]).columnar
-
-    def rules(x):
-        return [Rule(id="r1", antecedents=["a"], consequent=x, evidence=["E-01"]),
-                Rule(id="r2", antecedents=["b"], consequent="¬" + x, evidence=["E-01"])]
-
-    pair = [Priority(stronger="r1", weaker="r2", basis="hierarchy", evidence=["E-01"])]
-    assert columnar(rules("p"), pair)
-    assert not columnar(rules("p)>(q"), pair)  # ambiguous priority ids: sorted as strings
-    assert not columnar(rules("p→q"), pair)  # an arrow inside an id: edge ids sorted as strings
-
-
-def test_pieces_escape_each_string_as_alone():
-    strings = ["a", "", 'q"\\', "\0", "\\u0000", "x\r\ny", "¬→", "\n"]
-    assert json_pieces(strings) == [json_escape(s) for s in strings]
-    assert dot_pieces(strings) == [dot_escape(s)[1:-1].encode() for s in strings]
-    assert json_pieces([]) == dot_pieces([]) == []
-
-
-def json_escape(text: str) -> bytes:
-    import json
-
-    return json.dumps(text, ensure_ascii=False)[1:-1].encode()
-
-
-def random_skeleton(seed: int):
-    """A synthetic skeleton: random ids over a few characters (prefixes of one another, brackets,
-    quotes), random priority parts, random edges of every type between any two nodes."""
-    from symbolic.traces.skeleton import EdgeGroup, Skeleton
-    from symbolic.traces.trace_priorities import PriorityNodes
-
-    rng = random.Random(seed)
-    text = lambda: "".join(rng.choice(['x', 'y', ')', '(', '>', '"', '\\', 'é']) for _ in range(rng.randint(0, 4)))  # noqa: E731
-    skeleton = Skeleton()
-    store = skeleton.store
-    for _ in range(rng.randint(1, 25)):
-        kind = rng.choice([NodeType.FACT, NodeType.ARGUMENT, NodeType.EVIDENCE, NodeType.RULE, NodeType.STATUS])
-        prefix = {NodeType.ARGUMENT: "arg"}.get(kind, kind.value)
-        store.node(f"{prefix}:{text()}", kind, text(), *(rng.sample(["r1", "f\"2"], 1) if rng.random() < 0.5 else ()))
-    for _ in range(rng.randint(0, 3)):
-        store.at(f"rule:{text()}")  # a bare id: an edge's endpoint that is no node
-    block = PriorityNodes(Namer([]), frozenset())
-    rules = list({text() for _ in range(rng.randint(1, 8))})
-    pairs = list({(rng.choice(rules), rng.choice(rules)) for _ in range(rng.randint(1, 20))})
-    codes = block.codes([r for pair in pairs for r in pair])
-    found = set()
-    strong, weak = [], []
-    for k in range(len(pairs)):  # one node per id
-        ident = block.parts[block.rule_part[codes[2 * k]]], block.parts[block.rule_part[codes[2 * k + 1]]]
-        if ident not in found:
-            found.add(ident)
-            strong.append(codes[2 * k])
-            weak.append(codes[2 * k + 1])
-    block._append(strong, weak, [block.tag_of(rng.choice(["closure", "a, b"])) for _ in strong])
-    skeleton.priorities = block
-    ends = list(range(len(store.ids))) + [-1 - j for j in range(len(block))]
-    for kind in (EdgeType.DERIVATION, EdgeType.GROUNDING, EdgeType.STATUS):
-        n = rng.randint(0, 30)
-        skeleton.groups.append(EdgeGroup(kind, rng.choices(ends, k=n), rng.choices(ends, k=n)))
-    skeleton.marks = (len(store.data), len(store.data))
-    return skeleton
-
-
-@pytest.mark.parametrize("seed", range(300))
-def test_integer_order_of_random_skeletons_is_the_string_order(seed):
-    skeleton = random_skeleton(seed)
-    fast, plain = SkeletonRows(skeleton), SkeletonRows(skeleton, columnar=False)
-    for what in ("json_nodes", "json_edges", "dot_nodes", "dot_edges"):
-        assert b"".join(getattr(fast, what)()) == b"".join(getattr(plain, what)()), what
