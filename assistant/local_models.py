@@ -116,10 +116,9 @@ DEFAULT_LOCAL_MODEL = QWEN_05B.name
 MODEL_CHOICE = (
     "The default is local/qwen2.5-coder-0.5b: instruction-tuned, with a ChatML template, and the fastest of the "
     "three (on a quiet 2-core machine about 138 prompt / 35 generated tokens per second and 0.8 GB RSS; the 1.5B "
-    "model 67 / 21 tokens per second and 2.1 GB; Gemma 270M 125 / 21 and 0.5 GB). A B4 case took 10.7-18.5 s on "
-    "the 0.5B model on 2 quiet cores (18-37 s under load) and 64-111 s on the 1.5B model under load, one call "
-    "each; neither reaches useful "
-    "accuracy on normative-en (docs/results.md), so every answer page of an embedded model says so. For real "
+    "model 67 / 21 tokens per second and 2.1 GB; Gemma 270M 125 / 21 and 0.5 GB). A B4 case took 7.9-12.7 s on "
+    "the 0.5B model on 2 quiet cores (26 s median under load) and 64-111 s on the 1.5B model under load, one "
+    "call each; neither reaches useful accuracy on normative-en (docs/results.md), so every answer page of an embedded model says so. For real "
     "use bring a stronger model: --model ... --api-base ...")
 
 
