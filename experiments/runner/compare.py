@@ -53,7 +53,8 @@ def load_run_results(client, run_id: str, workdir: str | Path) -> tuple[str, lis
     except Exception as exc:  # mlflow raises MlflowException / OSError variants
         raise ExperimentError(f"run {run_id}: no {CASE_RESULTS} artifact ({exc})") from None
     lines = Path(local).read_text(encoding="utf-8").splitlines()
-    return run.info.run_name or run_id, [CaseResult.from_dict(json.loads(x)) for x in lines if x.strip()]
+    name = run.data.tags.get("paratrace.cell") or run.info.run_name or run_id  # the cell's full name
+    return name, [CaseResult.from_dict(json.loads(x)) for x in lines if x.strip()]
 
 
 def directory_results(root: str | Path) -> list[tuple[str, list[CaseResult]]]:
