@@ -17,6 +17,7 @@ Set ``PARATRACE_SCREENSHOT_DIR`` to keep the screenshots.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import re
@@ -92,12 +93,16 @@ def _experiment_id(url: str) -> str:
     return MlflowClient(tracking_uri=url).get_experiment_by_name("paratrace/controlled-140").experiment_id
 
 
-def _gold(case_id: str) -> str:
+@functools.lru_cache(maxsize=1)
+def _golds() -> dict[str, str]:
     from experiments.runner.run import load_suites
 
     scenarios, _ = load_suites(["controlled-140"])
-    status = next(s for s in scenarios["controlled-140"] if s.id == case_id).gold.status
-    return str(getattr(status, "value", status))
+    return {s.id: str(getattr(s.gold.status, "value", s.gold.status)) for s in scenarios["controlled-140"]}
+
+
+def _gold(case_id: str) -> str:
+    return _golds()[case_id]
 
 
 def test_the_run_links_a_runs_table_with_its_cells_and_their_metrics(served, tmp_path):
