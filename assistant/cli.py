@@ -144,6 +144,9 @@ def register(app: typer.Typer) -> None:
 
         assistant = Assistant(config, model, variant=variant, api_base=api_base, max_retries=max_retries,
                               decoding=Decoding().with_overrides(**overrides), api_key_env=api_key_env)
+        from .probe import probe
+
+        probe(assistant.backbone)  # as `run` does: a server that cannot take what the case sends is named first
         from symbolic.support.redact import redact_text
 
         with use_cache(Path(CACHE_DIRNAME) if cache else None):

@@ -32,9 +32,11 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -234,6 +236,12 @@ def start_server(port: int | None = None, *, model: str = DEFAULT_LOCAL_MODEL, n
     LocalModelError
         If llama-cpp-python is missing, the CPU lacks AVX2, or the server
         does not come up.
+
+    Notes
+    -----
+    A ``SIGINT``, ``SIGTERM`` or ``SIGHUP`` while the server starts stops the
+    server before the exception (``KeyboardInterrupt``, ``SystemExit``) goes on:
+    it runs in its own session, so nothing else would.
     """
     spec = local_model(model)
     running = status(spec.name)
@@ -255,18 +263,63 @@ def start_server(port: int | None = None, *, model: str = DEFAULT_LOCAL_MODEL, n
                                 start_new_session=True, env=env)
     info = ServerInfo(pid=proc.pid, port=port, model=str(gguf), log=str(log_path), alias=spec.alias)
     _PROCS[proc.pid] = (proc, info)
+    try:
+        with _signals_end_the_wait():
+            if _wait_healthy(proc, port, timeout, log_path):
+                state.write_text(json.dumps(asdict(info)))
+                return info
+    except BaseException:  # a signal (KeyboardInterrupt, SystemExit) or a failure while waiting
+        _terminate(proc.pid)  # in its own session: nothing else would stop it
+        _PROCS.pop(proc.pid, None)
+        raise
+    _terminate(proc.pid)
+    raise LocalModelError(f"the llama.cpp server did not answer on port {port} within {timeout:.0f} s; "
+                          f"see {log_path}")
+
+
+def _wait_healthy(proc: subprocess.Popen, port: int, timeout: float, log_path: Path) -> bool:
+    """Poll the server's health until it answers (``True``) or ``timeout`` passes (``False``).
+
+    Raises
+    ------
+    LocalModelError
+        If the server exits first (naming its exit code or signal and its log's tail).
+    """
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             hint = _SIGILL_HINT if proc.returncode == -signal.SIGILL else ""
             raise LocalModelError(f"the llama.cpp server {_ended(proc.returncode)}{hint}; {_log_tail(log_path)}")
         if _healthy(port):
-            state.write_text(json.dumps(asdict(info)))
-            return info
+            return True
         time.sleep(0.5)
-    _terminate(proc.pid)
-    raise LocalModelError(f"the llama.cpp server did not answer on port {port} within {timeout:.0f} s; "
-                          f"see {log_path}")
+    return False
+
+
+@contextmanager
+def _signals_end_the_wait():
+    """``SIGTERM`` and ``SIGHUP`` raise :class:`SystemExit` (``128 + signal``) while the server starts.
+
+    The server runs in its own session, so a signal that kills this process by
+    its default action would leave it running; with these handlers the caller's
+    clean-up stops it.  Handlers a program installed are kept, a signal it
+    ignores (``nohup``) stays ignored, and outside the main thread nothing
+    changes (``SIGINT`` already raises :class:`KeyboardInterrupt`).
+    """
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            if signal.getsignal(sig) is signal.SIG_DFL:
+                previous[sig] = signal.signal(sig, _exit_on_signal)
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _exit_on_signal(signum: int, _frame) -> None:
+    raise SystemExit(128 + signum)
 
 
 def _terminate(pid: int, grace: float = 10.0) -> None:

@@ -78,6 +78,13 @@ def register(app: typer.Typer) -> None:
         reflection_model: Optional[str] = typer.Option(None, "--reflection-model",
                                                        help="Model for GEPA's reflection and MIPROv2's proposals "
                                                             "(default: --model)."),
+        reflection_api_base: Optional[str] = typer.Option(None, "--reflection-api-base",
+                                                          help="OpenAI-compatible endpoint of --reflection-model "
+                                                               "(default: its provider's)."),
+        reflection_api_key_env: Optional[str] = typer.Option(None, "--reflection-api-key-env",
+                                                             help="Environment variable holding the reflection "
+                                                                  "endpoint's key (default PARATRACE_API_KEY, then "
+                                                                  "the provider's own)."),
         optimizer: str = typer.Option("gepa", "--optimizer", "-o",
                                       help="labeled, bootstrap, random-search, mipro, gepa or simba."),
         budget: Optional[str] = typer.Option(None, "--budget", "-b",
@@ -121,7 +128,8 @@ def register(app: typer.Typer) -> None:
         scenarios = load_scenarios(suite, file, select)
         spec = RunSpec(config=config.lower(), model=model, optimizer=optimizer.lower(), budget=budget, seed=seed,
                        weights=parsed, num_threads=threads, suite=str(file) if file else suite, api_base=api_base,
-                       reflection_model=reflection_model, api_key_env=api_key_env)
+                       reflection_model=reflection_model, api_key_env=api_key_env,
+                       reflection_api_base=reflection_api_base, reflection_api_key_env=reflection_api_key_env)
         with _quiet(verbose):
             outcome = run_optimization(spec, scenarios, target)
         m = outcome.manifest

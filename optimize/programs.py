@@ -117,6 +117,10 @@ class Manifest:
         The suite the splits were drawn from (a registered name or a file path; empty if unknown).
     reflection_model : str
         GEPA's reflection / MIPROv2's proposer model when it is not ``model`` (empty otherwise).
+    reflection_api_base : str
+        The endpoint of ``reflection_model`` (empty: its provider's default); never a key.
+    reflection_api_key_env : str
+        The name of the variable its key was read from (empty: the default), never its value.
     dspy_version : str
         DSPy version that wrote ``program.json``.
     program_sha256 : str
@@ -147,6 +151,8 @@ class Manifest:
     api_key_env: str = ""
     suite: str = ""
     reflection_model: str = ""
+    reflection_api_base: str = ""
+    reflection_api_key_env: str = ""
     dspy_version: str = ""
     program_sha256: str = ""
     version: int = MANIFEST_VERSION
@@ -189,7 +195,7 @@ class Manifest:
         for name in ("splits", "objective", "scores_before", "scores_after", "lm_calls_by_phase"):
             if not isinstance(data.get(name, {}), dict):
                 raise ProgramLoadError(f"{source}: field {name!r} must be an object, got {data[name]!r}")
-        for name in ("api_base", "api_key_env"):
+        for name in ("api_base", "api_key_env", "reflection_api_base", "reflection_api_key_env"):
             if not isinstance(data.get(name, ""), str):
                 raise ProgramLoadError(f"{source}: field {name!r} must be a string, got {data[name]!r}")
         if data.get("version", MANIFEST_VERSION) != MANIFEST_VERSION:

@@ -133,6 +133,7 @@ def log_program(directory: str | Path, *, tracking_uri: str | None = None, exper
                                             "budget": manifest.budget, "seed": manifest.seed,
                                             "objective": manifest.objective, "program_sha256": manifest.program_sha256,
                                             "suite": manifest.suite, "reflection_model": manifest.reflection_model,
+                                            "reflection_api_base": manifest.reflection_api_base,
                                             "api_base": manifest.api_base or "provider default",
                                             **{f"split_{k}": v for k, v in manifest.splits.items()}}).items()}
     # A model loaded earlier in this process (mlflow.dspy.load_model sets it active) must not

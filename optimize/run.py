@@ -86,6 +86,11 @@ class RunSpec:
         Environment variable holding the endpoint's key (its name is recorded, never its value).
     reflection_model : str or None
         Model for GEPA's reflection and MIPROv2's proposals (default: ``model`` itself).
+    reflection_api_base : str or None
+        OpenAI-compatible endpoint of ``reflection_model`` (default: its provider's).
+    reflection_api_key_env : str or None
+        Environment variable holding that endpoint's key (default ``PARATRACE_API_KEY``
+        with an endpoint, else the provider's own).
     """
 
     config: str = "b4"
@@ -100,6 +105,13 @@ class RunSpec:
     api_base: str | None = None
     api_key_env: str | None = None
     reflection_model: str | None = None
+    reflection_api_base: str | None = None
+    reflection_api_key_env: str | None = None
+
+    def __post_init__(self):
+        if (self.reflection_api_base or self.reflection_api_key_env) and not self.reflection_model:
+            raise OptimizeError("--reflection-api-base and --reflection-api-key-env name the reflection model's "
+                                "endpoint; give the model with --reflection-model")
 
 
 @dataclass(frozen=True)
@@ -146,6 +158,30 @@ def read_evaluation(directory: str | Path) -> dict:
     return data
 
 
+def _reflection_lm(spec: RunSpec, scenarios: Sequence[Scenario]):
+    """The reflection model's LM at its endpoint, checked first with a one-token completion.
+
+    The optimizers call it only now and then, and a failed reflection is
+    skipped, not reported: without the check, a dead or refusing endpoint
+    would pass unnoticed.  The check sends no response format (reflection
+    asks for free text).
+
+    Raises
+    ------
+    assistant.errors.BackendError
+        Naming the reflection model, its endpoint and the cause.
+    """
+    from dataclasses import replace
+
+    from assistant.probe import probe
+
+    backbone = resolve_backbone(spec.reflection_model, scenarios, seed=spec.seed, api_base=spec.reflection_api_base,
+                                api_key_env=spec.reflection_api_key_env)
+    if spec.reflection_model not in TUTOR_MODELS:
+        probe(replace(backbone, json_schema=False), name=f"reflection model {spec.reflection_model}")
+    return backbone.lm
+
+
 def run_optimization(spec: RunSpec, scenarios: Sequence[Scenario], out_dir: str | Path, *,
                      backbone=None, reflection_lm=None) -> RunOutcome:
     """Optimize ``spec.config`` for ``spec.model`` on ``scenarios`` and save the program to ``out_dir``.
@@ -185,7 +221,7 @@ def run_optimization(spec: RunSpec, scenarios: Sequence[Scenario], out_dir: str 
     split = split_scenarios(scenarios, seed=spec.seed, fractions=spec.fractions)
     objective = Objective(scenarios, spec.weights)
     if reflection_lm is None and spec.reflection_model:
-        reflection_lm = resolve_backbone(spec.reflection_model, scenarios, seed=spec.seed).lm
+        reflection_lm = _reflection_lm(spec, scenarios)
     optimizer = make_optimizer(spec.optimizer, objective, budget=spec.budget, seed=spec.seed,
                                num_threads=spec.num_threads, reflection_lm=reflection_lm)
     backbone = backbone or resolve_backbone(spec.model, scenarios, seed=spec.seed, api_base=spec.api_base,
@@ -209,12 +245,14 @@ def run_optimization(spec: RunSpec, scenarios: Sequence[Scenario], out_dir: str 
     from experiments.runner.manifest import redact
 
     endpoint = redact({"api_base": spec.api_base or ""}).get("api_base", "")
+    reflection_endpoint = redact({"api_base": spec.reflection_api_base or ""}).get("api_base", "")
     manifest = Manifest(config=spec.config, model=spec.model, optimizer=optimizer.name, seed=spec.seed,
                         budget=str(optimizer.budget), family=model_family(spec.model), splits=split.digests,
                         objective=dict(objective.weights), scores_before=before.metrics,
                         scores_after=after.metrics, lm_calls=sum(calls.values()), lm_calls_by_phase=calls,
                         api_base=endpoint, api_key_env=spec.api_key_env or "", suite=spec.suite,
-                        reflection_model=spec.reflection_model or "")
+                        reflection_model=spec.reflection_model or "", reflection_api_base=reflection_endpoint,
+                        reflection_api_key_env=spec.reflection_api_key_env or "")
     directory = save_program(program, out_dir, manifest)
     (directory / EVALUATION_FILE).write_text(_evaluation_json(before, after, split), encoding="utf-8")
     from .programs import load_program

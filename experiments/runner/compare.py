@@ -56,7 +56,8 @@ def load_run_results(client, run_id: str, workdir: str | Path) -> tuple[str, lis
     from symbolic.support.fsio import read_text
 
     lines = read_text(local, max_bytes=1 << 30, error=ExperimentError).splitlines()
-    return run.info.run_name or run_id, [CaseResult.from_dict(json.loads(x)) for x in lines if x.strip()]
+    name = run.data.tags.get("paratrace.cell") or run.info.run_name or run_id  # the cell's full name
+    return name, [CaseResult.from_dict(json.loads(x)) for x in lines if x.strip()]
 
 
 def directory_results(root: str | Path) -> list[tuple[str, list[CaseResult]]]:

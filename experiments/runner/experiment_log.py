@@ -35,12 +35,13 @@ from typing import Iterator, Mapping, Sequence
 
 from symbolic.support.redact import redact_text
 
-from .case_traces import log_case_trace, logged_case_ids, synchronous_trace_export
+from .case_traces import case_response, log_case_trace, logged_case_ids, synchronous_trace_export
+from .run_artifacts import CASES_TEXT, case_rows_text
 from .spec import CellKey
+from .tracking import BENCHMARK_METRICS, RUN_TAG
 
-__all__ = ["BENCHMARK_METRICS", "cells_table", "log_experiment", "mark_stale_runs", "paired_table", "run_uid"]
-
-BENCHMARK_METRICS = ("ASA", "TGC", "CLA", "DLA", "NER", "PHA", "BRA", "NCR")
+__all__ = ["BENCHMARK_METRICS", "backbone_text", "cases_page", "cells_table", "log_experiment", "mark_stale_runs",
+           "paired_table", "run_uid"]
 _UID_FILE = "tracking.json"
 
 
@@ -146,6 +147,47 @@ def paired_table(cells: Sequence, not_computed: Mapping[str, set[str]] | None = 
             "only_b": [r.only_b for r in rows], "p": [r.pvalue for r in rows], "q_bh": [r.qvalue for r in rows]}
 
 
+def backbone_text(name: str, manifest: Mapping) -> str:
+    """A backbone as a reader of the UI should see it: its name, model string and endpoint(s).
+
+    >>> backbone_text("exact", {"backbones": {"exact": {"model": "openai/oracle",
+    ...                                                 "api_base": "http://127.0.0.1:8001/v1"}}})
+    'exact = openai/oracle at http://127.0.0.1:8001/v1'
+    >>> backbone_text("openai/m", {})
+    'openai/m'
+    """
+    info = (manifest.get("backbones") or {}).get(name) or {}
+    model, base = info.get("model"), info.get("api_base")
+    text = name if not model or model == name else f"{name} = {model}"
+    if base:
+        text += f" at {', '.join(base) if isinstance(base, (list, tuple)) else base}"
+    return text
+
+
+def cases_page(cell, cases: Mapping[str, Mapping], manifest: Mapping) -> str:
+    """The nested run's ``cases.txt``: every case of the cell with its outcome, gold, answer and metrics.
+
+    Parameters
+    ----------
+    cell : CellScore
+    cases : mapping of str to mapping
+        The cell's latest record per case id (``results.jsonl``).
+    manifest : mapping
+        The run's manifest (its ``backbones`` give the model and endpoint).
+    """
+    results = {r.case_id: r for r in cell.results}
+    info = {"configuration": cell.configuration, "backbone": cell.backbone}
+    rows = []
+    for case_id in sorted(set(cases) | set(results)):
+        record = cases.get(case_id) or {}
+        outcome = str(record.get("outcome", "scored"))
+        result = results.get(case_id) if outcome != "infra_error" else None
+        response = case_response(record.get("output") or {}, result, info,
+                                 BENCHMARK_METRICS if result is not None else ())
+        rows.append({"case_id": case_id, "outcome": outcome, **response})
+    return case_rows_text(cell.label, backbone_text(cell.backbone, manifest), rows, BENCHMARK_METRICS)
+
+
 def _records(log) -> dict[tuple, dict[str, dict]]:
     grouped: dict[tuple, dict[str, dict]] = {}
     for record in log.records():
@@ -224,10 +266,11 @@ def log_experiment(mlflow, *, spec, scores: Sequence, manifest: Mapping, log, su
                     pred = [r.status_pred for r in cell.results]
                     metrics = cell.metrics()
                     log_group(mlflow, GroupLog(
-                        name=cell.name, params=cell_params(suite, cell),
+                        name=cell.label, params=cell_params(suite, cell),
                         metrics={k: v for k, v in metrics.items() if k in BENCHMARK_METRICS},
                         operations=cell.operational_metrics(), table=cell.table(),
-                        texts=cell_texts(cell), tags={"paratrace.cell": cell.name, "paratrace.kind": "cell"},
+                        texts={**cell_texts(cell), CASES_TEXT: cases_page(cell, cases, manifest)},
+                        tags={"paratrace.cell": cell.name, "paratrace.kind": "cell", RUN_TAG: spec.name},
                         figures={"confusion_matrix.png": confusion_figure(gold, pred, cell.name),
                                  "metrics.png": metric_bars(metrics, cell.name)},
                     ), run_id=run_id, on_run=traces)

@@ -49,8 +49,28 @@ class CellScore:
 
     @property
     def name(self) -> str:
-        """A readable cell name (MLflow run name)."""
+        """The cell's full name (reports, ``cells.json``, the nested run's tag ``paratrace.cell``)."""
         return f"{self.configuration} | {self.backbone} | {self.variant} | r{self.repeat}"
+
+    @property
+    def label(self) -> str:
+        """The nested run's name: short enough for MLflow's compare views, distinct within a run.
+
+        Configuration and backbone first (what tells two runs apart), the
+        variant only when it is not ``standard``, the repeat only after the first.
+
+        Examples
+        --------
+        >>> cell = CellScore("s", "b4", "exact", "standard", 0, (), (), None, {})
+        >>> cell.label, CellScore("s", "b4", "m", "noisy-0.3", 2, (), (), None, {}).label
+        ('b4·exact', 'b4·m·noisy-0.3·r2')
+        """
+        parts = [self.configuration, self.backbone]
+        if self.variant != "standard":
+            parts.append(self.variant)
+        if self.repeat:
+            parts.append(f"r{self.repeat}")
+        return "·".join(parts)
 
     @property
     def not_scored(self) -> int:

@@ -11,15 +11,30 @@ own artifact root applies.
 Every param and tag passes through :func:`~experiments.runner.manifest.redact`,
 so credentials never reach the store.
 
-A nested run's chart view holds the eight benchmark metrics only (ASA, TGC,
-CLA, DLA, NER, PHA, BRA, NCR; docs/metrics.md): their 95 % intervals and
-applicable-case counts, and the operational figures, go to tags
-(``ci.<metric>``, ``n.<metric>``, ``ops.<figure>``) and to the table artifact
-``metrics.json``.
+A nested run's metrics are the eight benchmark metrics (ASA, TGC, CLA, DLA,
+NER, PHA, BRA, NCR; docs/metrics.md) and their 95 % intervals as
+``<metric>_ci_low`` and ``<metric>_ci_high`` (so MLflow's compare view lists
+each metric beside its interval); the applicable-case counts and the
+operational figures go to tags (``n.<metric>``, ``ops.<figure>``), the interval
+also to the tag ``ci.<metric>``, and all of it to the table artifact ``metrics.json``.
+
+The runs table.  MLflow 3.17 opens an experiment's runs table with the
+parent runs collapsed and no metric column (the column choice and the
+expanded rows live in the browser, not in the store).  What the store can
+hold is a *shared view* (the experiment tag ``mlflow.sharedViewState.<key>``,
+opened with ``?viewStateShareKey=<key>``; MLflow leaves the expanded rows out
+of a shared view): each paratrace experiment carries :data:`SHARED_VIEW`,
+which groups the runs by the tag ``paratrace.run`` (one group per run
+directory: its parent and its cells, newest first) and shows the columns
+``configuration``, ``backbone`` and the eight metrics.  :func:`runs_table_url`,
+the link ``paratrace run`` and ``paratrace ui`` print, opens it; a group's own
+row shows MLflow's average over its cells (MLflow has no group row without an
+aggregate).
 """
 
 from __future__ import annotations
 
+import json
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -28,13 +43,28 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from .manifest import redact
 
-__all__ = ["ARTIFACTS_DIRNAME", "GroupLog", "RUNS_TABLE_QUERY", "default_tracking_uri", "local_artifact_root",
-           "log_group", "log_table", "metric_tags", "metrics_table", "parent_run", "runs_table_url", "setup_mlflow",
+__all__ = ["ARTIFACTS_DIRNAME", "BENCHMARK_METRICS", "GroupLog", "RUN_TAG", "RUNS_TABLE_QUERY", "SHARED_VIEW",
+           "SHARED_VIEW_KEY", "default_tracking_uri", "interval_metrics", "local_artifact_root", "log_group",
+           "log_table", "metric_tags", "metrics_table", "parent_run", "runs_table_url", "setup_mlflow",
            "use_experiment", "workdir_store_uri"]
 
 # The UI opens an experiment on its runs table (not on the GenAI overview) with this query.
 RUNS_TABLE_QUERY = "workflowType=machine_learning"
-EXPERIMENT_TAGS = {"mlflow.experimentKind": "custom_model_development"}
+#: The benchmark metrics, in the order of docs/metrics.md's table.
+BENCHMARK_METRICS = ("ASA", "TGC", "CLA", "DLA", "NER", "PHA", "BRA", "NCR")
+#: The tag naming the run directory (the spec's name) on a parent run and its cells: the runs table's groups.
+RUN_TAG = "paratrace.run"
+#: The key of :data:`SHARED_VIEW` (``?viewStateShareKey=paratrace-runs``).
+SHARED_VIEW_KEY = "paratrace-runs"
+#: The runs table as paratrace links it: grouped by run directory, newest first, metric columns shown.
+SHARED_VIEW = {
+    "orderByKey": "attributes.start_time", "orderByAsc": False,
+    "groupBy": {"aggregateFunction": "average", "groupByKeys": [{"mode": "tag", "groupByData": RUN_TAG}]},
+    "selectedColumns": ["params.`configuration`", "params.`backbone`",
+                        *(f"metrics.`{m}`" for m in BENCHMARK_METRICS)],
+}
+EXPERIMENT_TAGS = {"mlflow.experimentKind": "custom_model_development",
+                   f"mlflow.sharedViewState.{SHARED_VIEW_KEY}": json.dumps(SHARED_VIEW, separators=(",", ":"))}
 #: The directory next to a local ``mlflow.db`` that holds its experiments' artifacts.
 ARTIFACTS_DIRNAME = "mlruns"
 
@@ -155,13 +185,26 @@ def _params(mapping: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
     return flat
 
 
-def runs_table_url(base_url: str, experiment_id: str) -> str:
-    """The UI address of an experiment's runs table.
+def runs_table_url(base_url: str, experiment_id: str, *, shared_view: bool = True) -> str:
+    """The UI address of an experiment's runs table, in paratrace's shared view (:data:`SHARED_VIEW`).
 
+    Parameters
+    ----------
+    base_url : str
+    experiment_id : str
+    shared_view : bool, optional
+        ``False`` for an experiment without the view's tag (one paratrace did
+        not create as a run experiment): MLflow's own default table.
+
+    Examples
+    --------
     >>> runs_table_url("http://127.0.0.1:5000/", "3")
+    'http://127.0.0.1:5000/#/experiments/3/runs?workflowType=machine_learning&viewStateShareKey=paratrace-runs'
+    >>> runs_table_url("http://127.0.0.1:5000", "3", shared_view=False)
     'http://127.0.0.1:5000/#/experiments/3/runs?workflowType=machine_learning'
     """
-    return f"{base_url.rstrip('/')}/#/experiments/{experiment_id}/runs?{RUNS_TABLE_QUERY}"
+    query = RUNS_TABLE_QUERY + (f"&viewStateShareKey={SHARED_VIEW_KEY}" if shared_view else "")
+    return f"{base_url.rstrip('/')}/#/experiments/{experiment_id}/runs?{query}"
 
 
 def _experiment(mlflow, suite: str) -> str:
@@ -196,9 +239,10 @@ def parent_run(mlflow, suite: str, spec_name: str, manifest: Mapping[str, Any], 
         existing = min(found, key=lambda r: r.info.start_time) if found else None
     if existing is not None:
         with mlflow.start_run(run_id=existing.info.run_id) as run:
+            mlflow.set_tag(RUN_TAG, spec_name)  # a parent logged before the runs table grouped by it
             yield run
         return
-    tags = {"paratrace.kind": "experiment", "paratrace.suite": suite,
+    tags = {"paratrace.kind": "experiment", "paratrace.suite": suite, RUN_TAG: spec_name,
             **({"paratrace.run_uid": run_uid} if run_uid else {})}
     with mlflow.start_run(run_name=spec_name, tags=tags) as run:  # tagged at creation: a resume finds it
         mlflow.log_params(_params(redact(manifest)))
@@ -251,6 +295,19 @@ def metric_tags(metrics: Mapping[str, tuple[float | None, float | None, float | 
     return tags
 
 
+def interval_metrics(metrics: Mapping[str, tuple[float | None, float | None, float | None, int]]) -> dict[str, float]:
+    """``<metric>_ci_low`` and ``<metric>_ci_high`` of the metrics that have a value and an interval.
+
+    >>> interval_metrics({"ASA": (0.5, 0.25, 0.75, 4), "CLA": (None, None, None, 0)})
+    {'ASA_ci_low': 0.25, 'ASA_ci_high': 0.75}
+    """
+    out = {}
+    for name, (value, low, high, _) in sorted(metrics.items()):
+        if value is not None and low is not None and high is not None:
+            out[f"{name}_ci_low"], out[f"{name}_ci_high"] = float(low), float(high)
+    return out
+
+
 def metrics_table(metrics: Mapping[str, tuple[float | None, float | None, float | None, int]]) -> dict[str, list]:
     """Columns of the ``metrics.json`` table: metric, value, ci_low, ci_high, n (applicable metrics)."""
     rows = [(k, *v) for k, v in sorted(metrics.items()) if v[0] is not None]
@@ -275,8 +332,9 @@ def log_table(mlflow, data: Mapping[str, Sequence], artifact_file: str, *, repla
 def log_group(mlflow, group: GroupLog, *, run_id: str | None = None, on_run=None) -> str:
     """Log one nested run (or continue the nested run ``run_id``); return its run id.
 
-    ``group.metrics`` become the run's metrics (value only); their intervals
-    and counts go to tags and ``metrics.json``.  ``group.operations`` go to
+    ``group.metrics`` become the run's metrics, with their intervals
+    (:func:`interval_metrics`); intervals and counts also go to tags and
+    ``metrics.json``.  ``group.operations`` go to
     ``ops.*`` tags.  ``on_run(run_id)``, when given, runs inside the nested
     run after the metrics (the case traces are logged there).
     """
@@ -285,7 +343,8 @@ def log_group(mlflow, group: GroupLog, *, run_id: str | None = None, on_run=None
         logged = mlflow.get_run(run_id).data.metrics if continued else {}
         if not continued:
             mlflow.log_params(_params(redact(group.params)))
-        values = {k: float(v[0]) for k, v in group.metrics.items() if v[0] is not None and logged.get(k) != v[0]}
+        values = {k: float(v[0]) for k, v in group.metrics.items() if v[0] is not None}
+        values = {k: v for k, v in {**values, **interval_metrics(group.metrics)}.items() if logged.get(k) != v}
         if values:
             mlflow.log_metrics(values)
         mlflow.set_tags({**group.tags, **metric_tags(group.metrics),

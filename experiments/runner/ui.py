@@ -27,9 +27,13 @@ from typing import Callable
 
 from ..errors import ExperimentError
 from .signals import ending_signals
-from .tracking import default_tracking_uri, runs_table_url
+from .tracking import SHARED_VIEW_KEY, default_tracking_uri, runs_table_url
 
-__all__ = ["check_port", "free_port", "serve_ui", "start_ui", "stop_ui", "ui_links", "wait_until_up"]
+__all__ = ["SHARED_VIEW_TAG", "check_port", "free_port", "serve_ui", "start_ui", "stop_ui", "ui_links",
+           "wait_until_up"]
+
+#: The experiment tag holding paratrace's shared runs-table view.
+SHARED_VIEW_TAG = f"mlflow.sharedViewState.{SHARED_VIEW_KEY}"
 
 
 def free_port() -> int:
@@ -169,14 +173,19 @@ def stop_ui(proc: subprocess.Popen, *, grace_s: float = 15.0) -> None:
 
 
 def ui_links(base_url: str, tracking_uri: str) -> list[str]:
-    """The runs table of every paratrace experiment in the store (newest first), else the experiment list."""
+    """The runs table of every paratrace experiment in the store (newest first), else the experiment list.
+
+    A run experiment opens in paratrace's shared view (:data:`~experiments.runner.tracking.SHARED_VIEW`);
+    one without it (``paratrace-optimize``) on MLflow's own table.
+    """
     from mlflow import MlflowClient
 
     experiments = [e for e in MlflowClient(tracking_uri=tracking_uri).search_experiments(
         filter_string="name LIKE 'paratrace%'", order_by=["last_update_time DESC"])]
     if not experiments:
         return [f"{base_url}/#/experiments"]
-    return [f"{e.name}: {runs_table_url(base_url, e.experiment_id)}" for e in experiments]
+    return [f"{e.name}: {runs_table_url(base_url, e.experiment_id, shared_view=SHARED_VIEW_TAG in e.tags)}"
+            for e in experiments]
 
 
 def _log_tail(path: Path, lines: int = 5) -> str:

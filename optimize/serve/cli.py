@@ -12,7 +12,7 @@ from typing import Any, Callable, List, Optional
 
 import typer
 
-__all__ = ["TOKEN_ENV", "build_factory", "is_loopback", "register"]
+__all__ = ["TOKEN_ENV", "build_factory", "is_loopback", "preflight", "register"]
 
 _NO_CLIENT_TIMEOUT = ("scripted", "local")
 TOKEN_ENV = "PARATRACE_SERVE_TOKEN"
@@ -105,6 +105,30 @@ def build_factory(*, program: str | None, configs: list[str], model: str | None,
                                               api_key_env=api_key_env)), [loaded.config], info
 
 
+def preflight(assistants) -> None:
+    """Send each distinct backbone of ``assistants`` what a request sends, before listening (as ``run`` does).
+
+    A one-token completion with the token bound and, for constrained
+    decoding, the JSON-schema response format
+    (:func:`assistant.probe.probe`); scripted backbones are skipped.
+
+    Raises
+    ------
+    assistant.errors.BackendError
+        Naming the backbone, its endpoint and the cause (a refused or
+        unreachable server, a missing key, a server that ignores the bound).
+    """
+    from assistant.probe import probe
+
+    seen = set()
+    for assistant in assistants:
+        backbone = assistant.backbone
+        key = (backbone.model, backbone.endpoint, backbone.json_schema)
+        if key not in seen:
+            seen.add(key)
+            probe(backbone)
+
+
 def register(app: typer.Typer) -> None:
     """Add ``serve`` to ``app``."""
 
@@ -172,6 +196,7 @@ def register(app: typer.Typer) -> None:
         app_ = create_app(factory, config=configs[0], configs=tuple(configs), max_body_bytes=max_body_bytes,
                           timeout_s=timeout, workers=workers, queue=queue, program=info, token=token or None,
                           body_timeout_s=body_timeout)
+        preflight(app_.state.service.assistants.values())
         if not token and not is_loopback(host):
             typer.echo(f"paratrace: warning: listening on {host} without authentication and every request "
                        "spends LM calls; put it behind an authenticating proxy", err=True)

@@ -29,8 +29,8 @@ from .errors import ServeError
 from .schemas import AskRequest
 from .service import classify_failure, request_texts
 
-__all__ = ["AssistantModel", "ServingError", "log_assistant_model", "model_kwargs", "save_assistant_model",
-           "to_requests"]
+__all__ = ["AssistantModel", "ServingError", "log_assistant_model", "model_kwargs", "request_signature",
+           "save_assistant_model", "to_requests"]
 
 _PINNED = ("dspy", "instructor", "litellm", "mlflow", "pydantic")
 _MLFLOW_CODES = {400: "INVALID_PARAMETER_VALUE", 422: "INVALID_PARAMETER_VALUE", 502: "TEMPORARILY_UNAVAILABLE",
@@ -217,6 +217,43 @@ def _requirements() -> list[str]:
     return pins
 
 
+def request_signature():
+    """The model's signature: the request of ``POST /v1/ask`` as named inputs (MLflow shows them).
+
+    ``query`` (string, required), ``evidence`` (fragments with ``id``, ``text``,
+    ``source``, ``clause``), ``documents`` (``name``, ``text``,
+    ``content_base64``), ``budget``, ``target`` and ``config``.  The signature
+    is marked as checked by the model itself (MLflow's flag for a signature
+    taken from ``predict``'s type hints): MLflow then hands ``predict`` the
+    request as sent, and :func:`to_requests` checks it with the service's own
+    schema (an error names the request and field, never echoes the evidence).
+    MLflow's own check would turn one request into a one-row table, so that
+    a single request could no longer answer with a single record, and would
+    refuse the fragments' optional ``span`` and ``tags``.
+
+    Examples
+    --------
+    >>> signature = request_signature()
+    >>> [i.name for i in signature.inputs.inputs]
+    ['query', 'evidence', 'documents', 'budget', 'target', 'config']
+    >>> signature.inputs.required_input_names()
+    ['query']
+    """
+    from mlflow.models import ModelSignature
+    from mlflow.types.schema import Array, ColSpec, Object, Property, Schema
+
+    fragment = Object([Property("id", "string"), Property("text", "string"),
+                       Property("source", "string", required=False), Property("clause", "string", required=False)])
+    document = Object([Property("name", "string"), Property("text", "string", required=False),
+                       Property("content_base64", "string", required=False)])
+    signature = ModelSignature(inputs=Schema([
+        ColSpec("string", "query"), ColSpec(Array(fragment), "evidence", required=False),
+        ColSpec(Array(document), "documents", required=False), ColSpec("long", "budget", required=False),
+        ColSpec("string", "target", required=False), ColSpec("string", "config", required=False)]))
+    signature._is_signature_from_type_hint = True  # predict checks the request itself (see above)
+    return signature
+
+
 def model_kwargs(program: str | None, config: str, model: str | None) -> dict[str, Any]:
     """The :func:`mlflow.pyfunc.save_model` arguments of :class:`AssistantModel`.
 
@@ -236,7 +273,7 @@ def model_kwargs(program: str | None, config: str, model: str | None) -> dict[st
     if model is not None:
         settings["default_model"] = model
     return dict(python_model=AssistantModel(), artifacts=artifacts, model_config=settings,
-                pip_requirements=_requirements())
+                pip_requirements=_requirements(), signature=request_signature())
 
 
 def save_assistant_model(path: str, program: str | None = None, *, config: str = "b4", model: str | None = None):

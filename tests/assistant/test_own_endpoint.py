@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from assistant.api import Assistant
 from assistant.backends import probe, resolve
+from assistant.probe import PROBE_MESSAGES
 from assistant.cache import CACHE_DIRNAME, ResponseCache, use_cache
 from assistant.errors import BackendError
 from assistant.scripted import Script
@@ -142,16 +143,47 @@ def test_ask_missing_key_and_refused_key_exit_2(package, monkeypatch):
     assert len(refused.output.strip().splitlines()) == 1
 
 
+def _probe_or_answer(messages, schema):
+    """A server that honours the preflight's one-token bound and answers the case."""
+    return "OK" if messages == [dict(m) for m in PROBE_MESSAGES] else json.dumps({"result": ANSWER})
+
+
+def _cases(server) -> list[dict]:
+    return [b for b in server.bodies if b["messages"] != [dict(m) for m in PROBE_MESSAGES]]
+
+
 def test_ask_cli_as_a_subprocess_against_the_server_then_cache_clear(package, tmp_path):
-    with ScriptedServer(Script([{"result": ANSWER}])) as server:
+    with ScriptedServer(Script(responder=_probe_or_answer)) as server:
         cmd = [PARATRACE, "ask", "-e", str(package), "-c", "b1",
                "-m", "openai/m", "--api-base", server.base_url, "--format", "json"]
         done = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
         assert json.loads(done.stdout)["common"]["final_status"] == "accepted"
+        probe_body = server.bodies[0]  # the preflight first, sent as the case is sent
+        assert probe_body["max_completion_tokens"] == 1 and probe_body["response_format"]["type"] == "json_schema"
         replay = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=300)
-        assert replay.returncode == 0 and len(server.bodies) == 1  # from ./.paratrace-cache
+        assert replay.returncode == 0 and len(_cases(server)) == 1  # the case from ./.paratrace-cache
     assert (tmp_path / CACHE_DIRNAME).is_dir()
     cleared = subprocess.run([PARATRACE, "cache", "clear"], cwd=tmp_path,
                              capture_output=True, text=True, timeout=300)
     assert cleared.returncode == 0 and "removed 1 cached replies" in cleared.stdout
+
+
+def test_ask_refuses_a_server_that_cannot_take_what_the_case_sends_exit_2(package, tmp_path):
+    """The preflight, as `run` does it: a server that ignores the token bound is named before the case."""
+    with ScriptedServer(Script(responder=lambda m, s: json.dumps({"result": ANSWER}))) as server:
+        done = subprocess.run([PARATRACE, "ask", "-e", str(package), "-c", "b1", "-m", "openai/m",
+                               "--api-base", server.base_url, "--no-cache"], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=300)
+        assert len(server.bodies) == 1  # the probe only: no case was sent
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "backbone openai/m at" in done.stderr and "ignored the token bound" in done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+def test_ask_names_a_dead_endpoint_exit_2(package, tmp_path):
+    url = dead_url()
+    done = subprocess.run([PARATRACE, "ask", "-e", str(package), "-c", "b1", "-m", "openai/m", "--api-base", url,
+                           "--no-cache"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert f"backbone openai/m at {url}: connection refused" in done.stderr and "Traceback" not in done.stderr

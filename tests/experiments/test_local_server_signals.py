@@ -62,3 +62,57 @@ def test_a_signal_mid_run_stops_the_embedded_server(cache, tmp_path, sig, code):
     if code is not None:
         assert returned == code
     assert [pid for pid in started if alive(pid)] == []
+
+
+def _server_child(proc: subprocess.Popen) -> int | None:
+    """The llama.cpp server process among the command's descendants, once it exists."""
+    for pid in descendants(proc.pid):
+        try:
+            if b"assistant.llama_server" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                return pid
+        except OSError:
+            continue
+    return None
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 128 + signal.SIGTERM),
+                                       (signal.SIGHUP, 128 + signal.SIGHUP),
+                                       (signal.SIGINT, None)])
+def test_a_signal_while_the_server_starts_stops_it(cache, tmp_path, sig, code):
+    """``local-llm start`` waits for the server's health check; a signal then stops the server too.
+
+    The signal goes as soon as the server process exists (it loads the model for seconds after
+    that).  Should the server answer first, ``start`` returns and leaves it running, as it is
+    meant to; that attempt is stopped and another is made (at most three).
+    """
+    for _ in range(3):
+        proc = subprocess.Popen([*PARATRACE, "local-llm", "start", "--port", "0"], cwd=tmp_path,
+                                env=cli_env(tmp_path, PARATRACE_CACHE_DIR=str(cache)),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            server = None
+            while proc.poll() is None and server is None:
+                server = _server_child(proc)
+                time.sleep(0.02)
+            assert server is not None, proc.communicate()
+            proc.send_signal(sig)
+            out, err = proc.communicate(timeout=120)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        if proc.returncode == 0 and "running:" in out:  # the server answered before the signal came
+            subprocess.run([*PARATRACE, "local-llm", "stop"], cwd=tmp_path, check=True, capture_output=True,
+                           env=cli_env(tmp_path, PARATRACE_CACHE_DIR=str(cache)))
+            continue
+        assert proc.returncode != 0, (out, err)
+        if code is not None:
+            assert proc.returncode == code, (out, err)
+        assert "Traceback" not in err
+        for _ in range(200):  # the server gets SIGTERM; give it a moment to exit
+            if not alive(server):
+                break
+            time.sleep(0.05)
+        assert not alive(server), f"the llama.cpp server {server} outlived `local-llm start` ({sig!r})"
+        return
+    pytest.fail("the server answered before the signal three times")

@@ -142,13 +142,19 @@ def test_tracked_run_logs_nested_runs_traces_and_compares(tmp_path, monkeypatch)
     children = [r for r in runs if r.data.tags.get("mlflow.parentRunId") == result.mlflow_runs[0]]
     assert sorted(r.data.params["configuration"] for r in children) == ["b1", "b4"]
     assert all(r.data.params["prompt_hash"].startswith("sha256:") for r in children)
-    # the chart view holds the benchmark metrics only; intervals, counts and operations are tags
-    assert all("ASA" in r.data.metrics and "ASA_ci_low" not in r.data.metrics for r in children)
-    assert all(set(r.data.metrics) <= {"ASA", "TGC", "CLA", "DLA", "NER", "PHA", "BRA", "NCR"} for r in children)
+    # the metrics are the benchmark metrics and their intervals; counts and operations are tags
+    benchmark = {"ASA", "TGC", "CLA", "DLA", "NER", "PHA", "BRA", "NCR"}
+    intervals = {f"{m}_ci_{end}" for m in benchmark for end in ("low", "high")}
+    assert all({"ASA", "ASA_ci_low", "ASA_ci_high"} <= set(r.data.metrics) <= benchmark | intervals
+               for r in children)
+    assert all(r.data.metrics["ASA_ci_low"] <= r.data.metrics["ASA"] <= r.data.metrics["ASA_ci_high"]
+               for r in children)
     assert all(r.data.tags["ci.ASA"].startswith("[") and r.data.tags["n.ASA"] == "7" for r in children)
+    assert sorted(r.info.run_name for r in children) == ["b1·scripted/null", "b4·scripted/null"]
+    assert all(r.data.tags["paratrace.run"] == "tracked" for r in children)
     assert all("ops.latency_p95_ms" in r.data.tags and "ops.valid_rate" in r.data.tags for r in children)
     files = {a.path for a in client.list_artifacts(children[0].info.run_id)}
-    assert {"cases.json", "cases.csv", "metrics.json", "confusion_matrix.png", "metrics.png"} <= files
+    assert {"cases.json", "cases.csv", "cases.txt", "metrics.json", "confusion_matrix.png", "metrics.png"} <= files
     for child in children:  # one trace per case, linked to its run, with the gold and the metrics
         traces = mlflow.search_traces(locations=[exp.experiment_id], run_id=child.info.run_id, return_type="list")
         assert len(traces) == 7

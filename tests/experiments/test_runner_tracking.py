@@ -41,7 +41,12 @@ def test_nested_runs_hold_params_metrics_artifacts_and_no_secret(mlflow_store):
     assert {r.info.run_id for r in runs} == {parent.info.run_id, run_id}
     child = client.get_run(run_id)
     assert child.data.tags["mlflow.parentRunId"] == parent.info.run_id
-    assert child.data.metrics == {"ASA": 0.75}  # intervals and counts are tags, not charts
+    assert child.data.metrics == {"ASA": 0.75, "ASA_ci_low": 0.4, "ASA_ci_high": 0.9}  # counts are tags
+    exp_tags = client.get_experiment(exp.experiment_id).tags  # the runs table's shared view (grouped, metric columns)
+    view = json.loads(exp_tags["mlflow.sharedViewState.paratrace-runs"])
+    assert view["groupBy"]["groupByKeys"] == [{"mode": "tag", "groupByData": "paratrace.run"}]
+    assert "metrics.`ASA`" in view["selectedColumns"]
+    assert client.get_run(parent.info.run_id).data.tags["paratrace.run"] == "spec-a"
     assert child.data.tags["ci.ASA"] == "[0.4000, 0.9000]" and child.data.tags["n.ASA"] == "4"
     assert "CLA" not in child.data.metrics
     artifacts = {a.path for a in client.list_artifacts(run_id)}

@@ -126,7 +126,7 @@ def test_two_backbones_side_by_side_with_their_metrics(tracked, tmp_path):
         assert name in metrics
     for run in (a, b):
         assert f"{run.data.metrics['ASA']:.3g}"[:4] in metrics
-    assert "ASA_ci_low" not in page  # intervals are tags, not metrics
+    assert "ASA_ci_low" in page and "ASA_ci_high" in page  # each metric beside its interval
     screenshot(page_url, tmp_path / "profile", tmp_path / "backbones_side_by_side.png", size="1920,3000")
 
 

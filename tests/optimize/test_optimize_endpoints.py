@@ -124,3 +124,35 @@ def test_the_registered_name_tells_endpoints_apart(saved, oracle, tmp_path, monk
         mlflow.set_tracking_uri(previous[0])
         mlflow.set_registry_uri(previous[1])
     assert reg.name == f"paratrace-b1-openai-oracle-b1-at-127.0.0.1-{urlsplit(oracle.base_url).port}"
+
+
+def test_the_reflection_model_has_its_own_endpoint_and_key_variable(oracle, tmp_path):
+    done = _cli(tmp_path, "optimize", "--config", "b1", "--select", "bank-", "--model", "scripted/tutor-hint",
+                "--optimizer", "labeled", "--reflection-model", "openai/oracle-reflect",
+                "--reflection-api-base", oracle.base_url, "--reflection-api-key-env", "REFLECT_KEY",
+                "--out", str(tmp_path / "runs" / "b1"), "--no-register", REFLECT_KEY=KEY_VALUE)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    text = (tmp_path / "runs" / "b1" / "manifest.json").read_text()
+    manifest = json.loads(text)
+    assert manifest["reflection_model"] == "openai/oracle-reflect"
+    assert manifest["reflection_api_base"] == oracle.base_url and manifest["reflection_api_key_env"] == "REFLECT_KEY"
+    assert KEY_VALUE not in text
+
+
+def test_a_dead_reflection_endpoint_stops_the_run_before_it_starts(tmp_path):
+    from assistant.scripted_http import dead_url
+
+    url = dead_url()
+    done = _cli(tmp_path, "optimize", "--select", "bank-", "--model", "scripted/tutor-hint", "--optimizer", "gepa",
+                "--reflection-model", "openai/reflector", "--reflection-api-base", url,
+                "--out", str(tmp_path / "out"), "--no-register", PARATRACE_API_KEY="unused")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert f"reflection model openai/reflector at {url}: connection refused" in done.stderr
+    assert "Traceback" not in done.stderr and not (tmp_path / "out").exists()
+
+
+def test_a_reflection_endpoint_without_a_reflection_model_is_refused(tmp_path):
+    done = _cli(tmp_path, "optimize", "--select", "bank-", "--model", "scripted/tutor-hint",
+                "--reflection-api-base", "http://127.0.0.1:9/v1", "--out", str(tmp_path / "out"), "--no-register")
+    assert done.returncode == 2 and "--reflection-model" in done.stderr, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr

@@ -55,6 +55,11 @@ def test_registry_holds_name_version_and_held_out_metrics(registered):
     assert mv.tags["optimizer"] == "gepa" and mv.tags["model"] == "scripted/tutor-hint"
     run = MlflowClient(tracking_uri=uri).get_run(reg.run_id)
     assert run.data.metrics["heldout_after_objective"] == pytest.approx(after["objective"])
+    from mlflow.models import get_model_info  # the registered model shows its inputs (not "Inputs (0)")
+
+    inputs = get_model_info(reg.model_uri).signature.inputs
+    assert inputs.input_names() == ["query", "evidence", "documents", "budget", "target", "config"]
+    assert inputs.required_input_names() == ["query"]
     assert run.data.params["split_test"] == outcome.manifest.splits["test"]
 
 
