@@ -18,6 +18,7 @@ URI = os.environ.get("PARATRACE_TEST_TRACKING_URI")
 pytestmark = pytest.mark.skipif(not URI, reason="PARATRACE_TEST_TRACKING_URI is not set (no shared tracking server)")
 SUITE = Path(__file__).resolve().parents[1] / "symbolic" / "fixtures" / "penalty_suite.jsonl"
 BENCHMARK = {"ASA", "TGC", "CLA", "DLA", "NER", "PHA", "BRA", "NCR"}
+INTERVALS = {f"{m}_ci_{side}" for m in BENCHMARK for side in ("low", "high")}  # the metrics' 95 % intervals
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.Popen:
@@ -55,7 +56,8 @@ def test_concurrent_runs_on_the_shared_server_arrive_complete_and_once(tmp_path)
         assert len(children) == 1 and children[0].info.status == "FINISHED"
         child = children[0]
         assert child.data.params["configuration"] == config
-        assert "ASA" in child.data.metrics and set(child.data.metrics) <= BENCHMARK
+        assert "ASA" in child.data.metrics and "ASA_ci_low" in child.data.metrics
+        assert set(child.data.metrics) <= BENCHMARK | INTERVALS
         for metric in child.data.metrics:
             assert len(client.get_metric_history(child.info.run_id, metric)) == 1
         traces = client.search_traces(locations=[experiment.experiment_id], run_id=child.info.run_id,
