@@ -9,10 +9,11 @@ it.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from pathlib import Path
 
-__all__ = ["PARATRACE", "ROOT", "alive", "cli_env", "descendants"]
+__all__ = ["PARATRACE", "ROOT", "alive", "cli_env", "default_signals", "descendants"]
 
 ROOT = Path(__file__).resolve().parents[2]
 PARATRACE = (sys.executable, "-c", "from optimize.console import main; main()")
@@ -60,3 +61,14 @@ def alive(pid: int) -> bool:
     """Whether ``pid`` runs (a zombie does not)."""
     stat = _stat(pid)
     return stat is not None and stat[0] != "Z"
+
+
+def default_signals() -> None:
+    """A ``preexec_fn``: the child starts with SIGINT, SIGTERM and SIGHUP at their defaults.
+
+    As a command started from a terminal does, whatever the test process inherited
+    (under ``nohup`` SIGHUP is ignored, and a background job ignores SIGINT: the child
+    would inherit that and rightly keep it).
+    """
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)

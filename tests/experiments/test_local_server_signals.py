@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_process import PARATRACE, alive, cli_env, descendants
+from cli_process import PARATRACE, alive, cli_env, default_signals, descendants
 
 pytestmark = pytest.mark.skipif(
     os.environ.get("PARATRACE_TEST_LOCAL_LLM") != "1"
@@ -46,7 +46,8 @@ def test_a_signal_mid_run_stops_the_embedded_server(cache, tmp_path, sig, code):
     state = cache / "local-llm" / "qwen2.5-coder-0.5b.json"  # the default model's server
     proc = subprocess.Popen([*PARATRACE, "demo", "--cases", "2", "--workdir", str(tmp_path), "--no-cache"],
                             cwd=tmp_path, env=cli_env(tmp_path, PARATRACE_CACHE_DIR=str(cache)),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=default_signals)
     try:
         while proc.poll() is None and _server(state) not in descendants(proc.pid):  # its server answers
             time.sleep(0.2)
@@ -88,7 +89,8 @@ def test_a_signal_while_the_server_starts_stops_it(cache, tmp_path, sig, code):
     for _ in range(3):
         proc = subprocess.Popen([*PARATRACE, "local-llm", "start", "--port", "0"], cwd=tmp_path,
                                 env=cli_env(tmp_path, PARATRACE_CACHE_DIR=str(cache)),
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                preexec_fn=default_signals)
         try:
             server = None
             while proc.poll() is None and server is None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_process import PARATRACE, alive, cli_env, descendants
+from cli_process import PARATRACE, alive, cli_env, default_signals, descendants
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +37,7 @@ def store(tmp_path_factory) -> tuple[Path, str]:
 
 def _ignore_sigint() -> None:
     """What a non-interactive shell does to a command started with ``&``."""
+    default_signals()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -49,7 +50,7 @@ def test_a_signal_stops_the_ui_and_every_process_it_started(store, tmp_path, sig
     work, experiment_id = store
     proc = subprocess.Popen([*PARATRACE, "ui", "--workdir", str(work), "--port", "0"], cwd=tmp_path,
                             env=cli_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=_ignore_sigint if background else None)
+                            preexec_fn=_ignore_sigint if background else default_signals)
     try:
         lines = []
         for line in proc.stdout:
