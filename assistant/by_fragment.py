@@ -12,7 +12,12 @@ is asked for fragment by fragment, each fragment in one of three roles::
 
 A *rule* fragment states one defeasible rule: its condition (a predicate name,
 applied to the target's arguments) leads to the target literal (``yes``) or to
-its complement (``no``), and ``over`` lists the rule fragments it prevails over.
+its complement (``no``), and ``over`` lists the earlier rule fragments it
+prevails over.  An exception, an amendment or a later notice comes after the
+rule it overrides in nearly every package (43 of the 55 gold priorities of
+normative-en, 152 of 204 in controlled-140), so the grammar lets ``over`` name
+only fragments before the entry's own: two rules can then never override each
+other, which small models did often (a priority cycle reads as ``both``).
 A *fact* fragment reports that the condition of each rule fragment it ``meets``
 holds.  Every link is a fragment id of the package, so a fact always names a
 condition some rule uses, and the grammar can rule out dangling references,
@@ -58,16 +63,16 @@ def fragment_entry_schema(fragment: str, ids: Sequence[str], condition: Mapping[
     Parameters
     ----------
     fragment : str
-        The entry's fragment id (a rule never prevails over its own fragment).
+        The entry's fragment id (a rule prevails only over fragments before it).
     ids : sequence of str
-        The package's fragment ids.
+        The package's fragment ids, in the package's order.
     condition : mapping
         The schema of a condition name (a pattern that refuses the target's predicate).
     limits : mapping
         ``over`` and ``meets`` bounds.
     """
-    others = [i for i in ids if i != fragment]
-    over = {"type": "array", "items": {"enum": others}, "maxItems": limits["over"]} if others \
+    earlier = list(ids[:list(ids).index(fragment)]) if fragment in ids else []
+    over = {"type": "array", "items": {"enum": earlier}, "maxItems": limits["over"]} if earlier \
         else {"type": "array", "maxItems": 0, "items": {"type": "string"}}
     rule = {"type": "object", "properties": {
         "role": {"const": "rule"}, "condition": condition, "concludes": {"enum": ["yes", "no"]},
@@ -171,7 +176,8 @@ def to_fragments(facts: Sequence[Any], rules: Sequence[Any], priorities: Sequenc
     A rule that concludes the target or its complement becomes its first fragment's
     rule entry (its condition: the predicate of its first antecedent); a fact whose
     literal is such a rule's antecedent makes its first fragment meet that rule's
-    fragment when every antecedent of the rule is a fact; a priority between two such rules becomes ``over``.  Chains through
+    fragment when every antecedent of the rule is a fact; a priority between two such
+    rules becomes ``over`` when the weaker rule's fragment comes first.  Chains through
     intermediate conclusions, rules without antecedents and explicit attacks have
     no by-fragment form and are left out.
 
@@ -207,9 +213,10 @@ def to_fragments(facts: Sequence[Any], rules: Sequence[Any], priorities: Sequenc
         entries[fragment] = {"role": "rule", "condition": name, "concludes": "yes" if rule.consequent == yes else "no",
                              "over": [], "basis": "hierarchy"}
         fragment_of[rule.id] = fragment
+    order = {fragment: k for k, fragment in enumerate(entries)}
     for priority in priorities:
         stronger, weaker = fragment_of.get(priority.stronger), fragment_of.get(priority.weaker)
-        if stronger and weaker and stronger != weaker and weaker not in entries[stronger]["over"]:
+        if stronger and weaker and order[weaker] < order[stronger] and weaker not in entries[stronger]["over"]:
             entries[stronger]["over"].append(weaker)
             basis = getattr(priority.basis, "value", priority.basis)
             entries[stronger]["basis"] = str(basis)

@@ -255,7 +255,7 @@ _BY_FRAGMENT_EXAMPLE = {
     "<id of a fragment that states a rule deciding the question>": {
         "role": "rule", "condition": "<what the rule requires, in one to three CamelCase words>",
         "concludes": "<yes|no: the answer to the question when the condition holds>",
-        "over": ["<id of a rule fragment this rule overrides: it is an exception to it, amends it or ranks above it>"],
+        "over": ["<id of an earlier rule fragment this rule overrides: it is an exception to it, amends it or ranks above it>"],
         "basis": "<exception|hierarchy|specificity|temporal|authority>"},
     "<id of a fragment that reports what happened>": {
         "role": "fact", "meets": ["<id of the rule fragment whose condition this fragment shows is met>"]},

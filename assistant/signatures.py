@@ -142,7 +142,7 @@ _ROLES = (
     "Say what each evidence fragment does for the question, with one entry for every fragment id. A fragment that "
     "states a rule, clause or exception deciding the question is a rule: name the circumstance the rule requires "
     "in one to three CamelCase words, say whether under that circumstance the answer to the question is yes or "
-    "no, and list the rule fragments it overrides (it is an exception to them, amends them later, or is a higher "
+    "no, and list the earlier rule fragments it overrides (it is an exception to them, amends them later, or is a higher "
     "or more specific rule) with the basis. A fragment that reports that circumstances happened is a fact: list "
     "the rule fragments whose circumstance it shows is met. Any other fragment has no role. Do not judge the "
     f"question: a symbolic engine computes the status from the roles. {_UNTRUSTED}")

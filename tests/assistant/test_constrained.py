@@ -65,7 +65,9 @@ def test_the_extraction_grammar_asks_for_every_fragment_and_links_only_other_fra
     out = schema["properties"]["out"]
     assert out["required"] == IDS
     rule, fact, none = out["properties"]["E-05"]["anyOf"]
-    assert rule["properties"]["over"]["items"]["enum"] == [i for i in IDS if i != "E-05"]
+    # A rule overrides only earlier fragments, so two rules can never override each other.
+    assert rule["properties"]["over"]["items"]["enum"] == ["E-01", "E-02", "E-03", "E-04"]
+    assert out["properties"]["E-01"]["anyOf"][0]["properties"]["over"]["maxItems"] == 0
     assert fact["properties"]["meets"]["items"]["enum"] == IDS and fact["properties"]["meets"]["minItems"] == 1
     assert none["required"] == ["role"]
     condition = re.compile(schema["$defs"]["condition"]["pattern"])
