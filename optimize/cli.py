@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -130,8 +131,13 @@ def register(app: typer.Typer) -> None:
                        weights=parsed, num_threads=threads, suite=str(file) if file else suite, api_base=api_base,
                        reflection_model=reflection_model, api_key_env=api_key_env,
                        reflection_api_base=reflection_api_base, reflection_api_key_env=reflection_api_key_env)
+        stream = sys.stderr  # the terminal's, before _quiet hides DSPy's own output
+
+        def progress(line: str) -> None:
+            print(f"optimize: {line}", file=stream, flush=True)
+
         with _quiet(verbose):
-            outcome = run_optimization(spec, scenarios, target)
+            outcome = run_optimization(spec, scenarios, target, progress=progress)
         m = outcome.manifest
         typer.echo(f"saved {outcome.directory} ({m.optimizer}, budget {m.budget}, seed {m.seed}, "
                    f"{m.lm_calls} LM calls, {outcome.seconds:.1f} s)")

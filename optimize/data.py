@@ -10,7 +10,7 @@ so a run can prove that no evaluated case appears in any demo.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from symbolic.scenario.model import Scenario
 
@@ -171,7 +171,8 @@ class Evaluation:
     tokens: dict[str, int] = field(default_factory=dict)
 
 
-def evaluate(program, scenarios: Sequence[Scenario], objective: Objective) -> Evaluation:
+def evaluate(program, scenarios: Sequence[Scenario], objective: Objective, *,
+             progress: Callable[[int, int, str], None] | None = None) -> Evaluation:
     """Run ``program`` on every scenario (current DSPy settings) and score it.
 
     A case whose output fails validation after the re-asks (or that DSPy cannot
@@ -185,6 +186,8 @@ def evaluate(program, scenarios: Sequence[Scenario], objective: Objective) -> Ev
         The split to evaluate (the held-out test split for reported results).
     objective : Objective
         Scores each case.
+    progress : callable, optional
+        Called as ``progress(done, total, case_id)`` after each case.
 
     Returns
     -------
@@ -206,7 +209,8 @@ def evaluate(program, scenarios: Sequence[Scenario], objective: Objective) -> Ev
     answered: dict[str, bool] = {}
     tokens: dict[str, int] = {}
     sums: dict[str, list[float]] = {}
-    for s in sorted(scenarios, key=lambda s: s.id):
+    ordered = sorted(scenarios, key=lambda s: s.id)
+    for done, s in enumerate(ordered, 1):
         with recording() as log:
             try:
                 pred = program(query=s.query, evidence=EvidencePackage.of(s.evidence), target=s.target)
@@ -220,6 +224,8 @@ def evaluate(program, scenarios: Sequence[Scenario], objective: Objective) -> Ev
         for name, rec in scored.result.metrics.items():
             if rec.value is not None:
                 sums.setdefault(name, []).append(rec.value)
+        if progress is not None:
+            progress(done, len(ordered), s.id)
     if not scores:
         raise OptimizeError("cannot evaluate on an empty split")
     metrics = {name: sum(v) / len(v) for name, v in sorted(sums.items())}

@@ -14,7 +14,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from experiments.splits import DEFAULT_FRACTIONS, Split, split_scenarios
 from symbolic.scenario.model import Scenario
@@ -183,7 +183,8 @@ def _reflection_lm(spec: RunSpec, scenarios: Sequence[Scenario]):
 
 
 def run_optimization(spec: RunSpec, scenarios: Sequence[Scenario], out_dir: str | Path, *,
-                     backbone=None, reflection_lm=None) -> RunOutcome:
+                     backbone=None, reflection_lm=None,
+                     progress: Callable[[str], None] | None = None) -> RunOutcome:
     """Optimize ``spec.config`` for ``spec.model`` on ``scenarios`` and save the program to ``out_dir``.
 
     Parameters
@@ -198,6 +199,9 @@ def run_optimization(spec: RunSpec, scenarios: Sequence[Scenario], out_dir: str 
     reflection_lm : dspy.LM, optional
         GEPA's reflection LM / MIPROv2's prompt model (default: ``spec.reflection_model``
         resolved, else the backbone's LM).
+    progress : callable, optional
+        Receives one line per phase and per evaluated case (``before 3/22 held-out
+        cases (bank-004)``), for a progress display.
 
     Returns
     -------
@@ -229,17 +233,24 @@ def run_optimization(spec: RunSpec, scenarios: Sequence[Scenario], out_dir: str 
     adapter = InstructorAdapter(constrained=backbone.json_schema)
     started = time.perf_counter()
     calls: dict[str, int] = {}
+    say = progress or (lambda line: None)
+
+    def cases(phase: str):
+        return lambda done, total, case_id: say(f"{phase} {done}/{total} held-out cases ({case_id})")
+
     with dspy.context(lm=backbone.lm, adapter=adapter):
         with LMCallCounter() as counter:
-            before = evaluate(student, split.test, objective)
+            before = evaluate(student, split.test, objective, progress=cases("before"))
         calls["before"] = counter.calls
+        say(f"compiling with {optimizer.name} (budget {optimizer.budget}): train {len(split.train)}, "
+            f"val {len(split.val)} cases")
         with LMCallCounter() as counter:
             program = optimizer.compile(student, trainset=to_examples(split.train, spec.config),
                                         valset=to_examples(split.val, spec.config))
         calls["compile"] = counter.calls
         check_demos(program, [*split.val, *split.test])
         with LMCallCounter() as counter:
-            after = evaluate(program, split.test, objective)
+            after = evaluate(program, split.test, objective, progress=cases("after"))
         calls["after"] = counter.calls
     seconds = time.perf_counter() - started
     from experiments.runner.manifest import redact

@@ -58,7 +58,23 @@ def saved(oracle, tmp_path_factory) -> Path:
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     manifest = json.loads((work / "runs" / "b1" / "manifest.json").read_text())
     assert manifest["lm_calls"] == _answered(oracle) - before  # what the server answered, every phase
+    (work / "stderr.txt").write_text(done.stderr)
     return work
+
+
+def test_the_command_shows_progress_without_verbose(saved):
+    """Each held-out case and each phase is one line on stderr; DSPy's own output stays hidden."""
+    lines = [line for line in (saved / "stderr.txt").read_text().splitlines() if line.startswith("optimize: ")]
+    evaluation = json.loads((saved / "runs" / "b1" / "evaluation.json").read_text())
+    n = len(evaluation["test"])
+    before = [line for line in lines if line.startswith("optimize: before ")]
+    after = [line for line in lines if line.startswith("optimize: after ")]
+    assert len(before) == len(after) == n > 0
+    total = len(before)
+    assert before[0].startswith(f"optimize: before 1/{total} held-out cases (")
+    assert after[-1].startswith(f"optimize: after {total}/{total} held-out cases (")
+    assert any(line.startswith("optimize: compiling with labeled") for line in lines)
+    assert lines.index(before[-1]) < next(i for i, l in enumerate(lines) if "compiling" in l) < lines.index(after[0])
 
 
 def test_the_manifest_records_the_endpoint_and_every_lm_call(saved, oracle):
