@@ -26,6 +26,7 @@ model packages; ``local-1.5b`` adds the 1.5B model).
 from __future__ import annotations
 
 import atexit
+import fcntl
 import json
 import os
 import signal
@@ -247,6 +248,32 @@ def start_server(port: int | None = None, *, model: str = DEFAULT_LOCAL_MODEL, n
     running = status(spec.name)
     if running is not None:
         return running
+    with _start_lock(spec.alias):  # a second starter waits here, then finds the first one's server
+        running = status(spec.name)
+        if running is not None:
+            return running
+        return _start(spec, port, n_ctx=n_ctx, threads=threads, timeout=timeout)
+
+
+@contextmanager
+def _start_lock(alias: str):
+    """An exclusive ``flock`` on ``<cache>/local-llm/<alias>.lock`` while one process starts the server.
+
+    The kernel releases it when its holder ends however it ends, so a killed
+    starter leaves no stale lock; a waiting starter blocks until it is free.
+    """
+    path = cache_dir() / "local-llm" / f"{alias}.lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+def _start(spec, port: int | None, *, n_ctx: int, threads: int | None, timeout: float) -> ServerInfo:
+    """Launch the server of ``spec`` and record it once healthy (under :func:`_start_lock`)."""
     check_cpu()
     gguf = _require_model(spec.name)
     port = port or _free_port()

@@ -143,3 +143,59 @@ def test_a_server_busy_with_a_completion_is_reused_not_started_twice(tmp_path, m
     finally:
         release.touch()
         local_llm.stop_server()
+
+
+SLOW = r'''
+import json, os, sys, time
+from http.server import BaseHTTPRequestHandler, HTTPServer
+port = int(sys.argv[sys.argv.index("--port") + 1])
+started = sys.argv[sys.argv.index("--started") + 1]
+open(os.path.join(started, str(os.getpid())), "w").close()
+time.sleep(1.5)  # loading the model
+class H(BaseHTTPRequestHandler):
+    def log_message(self, *a): pass
+    def do_GET(self):
+        body = json.dumps({"data": [{"id": "qwen2.5-coder-0.5b"}]}).encode()
+        self.send_response(200); self.send_header("Content-Length", str(len(body))); self.end_headers()
+        self.wfile.write(body)
+HTTPServer(("127.0.0.1", port), H).serve_forever()
+'''
+
+
+def test_callers_starting_the_server_at_once_share_one_server(tmp_path, monkeypatch):
+    """Four callers start the model while it loads: one server process, and all get it."""
+    import threading
+
+    script, started = tmp_path / "slow_server.py", tmp_path / "started"
+    script.write_text(SLOW)
+    started.mkdir()
+    monkeypatch.setenv("PARATRACE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(local_llm, "_require_model", lambda model: tmp_path / "model.gguf")
+    monkeypatch.setattr(local_llm, "check_cpu", lambda: None)
+    monkeypatch.setattr(local_llm, "server_command", lambda gguf, port, **kw: [
+        sys.executable, str(script), "--port", str(port), "--started", str(started)])
+    barrier, infos, errors = threading.Barrier(4), [], []
+
+    def start():
+        barrier.wait()
+        try:
+            infos.append(local_llm.start_server(timeout=60))
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not errors
+        assert len(os.listdir(started)) == 1  # one model loaded, not four
+        assert len(set(infos)) == 1 and local_llm.status() == infos[0]
+    finally:
+        local_llm.stop_server()
+        for pid in os.listdir(started):
+            try:
+                os.kill(int(pid), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
