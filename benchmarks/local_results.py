@@ -10,7 +10,8 @@ Three steps, each resumable::
 The runs: the default model's B1 and B4 on all 85 cases of normative-en, and
 every embedded model's B1-B4 on a fixed slice of normative-en and of
 controlled-140 (``--slice`` cases each, stratified by gold status, chosen by
-``--seed``).  Each run is ``paratrace run --suite SLICE.jsonl --config C --model M``
+``--seed``).  The default model's B1 and B4 on the normative-en slice are read
+from its runs on all 85 cases (the same calls), not run twice.  Each run is ``paratrace run --suite SLICE.jsonl --config C --model M``
 as a user types it, in ``--workdir`` (default ``.paratrace-results``), without
 MLflow tracking; a killed run continues where it stopped.  ``optimize`` runs
 ``paratrace optimize --config b4 --optimizer labeled --budget 2 --seed 0`` on the
@@ -80,14 +81,23 @@ def plan_runs(workdir: Path, slice_n: int, seed: int) -> list[dict]:
         path.write_text("".join(sc.model_dump_json(exclude_none=True) + "\n" for sc in scenarios if sc.id in ids))
         for model in LOCAL_MODELS:
             for config in _CONFIGS:
-                runs.append({"name": f"{model.split('/')[1]}-{config}-{suite}-slice", "model": model,
-                             "config": config, "suite": str(path), "slice": f"{suite} slice ({len(ids)})",
-                             "cases": ids})
+                run = {"name": f"{model.split('/')[1]}-{config}-{suite}-slice", "model": model,
+                       "config": config, "suite": str(path), "slice": f"{suite} slice ({len(ids)})", "cases": ids}
+                if suite == "normative-en" and model == DEFAULT_LOCAL_MODEL and config in ("b1", "b4"):
+                    run["source"] = f"default-{config}-normative-en-all"  # a subset of that run's cases
+                runs.append(run)
     return runs
 
 
+def _results(workdir: Path, run: dict) -> Path:
+    return workdir / "runs" / run.get("source", run["name"]) / "results.jsonl"
+
+
 def _run(workdir: Path, run: dict) -> int:
-    results = workdir / "runs" / run["name"] / "results.jsonl"
+    if "source" in run:
+        print(f"[local_results] {run['name']}: read from {run['source']}", file=sys.stderr, flush=True)
+        return 0
+    results = _results(workdir, run)
     cmd = [sys.executable, "-c", "from optimize.console import main; main()", "run", "--suite", run["suite"],
            "--config", run["config"], "--model", run["model"], "--name", run["name"], "--workdir", str(workdir),
            "--no-track", *(["--resume"] if results.exists() else [])]
@@ -101,11 +111,14 @@ def _summarize(workdir: Path, run: dict) -> dict | None:
     from scorer.score import aggregate, score_suite
     from scorer.stats import wilson
 
-    results = workdir / "runs" / run["name"] / "results.jsonl"
+    results = _results(workdir, run)
     if not results.exists():
         return None
     not_scored: list = []
     outputs = load_outputs(results, not_scored=not_scored)  # the latest record of each case
+    cases = set(run["cases"])
+    outputs = [o for o in outputs if o.case_id in cases]
+    not_scored = [n for n in not_scored if n.case_id in cases]
     outcomes = Counter({"answered": len(outputs), "not scored (infrastructure error or bound)": len(not_scored)})
     suite = "controlled-140" if "controlled-140" in run["slice"] else "normative-en"
     scenarios = [sc for sc in load_suite(suite) if sc.id in {o.case_id for o in outputs}]
