@@ -13,7 +13,9 @@ controlled-140 (``--slice`` cases each, stratified by gold status, chosen by
 ``--seed``).  The default model's B1 and B4 on the normative-en slice are read
 from its runs on all 85 cases (the same calls), not run twice.  Each run is ``paratrace run --suite SLICE.jsonl --config C --model M``
 as a user types it, in ``--workdir`` (default ``.paratrace-results``), without
-MLflow tracking; a killed run continues where it stopped.  ``optimize`` runs
+MLflow tracking and without the response cache (a cached reply costs no time and
+no tokens, which would falsify the page's seconds and tokens per case); a killed
+run continues where it stopped.  ``optimize`` runs
 ``paratrace optimize --config b4 --optimizer labeled --budget 2 --seed 0`` on the
 default Qwen model and on Gemma 3 270M into ``<workdir>/optimize-runs`` (a
 finished run is kept).  ``page`` scores every finished case with the project's
@@ -100,7 +102,7 @@ def _run(workdir: Path, run: dict) -> int:
     results = _results(workdir, run)
     cmd = [sys.executable, "-c", "from optimize.console import main; main()", "run", "--suite", run["suite"],
            "--config", run["config"], "--model", run["model"], "--name", run["name"], "--workdir", str(workdir),
-           "--no-track", *(["--resume"] if results.exists() else [])]
+           "--no-track", "--no-cache", *(["--resume"] if results.exists() else [])]
     print(f"[local_results] {run['name']}: {' '.join(cmd[3:])}", file=sys.stderr, flush=True)
     return subprocess.call(cmd)
 
@@ -135,6 +137,7 @@ def _summarize(workdir: Path, run: dict) -> dict | None:
         if value is not None and value.value is not None and sc.metadata.defect_class is not None:
             dla[sc.metadata.defect_class.value].append(value.value)
     return {
+        **({"source": run["source"]} if "source" in run else {}),
         "name": run["name"], "model": run["model"], "config": run["config"], "slice": run["slice"],
         "planned": len(run["cases"]), "finished": len(outputs) + len(not_scored), "outcomes": dict(sorted(outcomes.items())),
         "answered": len(scored), "hard_failures": sum(r.hard_failure for r in scored),
@@ -145,6 +148,7 @@ def _summarize(workdir: Path, run: dict) -> dict | None:
         "metrics": {k: (None if v.value is None else round(v.value, 3)) for k, v in sorted(agg.items())},
         "DLA_by_class": {k: round(sum(v) / len(v), 3) for k, v in sorted(dla.items())},
         "seconds_median": round(statistics.median(seconds), 1) if seconds else None,
+        "seconds_total": round(sum(seconds)) if seconds else None,
         "tokens_median": int(statistics.median(tokens)) if tokens else None,
         "correct_by_case": {r.case_id: r.correct for r in scored},
     }
@@ -188,6 +192,13 @@ def page(rows: list[dict], missing: list[str] = (), slices: dict[str, list[str]]
                      f"{r['scored_rate']:.2f} | {r['shortcuts']} | {_fmt(r['ASA'])}{ci} | {_fmt(m.get('CLA'))} | "
                      f"{_fmt(m.get('DLA'))} | {_fmt(m.get('TGC'))} | {_fmt(m.get('NER'))} | {_fmt(m.get('PHA'))} | "
                      f"{_fmt(r['seconds_median'])} | {_fmt(r['tokens_median'])} |")
+    own = [r for r in rows if "source" not in r]
+    total = sum(r["seconds_total"] or 0 for r in own)
+    done = sum(r["finished"] for r in own)
+    if done:
+        lines += ["", f"The finished runs took {total / 3600:.1f} h of model time for {done} cases "
+                      f"({total / done:.0f} s a case); a slice row of the default model on normative-en is read "
+                      "from its run on all 85 cases."]
     lines += ["", "## Paired tests: B4 against B1 on the same cases", ""]
     by_key = {(r["model"], r["slice"], r["config"]): r for r in rows}
     for (model, slice_, config), r in sorted(by_key.items()):
