@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import socket
+import sys
 import urllib.error
 import urllib.request
 
@@ -73,16 +74,15 @@ class LlamaServerEngine:
             body["response_format"] = {"type": "json_object", **({"schema": schema} if schema else {})}
         return body
 
-    def complete(self, request):
-        """Post one request and return a canonical response."""
-        from dspy.lm15 import Message, Response, TextPart, TransportError, Usage
+    def _post(self, data: bytes) -> dict:
+        """POST ``data`` to ``/chat/completions``; :class:`ConnectionRefusedError` when nothing listens."""
+        from dspy.lm15 import TransportError
 
-        data = json.dumps(self.body(request)).encode()
         req = urllib.request.Request(f"{self.base_url}/chat/completions", data=data,
                                      headers={"Content-Type": "application/json"})
         try:
             with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                payload = json.loads(resp.read())
+                return json.loads(resp.read())
         except (TimeoutError, socket.timeout) as exc:
             raise CallLimitError(f"model {self.model} at {self.base_url}: no reply within the time bound "
                                  f"of {self.timeout:.0f} s", kind="time", limit=self.timeout) from exc
@@ -90,11 +90,43 @@ class LlamaServerEngine:
             if isinstance(exc.reason, (TimeoutError, socket.timeout)):
                 raise CallLimitError(f"model {self.model} at {self.base_url}: no reply within the time "
                                      f"bound of {self.timeout:.0f} s", kind="time", limit=self.timeout) from exc
+            if isinstance(exc.reason, ConnectionRefusedError):
+                raise exc.reason from None
             why = server_failure(self.base_url) or str(exc)
             raise TransportError(f"local llama.cpp server at {self.base_url}: {why}") from None
+        except ConnectionRefusedError:
+            raise
         except (OSError, ValueError) as exc:
             why = server_failure(self.base_url) or str(exc)
             raise TransportError(f"local llama.cpp server at {self.base_url}: {why}") from None
+
+    def complete(self, request):
+        """Post one request and return a canonical response.
+
+        When nothing listens at the server's address any more (its owner, another
+        paratrace process, stopped it between calls), the model's server is found
+        or started again (:func:`assistant.local_llm.ensure_server`) and the request
+        sent once more; a server that dies during a request is reported, not restarted.
+        """
+        from dspy.lm15 import Message, Response, TextPart, TransportError, Usage
+
+        data = json.dumps(self.body(request)).encode()
+        try:
+            payload = self._post(data)
+        except ConnectionRefusedError:
+            # Nothing listens any more: the server was stopped between calls (its owner, another
+            # paratrace process, ended). The embedded server is ours to manage: start or find one.
+            from .local_llm import ensure_server
+
+            gone = self.base_url
+            self.base_url = ensure_server(self.model).rstrip("/")
+            print(f"paratrace: the embedded llama.cpp server at {gone} was gone; continuing on "
+                  f"{self.base_url}", file=sys.stderr, flush=True)
+            try:
+                payload = self._post(data)
+            except ConnectionRefusedError as exc:
+                why = server_failure(self.base_url) or str(exc)
+                raise TransportError(f"local llama.cpp server at {self.base_url}: {why}") from None
         choice = payload["choices"][0]
         usage = payload.get("usage") or {}
         finish = choice.get("finish_reason") or "stop"

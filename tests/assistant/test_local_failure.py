@@ -199,3 +199,47 @@ def test_callers_starting_the_server_at_once_share_one_server(tmp_path, monkeypa
                 os.kill(int(pid), signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+ANSWERING = r'''
+import json, os, sys
+from http.server import BaseHTTPRequestHandler, HTTPServer
+port = int(sys.argv[sys.argv.index("--port") + 1])
+class H(BaseHTTPRequestHandler):
+    def log_message(self, *a): pass
+    def _send(self, payload):
+        body = json.dumps(payload).encode()
+        self.send_response(200); self.send_header("Content-Length", str(len(body))); self.end_headers()
+        self.wfile.write(body)
+    def do_GET(self):
+        self._send({"data": [{"id": "qwen2.5-coder-0.5b"}]})
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self._send({"choices": [{"message": {"content": str(os.getpid())}, "finish_reason": "stop"}],
+                    "usage": {"prompt_tokens": 3, "completion_tokens": 1}})
+HTTPServer(("127.0.0.1", port), H).serve_forever()
+'''
+
+
+def test_a_server_its_owner_stopped_between_calls_is_started_again(tmp_path, monkeypatch, capfd):
+    """Two runs share the embedded server; the one that started it ends and stops it: the other goes on."""
+    script = tmp_path / "answering_server.py"
+    script.write_text(ANSWERING)
+    monkeypatch.setenv("PARATRACE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(local_llm, "_require_model", lambda model: tmp_path / "model.gguf")
+    monkeypatch.setattr(local_llm, "check_cpu", lambda: None)
+    monkeypatch.setattr(local_llm, "server_command",
+                        lambda gguf, port, **kw: [sys.executable, str(script), "--port", str(port)])
+    first = local_llm.start_server(timeout=60)
+    engine = LlamaServerEngine(first.base_url, timeout=30)
+    lm = dspy.LM(engine.model, engine=engine, cache=False, num_retries=0)
+    try:
+        assert lm.forward(messages=[{"role": "user", "content": "hi"}]).choices[0].message.content == str(first.pid)
+        assert local_llm.stop_server()  # the owner's exit
+        reply = lm.forward(messages=[{"role": "user", "content": "hi"}]).choices[0].message.content
+        second = local_llm.status()
+        assert second is not None and second.pid != first.pid and reply == str(second.pid)
+        assert engine.base_url == second.base_url
+        assert f"the embedded llama.cpp server at {first.base_url} was gone" in capfd.readouterr().err
+    finally:
+        local_llm.stop_server()
