@@ -204,7 +204,7 @@ def page(rows: list[dict], missing: list[str] = (), slices: dict[str, list[str]]
     for (model, slice_, config), r in sorted(by_key.items()):
         if config == "b4" and (model, slice_, "b1") in by_key:
             lines.append(f"- {model}, {slice_}: {_paired(by_key[(model, slice_, 'b1')], r)}")
-    lines += ["", "## Per-family optimization (B4)", "", *ledger]
+    lines += ["", "## Per-family optimization (B4 and B1)", "", *ledger]
     lines += ["", "## DLA by defect class", ""]
     for r in rows:
         if r["DLA_by_class"]:
@@ -222,9 +222,12 @@ def page(rows: list[dict], missing: list[str] = (), slices: dict[str, list[str]]
     return "\n".join(lines) + "\n"
 
 
-#: The per-family optimization runs: (model, directory name under <workdir>/optimize-runs).
+#: The per-family optimization runs: (model, directory name under <workdir>/optimize-runs); the
+#: directory name starts with the configuration.
 OPTIMIZE_RUNS = (("local/qwen2.5-coder-0.5b", "b4-qwen2.5-coder-0.5b-labeled-s0"),
-                 ("local/gemma-3-270m", "b4-gemma-3-270m-labeled-s0"))
+                 ("local/gemma-3-270m", "b4-gemma-3-270m-labeled-s0"),
+                 ("local/qwen2.5-coder-0.5b", "b1-qwen2.5-coder-0.5b-labeled-s0"),
+                 ("local/gemma-3-270m", "b1-gemma-3-270m-labeled-s0"))
 
 
 def _optimize(workdir: Path, model: str, name: str) -> int:
@@ -232,7 +235,7 @@ def _optimize(workdir: Path, model: str, name: str) -> int:
     if (out / "evaluation.json").is_file():
         print(f"[local_results] {name}: finished", file=sys.stderr, flush=True)
         return 0
-    cmd = [sys.executable, "-c", "from optimize.console import main; main()", "optimize", "--config", "b4",
+    cmd = [sys.executable, "-c", "from optimize.console import main; main()", "optimize", "--config", name[:2],
            "--model", model, "--optimizer", "labeled", "--budget", "2", "--seed", "0", "--no-register",
            "--out", str(out), "--force"]
     print(f"[local_results] {name}: {' '.join(cmd[3:])}", file=sys.stderr, flush=True)
@@ -247,7 +250,7 @@ def _ledger(workdir: Path) -> list[str]:
         rows = ledger_rows(collect_runs(workdir / "optimize-runs"))
     except OptimizeError:
         return ["No optimization run has finished (`python benchmarks/local_results.py optimize`)."]
-    return ["B4 with two gold demos per predictor (`labeled`, budget 2, seed 0), trained on normative-en's "
+    return ["B4 and B1 with two gold demos per predictor (`labeled`, budget 2, seed 0), trained on normative-en's "
             "train split and evaluated before and after on its held-out test split (`paratrace optimize "
             "ledger`):", "", render_ledger(rows)]
 
