@@ -4,7 +4,7 @@ Three steps, each resumable::
 
     python benchmarks/local_results.py plan                 # the runs and the slices (cases listed)
     python benchmarks/local_results.py run [--only SUBSTR]  # run or resume them (paratrace run --resume)
-    python benchmarks/local_results.py optimize             # B4 optimized per family (labeled demos)
+    python benchmarks/local_results.py optimize             # B4 and B1 optimized per family (labeled demos)
     python benchmarks/local_results.py page [--out docs/results.md]   # the page, from what has finished
 
 The runs: the default model's B1 and B4 on all 85 cases of normative-en, and
@@ -16,7 +16,7 @@ as a user types it, in ``--workdir`` (default ``.paratrace-results``), without
 MLflow tracking and without the response cache (a cached reply costs no time and
 no tokens, which would falsify the page's seconds and tokens per case); a killed
 run continues where it stopped.  ``optimize`` runs
-``paratrace optimize --config b4 --optimizer labeled --budget 2 --seed 0`` on the
+``paratrace optimize --config b4`` (and ``--config b1``) ``--optimizer labeled --budget 2 --seed 0`` on the
 default Qwen model and on Gemma 3 270M into ``<workdir>/optimize-runs`` (a
 finished run is kept).  ``page`` scores every finished case with the project's
 scorer, adds the optimization ledger, and prints the page's tables as JSON too.
