@@ -74,7 +74,7 @@ def directory_results(root: str | Path) -> list[tuple[str, list[CaseResult]]]:
     """
     import tempfile
 
-    from .run import load_suites
+    from .plan import load_suites
     from .runlog import ResultLog
     from .scoring import score_log
     from .state import check_results, read_state_json

@@ -36,6 +36,7 @@ __all__ = [
     "check_start",
     "demo_pools",
     "estimate",
+    "load_suites",
     "manifest",
     "plan",
     "prepare",
@@ -155,6 +156,22 @@ def suite_label(name: str) -> str:
     ('normative-en', 'my-suite')
     """
     return Path(name).stem if name.endswith(".jsonl") or "/" in name else name
+
+
+def load_suites(names: Sequence[str]) -> tuple[dict[str, list[Scenario]], dict[str, Path | None]]:
+    """Load suites by registry name, or from a JSONL path; keyed by :func:`suite_label`."""
+    from symbolic.suites.io import load_suite as load_file
+
+    from ..suites.registry import get_suite, load_suite
+
+    scenarios, files = {}, {}
+    for name in names:
+        label = suite_label(name)
+        if label != name:
+            scenarios[label], files[label] = load_file(name), Path(name)
+        else:
+            scenarios[label], files[label] = load_suite(name), get_suite(name).metadata["path"]
+    return scenarios, files
 
 
 def select_cases(spec: ExperimentSpec, scenarios: Sequence[Scenario]) -> list[Scenario]:

@@ -14,15 +14,15 @@ from ..errors import ExperimentError
 from .engine import Budget, RunSummary, run_tasks
 from .limits import RateLimiter
 from .lock import RunLock
-from .plan import (Estimate, RunPaths, check_spec, check_start, demo_pools, estimate, manifest, plan, prepare,
-                       suite_label)
+from .plan import (Estimate, RunPaths, check_spec, check_start, demo_pools, estimate, load_suites, manifest, plan,
+                   prepare)
 from .runlog import ResultLog
 from .scoring import SuiteScore, score_log
 from .solve import AssistantSolver, hard_failure
 from .spec import ExperimentSpec
 from .state import check_results, compact_superseded, read_state_json
 
-__all__ = ["DEFAULT_STOP_AFTER", "ExperimentRun", "load_suites", "run_experiment"]
+__all__ = ["DEFAULT_STOP_AFTER", "ExperimentRun", "run_experiment"]
 
 #: Consecutive infrastructure errors of one backbone after which the run stops its cases (the circuit breaker).
 DEFAULT_STOP_AFTER = 5
@@ -37,22 +37,6 @@ class ExperimentRun:
     summary: RunSummary | None
     scores: tuple[SuiteScore, ...] = ()
     mlflow_runs: tuple[str, ...] = ()
-
-
-def load_suites(names: Sequence[str]) -> tuple[dict[str, list[Scenario]], dict[str, Path | None]]:
-    """Load suites by registry name, or from a JSONL path; keyed by :func:`suite_label`."""
-    from symbolic.suites.io import load_suite as load_file
-
-    from ..suites.registry import get_suite, load_suite
-
-    scenarios, files = {}, {}
-    for name in names:
-        label = suite_label(name)
-        if label != name:
-            scenarios[label], files[label] = load_file(name), Path(name)
-        else:
-            scenarios[label], files[label] = load_suite(name), get_suite(name).metadata["path"]
-    return scenarios, files
 
 
 def _log_mlflow(spec: ExperimentSpec, scores: Sequence[SuiteScore], man: Mapping, log: ResultLog,

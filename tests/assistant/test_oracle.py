@@ -107,7 +107,7 @@ def test_cli_serves_until_interrupted(normative, tmp_path, api_key):
 
 
 def test_paratrace_run_against_the_oracle_as_a_subprocess(normative, tmp_path, api_key):
-    from experiments.runner.run import load_suites
+    from experiments.runner.plan import load_suites
 
     scenarios, _ = load_suites(["controlled-140"])
     with OracleServer(scenarios["controlled-140"]) as srv:

@@ -47,7 +47,7 @@ def _keep(path: Path) -> None:
 def served(tmp_path_factory):
     """The run (CLI process), its printed lines, and an ``mlflow server`` on its store."""
     from assistant.oracle import OracleServer
-    from experiments.runner.run import load_suites
+    from experiments.runner.plan import load_suites
     from experiments.runner.ui import free_port, wait_until_up
 
     root = tmp_path_factory.mktemp("compare-view")
@@ -95,7 +95,7 @@ def _experiment_id(url: str) -> str:
 
 @functools.lru_cache(maxsize=1)
 def _golds() -> dict[str, str]:
-    from experiments.runner.run import load_suites
+    from experiments.runner.plan import load_suites
 
     scenarios, _ = load_suites(["controlled-140"])
     return {s.id: str(getattr(s.gold.status, "value", s.gold.status)) for s in scenarios["controlled-140"]}

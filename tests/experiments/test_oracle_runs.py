@@ -16,7 +16,8 @@ from collections import Counter
 import pytest
 
 from assistant.oracle import OracleServer
-from experiments.runner.run import load_suites, run_experiment
+from experiments.runner.plan import load_suites
+from experiments.runner.run import run_experiment
 from experiments.runner.spec import ExperimentSpec
 
 NOISE, SEED = 0.3, 7
