@@ -39,9 +39,6 @@ class AttackTable(Sequence[Attack]):
         ``attacker``, ``target``, ``on``, ``lic`` (-1 for none) and ``defeat``
         (-1 for active) as int32; ``kind`` (index into :data:`KINDS`) and
         ``shape`` as int8; ``explicit`` as bool.  All of one length.
-    defeat_keys : numpy.ndarray of int64, optional
-        ``defeats`` as rule indices, ``stronger * len(rule_ids) + weaker``, when
-        the builder has them (it numbers the pairs that way); ``None`` otherwise.
 
     Examples
     --------
@@ -53,21 +50,16 @@ class AttackTable(Sequence[Attack]):
     """
 
     __slots__ = ("argument_ids", "rule_ids", "fact_ids", "defeats", "attacker", "target", "on",
-                 "lic", "defeat", "kind", "shape", "explicit", "defeat_keys")
+                 "lic", "defeat", "kind", "shape", "explicit")
 
     _INT32 = ("attacker", "target", "on", "lic", "defeat")
     _COLUMNS = ("attacker", "target", "on", "lic", "defeat", "kind", "shape", "explicit")
 
-    def __init__(self, argument_ids, rule_ids, fact_ids, defeats, columns, defeat_keys=None):
+    def __init__(self, argument_ids, rule_ids, fact_ids, defeats, columns):
         self.argument_ids = tuple(argument_ids)
         self.rule_ids = tuple(rule_ids)
         self.fact_ids = tuple(fact_ids)
         self.defeats = tuple(defeats)
-        if defeat_keys is not None:
-            defeat_keys = np.asarray(defeat_keys, dtype=np.int64)
-            if len(defeat_keys) != len(self.defeats):
-                raise ValueError(f"{len(defeat_keys)} defeat keys for {len(self.defeats)} defeating pairs")
-        self.defeat_keys = defeat_keys
         for name in self._INT32:
             setattr(self, name, np.asarray(columns[name], dtype=np.int32))
         self.kind = np.asarray(columns["kind"], dtype=np.int8)

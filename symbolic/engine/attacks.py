@@ -25,20 +25,21 @@ from typing import Sequence
 import numpy as np
 
 from symbolic.engine.arguments import ArgumentIndex
-from symbolic.engine.attack_table import SHAPE_FACT, SHAPE_RULE, AttackTable
-from symbolic.engine.rebut_blocks import REBUTTABLE, RebutBlocks
+from symbolic.engine.attack_table import SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE, AttackTable
 from symbolic.engine.explicit import merge_explicit
 from symbolic.engine.grounding import Theory
+from symbolic.scenario.labels import RuleKind
 from symbolic.scenario.literals import complement, excepted_rule
 from symbolic.engine.results import Argument, PriorityOrder
 from symbolic.engine.target_rules import TargetRules
 
 __all__ = ["derive_attacks"]
 
+_REBUTTABLE = (RuleKind.DEFEASIBLE, RuleKind.DEFEATER)  # the top rules a rebut can hit
 _COLUMNS = ("attacker", "target", "on", "lic", "defeat", "kind", "shape", "explicit")
 
 
-class _Builder(RebutBlocks):
+class _Builder:
     """Indexes, neutralization (Definition 4) and the growing attack columns."""
 
     def __init__(self, theory: Theory, arguments: Sequence[Argument], order: PriorityOrder,
@@ -51,14 +52,7 @@ class _Builder(RebutBlocks):
         self.fact_code = {f: i for i, f in enumerate(self.fact_ids)}
         self.kind = {r.id: r.kind for r in theory.rules}
         self.target_rules = target_rules or TargetRules(theory, arguments, order.closure)
-        self.concluders = self.target_rules.concluders
-        # Defeating pairs, each as the key strong * rules + weak, numbered as first met: every
-        # key in order in _keys (arrays); `numbers` maps the first `_synced` of them to their index.
-        self.numbers: dict[int, int] = {}
-        self._keys: list[np.ndarray] = []
-        self._count = self._synced = 0
-        self._rule_names = np.array(self.rule_ids, dtype=object)
-        self._weak_csr: tuple[np.ndarray, np.ndarray] | None = None
+        self.numbers: dict[tuple[str, str], int] = {}  # defeating pairs, numbered as first met
         self.blocks: list[tuple] = []
 
     # -- Definition 4 ------------------------------------------------------
@@ -69,32 +63,7 @@ class _Builder(RebutBlocks):
 
     def pair(self, strong: str, weak: str) -> int:
         """Index of ``(strong, weak)`` in the table's defeating pairs (numbered as first met)."""
-        if self._synced < self._count:  # pairs numbered in bulk: look-ups need them
-            keys = np.concatenate(self._keys)[self._synced:].tolist()
-            self.numbers.update(zip(keys, range(self._synced, self._count)))
-            self._synced = self._count
-        key = self.rule_code[strong] * len(self.rule_ids) + self.rule_code[weak]
-        number = self.numbers.get(key)
-        if number is None:
-            number = self.numbers[key] = self._count
-            self._keys.append(np.array([key], dtype=np.int64))
-            self._count = self._synced = self._count + 1
-        return number
-
-    def _number_new(self, keys: np.ndarray) -> np.ndarray:
-        """Number ``keys``, pairs met for the first time, in order (they are in no look-up yet)."""
-        start = self._count
-        self._keys.append(keys.astype(np.int64))
-        self._count += len(keys)
-        return np.arange(start, self._count, dtype=np.int64)
-
-    def defeats(self) -> tuple[tuple[str, str], ...]:
-        """The defeating pairs ``(stronger, weaker)``, by index."""
-        names, n = self._rule_names, max(len(self.rule_ids), 1)
-        out: list = []
-        for keys in self._keys:
-            out.extend(zip(names[keys // n].tolist(), names[keys % n].tolist()))
-        return tuple(out)
+        return self.numbers.setdefault((strong, weak), len(self.numbers))
 
     def lic_codes(self, attackers: Sequence[int]) -> np.ndarray:
         """Licensing rule codes of ``attackers``: their top rules (-1 for facts)."""
@@ -158,10 +127,51 @@ class _Builder(RebutBlocks):
             start = end
         return out
 
+    # -- Definition 2 ----------------------------------------------------------
+    def rebuts(self) -> None:
+        """Rebuts, one block per complementary pair of conclusions.
+
+        The arguments concluding a literal attack every rebuttable sub-argument (defeasible or
+        defeater top rule) concluding its complement, and every argument containing it.  An
+        attack licensed by ``lic`` is neutralized by the first rule of the attacked conclusion's
+        team (``targetRules``) stronger than ``lic``, the sub-argument's own top rule first: one
+        default row of defeats per block, overridden where a sub-argument's top rule beats an
+        attacker.  Pairs are numbered in the order they are first needed: the defaults by
+        licensing rule, then the overrides top rule by top rule, attacker by attacker.
+        """
+        index, top, containers = self.index, self.index.top, self.index.containers
+        for literal, attackers in index.by_conclusion.items():
+            attacked = complement(literal)
+            subs = [b for b in index.by_conclusion.get(attacked, ()) if self.rebuttable(b)]
+            if not subs:
+                continue
+            lic_names = [top[a] for a in attackers]
+            rules = self.target_rules.of_conclusion(attacked)
+            default = {lic: self.first_stronger(rules, lic) for lic in dict.fromkeys(lic_names)}
+            overrides = {}  # top rule -> (attacker columns it beats, their pair indices)
+            for rule in dict.fromkeys(top[b] for b in subs):
+                beaten = {lic: self.pair(rule, lic) for lic in default
+                          if lic is not None and rule in self.stronger_than.get(lic, ())}
+                if beaten:
+                    cols = [j for j, lic in enumerate(lic_names) if lic in beaten]
+                    overrides[rule] = (cols, [beaten[lic_names[j]] for j in cols])
+            targets = [t for sub in subs for t in containers[sub]]
+            defeat = np.empty((len(targets), len(attackers)), dtype=np.int32)
+            defeat[:] = np.asarray([default[lic] for lic in lic_names], dtype=np.int32)
+            row = 0
+            for sub in subs:
+                n_rows = len(containers[sub])
+                if top[sub] in overrides:
+                    cols, values = overrides[top[sub]]
+                    defeat[row:row + n_rows, cols] = values
+                row += n_rows
+            on = np.repeat(np.asarray(subs, dtype=np.int32), [len(containers[sub]) for sub in subs])
+            self.block(attackers, self.lic_codes(attackers), targets, on, 0, SHAPE_ARGUMENT, defeat)
+
     def rebuttable(self, sub: int) -> bool:
         """Whether argument ``sub`` can be rebutted (a defeasible or defeater top rule)."""
         top = self.index.top[sub]
-        return top is not None and self.kind[top] in REBUTTABLE
+        return top is not None and self.kind[top] in _REBUTTABLE
 
     def undercuts(self) -> None:
         index = self.index
@@ -198,8 +208,7 @@ class _Builder(RebutBlocks):
         self.undercuts()
         self.undermines()
         columns = merge_explicit(self, self.columns())
-        keys = np.concatenate(self._keys) if self._keys else np.zeros(0, dtype=np.int64)
-        return AttackTable(self.index.ids, self.rule_ids, self.fact_ids, self.defeats(), columns, keys)
+        return AttackTable(self.index.ids, self.rule_ids, self.fact_ids, tuple(self.numbers), columns)
 
 
 def derive_attacks(theory: Theory, arguments: Sequence[Argument], order: PriorityOrder, *,

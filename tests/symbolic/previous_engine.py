@@ -20,7 +20,7 @@ from symbolic.engine.attacks import _Builder
 from symbolic.engine.grounding import Theory
 from symbolic.scenario.labels import RuleKind
 from symbolic.scenario.literals import complement
-from symbolic.engine.rebut_blocks import REBUTTABLE as _REBUTTABLE
+from symbolic.engine.attacks import _REBUTTABLE
 from symbolic.engine.results import Argument
 from symbolic.engine.target_rules import TargetRules
 
