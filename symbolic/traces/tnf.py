@@ -107,8 +107,8 @@ class NormalForm:
         The question, the query node's label.
     trace : Trace
         The trace normal form, built on first access (a large trace can
-        instead be streamed from ``evaluation`` with
-        :func:`symbolic.traces.tnf_stream.iter_tnf_json`, which writes the same JSON).
+        instead be written from ``evaluation``: :func:`symbolic.traces.tnf_json.write_tnf` of
+        :func:`symbolic.traces.trace.evaluation_rows` writes the same JSON).
     """
 
     evaluation: Evaluation

@@ -42,6 +42,7 @@ from symbolic.traces.naming import EDGE_ARROW, Namer, edge_key, string_ranks
 from symbolic.traces.trace_rows import (COLUMNS_SCHEMA_VERSION, SCHEMA_VERSION, SUMMARY_SCHEMA_VERSION, EdgeRows,
                                         NodeRow, TraceRows)
 from symbolic.engine.results import Attack, Evaluation
+from symbolic.traces.defeat_sets import defeat_set_id
 from symbolic.traces.skeleton import Skeleton, build_skeleton
 from symbolic.engine.target_rules import NeutralizingPairs
 from symbolic.traces.trace_attacks import AttackEdges, attack_edges
@@ -289,7 +290,7 @@ def evaluation_rows(evaluation: Evaluation, *, query: str | None = None, defeats
     skeleton, edges = trace_parts(evaluation, query=query)
     columns = _columnar(edges, defeats, attacks)
     summary = columns or _summarize(edges, defeats)
-    set_ids = edges.sets.ids() if summary else None
+    set_ids = [defeat_set_id(s) for s in edges.sets] if summary else None
     nodes = tuple(NodeRow(node_id, _NODE_TYPE[data["type"]], data.get("label", ""), tuple(data.get("names", ())))
                   for node_id, data in sorted(skeleton.nodes.items(), key=itemgetter(0)))
     makers = []

@@ -14,7 +14,7 @@ a *defeat set*: the sorted priority node ids that neutralize it.
 
 :class:`AttackEdges` holds the result in canonical order (by
 :func:`symbolic.traces.naming.edge_id`), ready for :mod:`symbolic.traces.trace` (the graph)
-and :mod:`symbolic.traces.tnf_stream` (streamed JSON and DOT).
+and :func:`symbolic.traces.trace.evaluation_rows` (the rows every output is written from).
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from symbolic.engine.attack_table import KINDS, SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE, AttackTable
-from symbolic.traces.defeat_set_members import DefeatSets
 from symbolic.traces.defeat_sets import defeat_sets
 from symbolic.scenario.labels import AttackKind
 from symbolic.traces.naming import EDGE_ARROW, Namer, string_ranks
@@ -105,8 +104,8 @@ class AttackEdges:
         Argument node ids, sorted.
     rule_nodes : tuple of str
         Node ids of licensing rules, sorted.
-    sets : DefeatSets
-        Defeat sets: the sorted priority node ids neutralizing an edge (a sequence of tuples of str).
+    sets : tuple of tuple of str
+        Defeat sets: the sorted priority node ids neutralizing an edge.
     pairs : frozenset of (str, str)
         Every ``(stronger, weaker)`` pair of ``P+`` used by a defeat set.
     """
@@ -120,7 +119,7 @@ class AttackEdges:
     defeat_set: np.ndarray
     node_ids: tuple[str, ...]
     rule_nodes: tuple[str, ...]
-    sets: DefeatSets
+    sets: tuple[tuple[str, ...], ...]
     pairs: frozenset[tuple[str, str]]
 
     def __len__(self) -> int:
@@ -130,7 +129,7 @@ class AttackEdges:
         """How many defeat edges the full (per-edge) form has."""
         if not len(self.sets):
             return 0
-        sizes = self.sets.sizes()
+        sizes = np.array([len(s) for s in self.sets], dtype=np.int64)
         chosen = self.defeat_set[self.defeat_set >= 0]
         return int(sizes[chosen].sum())
 

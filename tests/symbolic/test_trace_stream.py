@@ -21,12 +21,14 @@ from symbolic.traces.dot import to_dot
 from symbolic.suites.io import load_suite
 from symbolic.scenario.model import Analysis, Fact, Priority, Rule
 from symbolic.traces.tnf import normal_form, tnf_json
-from symbolic.traces.tnf_stream import defeat_set_id, iter_dot, iter_tnf_json
+from symbolic.traces.defeat_sets import defeat_set_id
+from trace_text import iter_dot, iter_tnf_json
 from symbolic.traces.trace import build_trace
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITES = [ROOT / "experiments" / "suites" / "controlled-140.jsonl", ROOT / "experiments" / "suites" / "normative-en.jsonl"]
 E = ("E-01",)
+
 
 
 def random_analysis(seed: int) -> Analysis:
