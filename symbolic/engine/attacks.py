@@ -25,12 +25,12 @@ from typing import Sequence
 import numpy as np
 
 from symbolic.engine.arguments import ArgumentIndex
-from symbolic.engine.attack_table import SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE, AttackTable
+from symbolic.engine.results import (SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE, Argument, AttackTable,
+                                     PriorityOrder)
 from symbolic.engine.explicit import merge_explicit
 from symbolic.engine.grounding import Theory
 from symbolic.scenario.labels import RuleKind
 from symbolic.scenario.literals import complement, excepted_rule
-from symbolic.engine.results import Argument, PriorityOrder
 from symbolic.engine.target_rules import TargetRules
 
 __all__ = ["derive_attacks"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from symbolic.engine.attack_table import SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE
+from symbolic.engine.results import SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE
 from symbolic.scenario.labels import AttackKind
 from symbolic.scenario.literals import normalize_literal
 

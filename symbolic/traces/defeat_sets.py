@@ -20,8 +20,7 @@ import hashlib
 
 import numpy as np
 
-from symbolic.engine.attack_table import AttackTable
-from symbolic.engine.results import Evaluation
+from symbolic.engine.results import AttackTable, Evaluation
 from symbolic.engine.target_rules import NeutralizingPairs
 from symbolic.traces.naming import Namer
 

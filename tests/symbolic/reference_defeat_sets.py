@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from symbolic.engine.attack_table import SHAPE_FACT, SHAPE_RULE
+from symbolic.engine.results import SHAPE_FACT, SHAPE_RULE
 from symbolic.engine.target_rules import NeutralizingPairs
 
 __all__ = ["reference_defeat_sets"]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from symbolic.engine.attack_table import KINDS
+from symbolic.engine.results import KINDS
 from symbolic.scenario.model import Analysis, NodeType
 from symbolic.traces.naming import EDGE_ARROW, Namer
 from symbolic.traces.tnf import normal_form, tnf_json, trace_from_json
