@@ -9,13 +9,18 @@ Derived attacks:
 
 each propagated to every argument that contains the attacked element.
 Explicit :class:`~symbolic.scenario.model.AttackEdge` records are normalized to the same
-form and merged.  An attack is *neutralized* (Definition 4) iff some rule of
-``targetRules`` is stronger in ``P+`` than its licensing rule; it is kept,
-with the priority pair that defeated it, and left out of the labelling.
+form (:meth:`_Builder.reach`) and merged (:func:`symbolic.engine.explicit.merge_explicit`, the
+columnar machinery that keeps a million explicit edges as cheap as derived attacks).  An attack is
+*neutralized* (Definition 4) iff some rule of ``targetRules`` is stronger in ``P+`` than its
+licensing rule (:meth:`_Builder.first_rule`, the attacked sub-argument's own top rule first); it
+is kept, with the priority pair that defeated it, and left out of the labelling.
 
-Derivation is indexed (by conclusion, complement, rule used and premise) and
-emits whole blocks ``attackers x targets`` as numpy columns, so its cost is
-proportional to the number of attacks, never to all pairs of arguments.
+This module is the one place where Definition 2 is read: :meth:`_Builder.rebuts`,
+:meth:`_Builder.undercuts`, :meth:`_Builder.undermines` and :meth:`_Builder.reach`.  Derivation is
+indexed (by conclusion, rule used and premise: :class:`~symbolic.engine.arguments.ArgumentIndex`)
+and emits whole blocks ``attackers x targets`` as integer columns (an
+:class:`~symbolic.engine.results.AttackTable`), so its cost is proportional to the number of
+attacks, never to all pairs of arguments.
 """
 
 from __future__ import annotations
@@ -29,8 +34,8 @@ from symbolic.engine.results import (SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE, Arg
                                      PriorityOrder)
 from symbolic.engine.explicit import merge_explicit
 from symbolic.engine.grounding import Theory
-from symbolic.scenario.labels import RuleKind
-from symbolic.scenario.literals import complement, excepted_rule
+from symbolic.scenario.labels import AttackKind, RuleKind
+from symbolic.scenario.literals import complement, excepted_rule, normalize_literal
 from symbolic.engine.target_rules import TargetRules
 
 __all__ = ["derive_attacks"]
@@ -173,7 +178,35 @@ class _Builder:
         top = self.index.top[sub]
         return top is not None and self.kind[top] in _REBUTTABLE
 
+    def reach(self, target: str, kind: AttackKind) -> list[tuple[int, int, int, list[str] | None]]:
+        """What an explicit edge of ``kind`` on ``target`` attacks, after normalizing it to the form
+        of a derived attack: ``(attacked argument, on, shape, targetRules or None)`` for each.
+
+        A rebut of rule ``rK`` attacks the conclusions ``rK`` draws (the same team reading of
+        ``targetRules`` as a derived rebut, Definition 4); any other edge on a rule attacks every
+        argument using it; an edge on a fact, every argument with that premise (its ``targetRules``
+        depend on the attacked argument: ``None``); an edge on a literal, every argument concluding
+        it, and its super-arguments (a rebut only those with a defeasible or defeater top rule).
+        """
+        index = self.index
+        if target in self.rule_code and kind is AttackKind.REBUT:
+            return [(t, sub, SHAPE_ARGUMENT, self.rebut_rules(sub))
+                    for sub in index.by_top.get(target, ()) if self.rebuttable(sub)
+                    for t in index.containers[sub]]
+        if target in self.rule_code:
+            on = self.rule_code[target]
+            return [(t, on, SHAPE_RULE, [target]) for t in index.users.get(target, ())]
+        if target in self.fact_code:
+            on = self.fact_code[target]
+            return [(t, on, SHAPE_FACT, None) for t in index.premise_users.get(target, ())]
+        return [(t, sub, SHAPE_ARGUMENT, self.rebut_rules(sub))
+                for sub in index.by_conclusion.get(normalize_literal(target), ())
+                if kind is not AttackKind.REBUT or self.rebuttable(sub)
+                for t in index.containers[sub]]
+
     def undercuts(self) -> None:
+        """Undercuts: an argument for ``¬applicable(rK)`` attacks every argument using ``rK``, on
+        ``rK``; neutralized when ``rK >+ lic`` (``targetRules`` is ``{rK}``)."""
         index = self.index
         for literal, attackers in index.by_conclusion.items():
             excepted = excepted_rule(literal)
@@ -186,6 +219,8 @@ class _Builder:
                        SHAPE_RULE, np.broadcast_to(row, (len(users), len(attackers))))
 
     def undermines(self) -> None:
+        """Undermines: an argument for ``comp(f)`` attacks every argument with premise ``f``, on
+        ``f``; ``targetRules`` are the rules of the attacked argument whose derivation uses ``f``."""
         index = self.index
         for fact in self.theory.facts:
             attackers = index.by_conclusion.get(complement(fact.literal))

@@ -1,11 +1,10 @@
 """Explicit attack edges merged into the derived ones, column-wise (Definition 2,
-docs/semantics.md section 4).
+docs/semantics.md section 4): the speed machinery of :func:`symbolic.engine.attacks.derive_attacks`,
+behind one function, :func:`merge_explicit`.
 
 An explicit edge ``(source, target, kind, lic)`` stands for every attack of an
 argument with top rule (or fact) ``source`` on each argument its ``target``
-reaches: a rule (rebut: the conclusions it draws, Definition 4's team
-reading; otherwise every argument using it), a fact (every argument with that
-premise) or a literal (every argument concluding it, and its super-arguments).
+reaches (:meth:`symbolic.engine.attacks._Builder.reach`, where Definition 2 says what that is).
 Edges come from :attr:`~symbolic.engine.grounding.Theory.attacks` and from the
 columns of :attr:`~symbolic.engine.grounding.Theory.attack_table`; the work is done
 once per distinct source and per distinct ``(target, kind)``, and the
@@ -18,9 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from symbolic.engine.results import SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE
 from symbolic.scenario.labels import AttackKind
-from symbolic.scenario.literals import normalize_literal
 
 __all__ = ["merge_explicit"]
 
@@ -124,30 +121,6 @@ def _rows(theory, rule_code: dict, ids):
     return source_code, sources, target_code, targets, kind_code, given
 
 
-def _reach(builder, target: str, kind: AttackKind) -> list[tuple[int, int, int, object]]:
-    """``(attacked argument, on, shape, targetRules or None)`` of an edge on ``target`` (Definition 2)."""
-    index = builder.index
-    if target in builder.rule_code and kind is AttackKind.REBUT:
-        # A rebut of rule rK attacks the conclusions rK draws: the same team
-        # reading of targetRules as a derived rebut (Definition 4).
-        return [(t, sub, SHAPE_ARGUMENT, builder.rebut_rules(sub))
-                for sub in index.by_top.get(target, ()) if builder.rebuttable(sub)
-                for t in index.containers[sub]]
-    if target in builder.rule_code:
-        on = builder.rule_code[target]
-        return [(t, on, SHAPE_RULE, [target]) for t in index.users.get(target, ())]
-    if target in builder.fact_code:
-        on = builder.fact_code[target]
-        return [(t, on, SHAPE_FACT, None) for t in index.premise_users.get(target, ())]
-    literal = normalize_literal(target)
-    # Only a sub-argument with a defeasible or defeater top rule can be rebutted;
-    # other kinds of edge on a conclusion hit every one.
-    return [(t, sub, SHAPE_ARGUMENT, builder.rebut_rules(sub))
-            for sub in index.by_conclusion.get(literal, ())
-            if kind is not AttackKind.REBUT or builder.rebuttable(sub)
-            for t in index.containers[sub]]
-
-
 def _present(codes: np.ndarray, size: int) -> np.ndarray:
     """Whether each code in ``[0, size)`` occurs in ``codes``, as a bool array."""
     seen = np.zeros(size, dtype=bool)
@@ -184,7 +157,7 @@ def _expanded(builder, rows):
         reach_code = (np.cumsum(present, dtype=np.int32) - 1)[pair_key]
     by_code = {v: k for k, v in _KIND_CODE.items()}
     pair_used = _present(reach_code, len(pairs))  # with targets coded as ids, some pairs are not used
-    reached = [_reach(builder, distinct_targets[p // 3], by_code[p % 3]) if used else []
+    reached = [builder.reach(distinct_targets[p // 3], by_code[p % 3]) if used else []
                for p, used in zip(pairs.tolist(), pair_used.tolist())]
     a_off, a_size = _csr(attackers)
     r_off, r_size = _csr(reached)
