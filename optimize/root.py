@@ -31,7 +31,7 @@ from experiments import cli as experiments_cli
 from experiments import oracle_cli
 from experiments.runner import cli as runner_cli
 from scorer import cli as scorer_cli
-from symbolic.commands import cli as symbolic_cli
+from optimize import symbolic_cli
 from symbolic.errors import ParatraceError
 
 from . import cli as optimize_cli

@@ -1,12 +1,14 @@
-"""The symbolic commands of ``paratrace``.
+"""The commands of the symbolic library: ``paratrace status``, ``validate``, ``schema`` and
+``import-peer``.
 
-Commands: ``status`` (evaluate scenarios and explain the result), ``validate``
-(check suites, optionally against the engine), ``schema`` (print JSON
-Schemas) and ``import-peer`` (convert the peer corpus).  :func:`register`
-adds them to the ``paratrace`` group, which is made and composed in
-:mod:`optimize.root`, above every package, with the commands of the others
-(docs/architecture.md); its error handling turns a bad input into exit code
-2 and one line on stderr.
+``status`` evaluates scenarios and explains the result, ``validate`` checks suites (optionally
+against the engine), ``schema`` prints JSON Schemas and ``import-peer`` converts the peer corpus.
+They sit at the composition root with the other packages' commands (:func:`register` adds them to
+the group of :mod:`optimize.root`, whose error handling turns a bad input into exit code 2 and one
+line on stderr); ``symbolic`` itself holds the library they call: the engine, the suites and the
+trace writers (text, :mod:`symbolic.traces.text`; JSON lines and DOT, :mod:`symbolic.traces.outputs`).
+Like every command module they import what they need inside the commands, so ``paratrace status``
+loads neither DSPy nor the statistics.
 """
 
 from __future__ import annotations
@@ -137,17 +139,17 @@ def status(
         if fmt is Format.TEXT:
             from rich.console import Console
 
-            from symbolic.commands.cli_render import render_text
+            from symbolic.traces.text import render_text
 
             console = Console(highlight=False)
             for scenario, picked in chosen:
                 render_text(console, scenario, _evaluate(scenario, picked), analysis=analysis.value)
         elif fmt is Format.JSON:
-            from symbolic.commands.cli_formats import iter_traces_json_bytes
+            from symbolic.traces.outputs import iter_traces_json_bytes
 
             _write(iter_traces_json_bytes(chosen, defeats=defeats.value, attacks=attacks.value))
         else:
-            from symbolic.commands.cli_formats import iter_traces_dot_bytes
+            from symbolic.traces.outputs import iter_traces_dot_bytes
 
             _write(iter_traces_dot_bytes(chosen, defeats=defeats.value))
     finally:
@@ -155,7 +157,7 @@ def status(
 
 
 def _gold_problems(scenario, line: int, file: str) -> list[str]:
-    from symbolic.commands.cli_formats import trace_disagreement
+    from symbolic.traces.outputs import trace_disagreement
 
     evaluation = _evaluate(scenario, scenario.gold)
     where = f"{file}:{line}: case {scenario.id!r}"

@@ -1,4 +1,4 @@
-"""Text rendering of an evaluation for ``paratrace status`` (rich tables).
+"""The text writer: an evaluation rendered for ``paratrace status`` (rich tables).
 
 Shows, for one scenario: the status with ``s(p)``/``a(p)`` and the gold
 status, the grounded labelling of every argument, the attacks (active, or
