@@ -63,22 +63,12 @@ def _codes(columns, known: dict | None = None) -> tuple[np.ndarray, list]:
 
 
 def _kind_codes(kinds, n: int) -> np.ndarray:
-    """The code of each row's kind: ``kinds`` is one kind for every row or one per row.
-
-    Per-row kinds are matched by identity (an enum member's hash is a Python
-    call per row), after a check at C speed whether they are all one kind.
-    """
+    """The code of each row's kind: ``kinds`` is one kind for every row or one per row."""
     if not isinstance(kinds, (tuple, list)):
         return np.full(n, _KIND_CODE[kinds], dtype=np.int8)
-    if n and kinds.count(kinds[0]) == n:
+    if n and kinds.count(kinds[0]) == n:  # all one kind (checked at C speed)
         return np.full(n, _KIND_CODE[kinds[0]], dtype=np.int8)
-    ids = np.fromiter(map(id, kinds), dtype=np.int64, count=n)
-    codes = np.full(n, -1, dtype=np.int8)
-    for kind, code in _KIND_CODE.items():
-        codes[ids == id(kind)] = code
-    if (codes < 0).any():  # not the members themselves (e.g. strings): look each one up
-        return np.fromiter(map(_KIND_CODE.__getitem__, kinds), dtype=np.int8, count=n)
-    return codes
+    return np.fromiter(map(_KIND_CODE.__getitem__, kinds), dtype=np.int8, count=n)
 
 
 def _lic_codes(lics, n: int, rule_code: dict) -> np.ndarray:
@@ -165,32 +155,19 @@ def _expanded(builder, rows):
     r_flat = [(t, on, shape) for group in reached for t, on, shape, _ in group]
     r_rules = [rules for group in reached for *_, rules in group]
     r_cols = np.array(r_flat, dtype=np.int32).reshape(len(r_flat), 3).T.copy()
-    if n and (a_size[_present(source_code, len(distinct_sources))] == 1).all() and (r_size[pair_used] == 1).all():
-        # An abstract framework: each source is one argument and each target reaches one
-        # (checked on the distinct values), so each row is one attack, read from per-id tables.
-        total, kind_code, lic = n, kind_of, lic_code
-        attacker = a_flat[np.minimum(a_off, len(a_flat) - 1)][source_code]
-        first = np.minimum(r_off, len(r_flat) - 1)
-        target, on = r_cols[0][first][reach_code], r_cols[1][first][reach_code]
-        shape = r_cols[2][first].astype(np.int8)[reach_code]
-        reach_row = None  # computed below if a licensing rule can be beaten
-    else:
-        per_edge = a_size[source_code] * r_size[reach_code]
-        total = int(per_edge.sum())
-        edge = np.repeat(np.arange(n), per_edge)
-        within = np.arange(total) - np.repeat(np.cumsum(per_edge) - per_edge, per_edge)
-        width = r_size[reach_code][edge]
-        attacker = a_flat[a_off[source_code[edge]] + within // np.maximum(width, 1)]
-        reach_row = r_off[reach_code[edge]] + within % np.maximum(width, 1)
-        kind_code = kind_of[edge]
-        lic = lic_code[edge]
-        target, on, shape = r_cols[0][reach_row], r_cols[1][reach_row], r_cols[2].astype(np.int8)[reach_row]
+    per_edge = a_size[source_code] * r_size[reach_code]  # the attacks each edge stands for
+    total = int(per_edge.sum())
+    edge = np.repeat(np.arange(n), per_edge)
+    within = np.arange(total) - np.repeat(np.cumsum(per_edge) - per_edge, per_edge)
+    width = np.maximum(r_size[reach_code][edge], 1)
+    attacker = a_flat[a_off[source_code[edge]] + within // width]
+    reach_row = r_off[reach_code[edge]] + within % width
+    kind_code, lic = kind_of[edge], lic_code[edge]
+    target, on, shape = r_cols[0][reach_row], r_cols[1][reach_row], r_cols[2].astype(np.int8)[reach_row]
     defeat = np.full(total, -1, dtype=np.int32)
     beatable = [rule_code[r] for r in builder.stronger_than if r in rule_code]
     if beatable and total:
         records = np.flatnonzero(_member(lic, np.array(beatable, dtype=np.int64)))
-        if len(records) and reach_row is None:
-            reach_row = r_off[reach_code]
         if len(records):
             memo: dict[tuple[int, int], int] = {}
             for i in records.tolist():
@@ -247,11 +224,6 @@ def _group_ids(parts: list[dict[str, np.ndarray]]) -> tuple[list[np.ndarray], in
     return np.split(ids, np.cumsum(sizes)[:-1]), bound
 
 
-def _sorted(key: np.ndarray, bound: int) -> np.ndarray:
-    """``key`` (values in ``[0, bound)``) sorted."""
-    return np.sort(key, kind="stable").astype(np.int64, copy=False)
-
-
 def _repeats(ordered: np.ndarray) -> bool:
     """Whether a sorted array holds a value twice."""
     return len(ordered) > 1 and bool((ordered[1:] == ordered[:-1]).any())
@@ -264,7 +236,7 @@ def _first_rows(key: np.ndarray, bound: int) -> np.ndarray | None:
     Otherwise one sort of ``key * n + row`` puts each value's first row first.
     """
     n = len(key)
-    if not _repeats(_sorted(key, bound)):
+    if not _repeats(np.sort(key)):
         return None
     if bound > ((1 << 62) // n):
         _, first = np.unique(key, return_index=True)
@@ -306,14 +278,7 @@ def merge_explicit(builder, columns: dict[str, np.ndarray]) -> dict[str, np.ndar
         return columns
     extra = _expanded(builder, rows)
     (new_key, old_key), bound = _group_ids([extra, columns])
-    if len(old_key):
-        first = _first_rows(new_key, bound)
-    else:  # no derived attack: the key is only needed if a value repeats, so sort it
-        new_key = _sorted(new_key, bound)
-        first = None
-        if _repeats(new_key):
-            (new_key,), bound = _group_ids([extra])
-            first = _first_rows(new_key, bound)
+    first = _first_rows(new_key, bound)
     unique_key = new_key if first is None else new_key[first]
     keep = first
     named = _member(old_key, unique_key) if len(old_key) else np.zeros(0, dtype=bool)
