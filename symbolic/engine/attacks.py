@@ -152,23 +152,26 @@ class _Builder:
                 continue
             lic_names = [top[a] for a in attackers]
             rules = self.target_rules.of_conclusion(attacked)
-            default = {lic: self.first_stronger(rules, lic) for lic in dict.fromkeys(lic_names)}
-            overrides = {}  # top rule -> (attacker columns it beats, their pair indices)
-            for rule in dict.fromkeys(top[b] for b in subs):
-                beaten = {lic: self.pair(rule, lic) for lic in default
-                          if lic is not None and rule in self.stronger_than.get(lic, ())}
-                if beaten:
-                    cols = [j for j, lic in enumerate(lic_names) if lic in beaten]
-                    overrides[rule] = (cols, [beaten[lic_names[j]] for j in cols])
+            # Each attacker's licensing rule, as its position among the block's distinct ones.
+            lics = {lic: i for i, lic in enumerate(dict.fromkeys(lic_names))}
+            of_attacker = np.fromiter(map(lics.__getitem__, lic_names), dtype=np.intp, count=len(lic_names))
+            # The default row: the first rule of the team stronger than each licensing rule.
+            default = np.array([self.first_stronger(rules, lic) for lic in lics], dtype=np.int32)
+            # The rows of top rules that beat a licensing rule themselves (found by set look-ups,
+            # numbered top rule by top rule, then licensing rule by first attacker).
+            tops = {rule: i for i, rule in enumerate(dict.fromkeys(top[b] for b in subs))}
+            stronger, own = self.stronger_than, {}
+            for _, j, rule, lic in sorted((tops[rule], j, rule, lic) for lic, j in lics.items()
+                                          if lic is not None for rule in stronger.get(lic, set()) & tops.keys()):
+                own.setdefault(rule, default.copy())[j] = self.pair(rule, lic)
+            rows = {rule: own_row[of_attacker] for rule, own_row in own.items()}  # per attacker
+            default = default[of_attacker]
             targets = [t for sub in subs for t in containers[sub]]
             defeat = np.empty((len(targets), len(attackers)), dtype=np.int32)
-            defeat[:] = np.asarray([default[lic] for lic in lic_names], dtype=np.int32)
             row = 0
             for sub in subs:
                 n_rows = len(containers[sub])
-                if top[sub] in overrides:
-                    cols, values = overrides[top[sub]]
-                    defeat[row:row + n_rows, cols] = values
+                defeat[row:row + n_rows] = rows.get(top[sub], default)
                 row += n_rows
             on = np.repeat(np.asarray(subs, dtype=np.int32), [len(containers[sub]) for sub in subs])
             self.block(attackers, self.lic_codes(attackers), targets, on, 0, SHAPE_ARGUMENT, defeat)
