@@ -1,4 +1,5 @@
-"""Streamed TNF JSON and DOT (symbolic.traces.tnf_stream) against the object-per-edge trace.
+"""TNF JSON and DOT written from an evaluation's rows (write_tnf, write_dot of evaluation_rows)
+against the object-per-edge trace.
 
 The streamed text is byte-identical to ``tnf_json`` / ``to_dot`` of the
 trace graph; the summarized form says the same as the defeat edges it leaves
