@@ -21,7 +21,7 @@ from symbolic.engine.results import KINDS
 from symbolic.scenario.model import Analysis, NodeType
 from symbolic.traces.naming import EDGE_ARROW, Namer
 from symbolic.traces.tnf import normal_form, tnf_json, trace_from_json
-from trace_text import iter_dot, iter_tnf_json
+from trace_text import iter_tnf_json
 from symbolic.traces.trace import neutralizers, trace_parts
 from symbolic.traces.trace_attacks import attack_edges
 
