@@ -28,7 +28,7 @@ import warnings
 
 import dspy
 
-from symbolic.traces.attack_edges import explicit_attack_edges
+from symbolic.traces.trace_attacks import explicit_attack_edges
 from symbolic.scenario.literals import normalize_literal
 from symbolic.scenario.model import Analysis
 from symbolic.support.registry import Entry, Registry

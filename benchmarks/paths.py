@@ -15,7 +15,7 @@ for the CLI the peak RSS of the ``paratrace`` process and its output size:
 - ``api``: :func:`symbolic.suites.io.load_suite` + :func:`symbolic.engine.status.evaluate_analysis`
   from the JSON file (full scenario -> status);
 - ``tnf``: :func:`symbolic.traces.tnf.normal_form` and the streamed TNF JSON
-  (:func:`symbolic.traces.tnf_stream.iter_tnf_json`) from the JSON file;
+  (:func:`symbolic.traces.tnf_json.write_tnf`) from the JSON file;
 - ``cli_json``, ``cli_text``, ``cli_dot``, ``cli_validate``: ``paratrace
   status --format ...`` / ``paratrace validate --check-gold`` as a process,
   output to ``/dev/null``; ``cli_json_edges`` is ``--format json --attacks
@@ -223,7 +223,8 @@ def _in_process(path: Path, repeat: int) -> tuple[dict, object, object]:
     from symbolic.suites.io import load_suite
     from symbolic.engine.status import evaluate, evaluate_analysis
     from symbolic.traces.tnf import normal_form
-    from symbolic.traces.tnf_stream import iter_tnf_json
+    from symbolic.traces.tnf_json import write_tnf
+    from symbolic.traces.trace import evaluation_rows
 
     scenario = load_suite(path)[0]
     theory = ground(scenario.evidence_ids(), scenario.gold)
@@ -236,7 +237,7 @@ def _in_process(path: Path, repeat: int) -> tuple[dict, object, object]:
     def tnf():
         s = load_suite(path)[0]
         form = normal_form(s.evidence_ids(), s.gold, s.target, query=s.query)
-        return sum(len(piece) for piece in iter_tnf_json(form.evaluation, query=s.query))
+        return sum(len(piece) for piece in write_tnf(evaluation_rows(form.evaluation, query=s.query)))
 
     core = lambda: evaluate(theory, scenario.target)  # noqa: E731
     api_row, _ = _timed(api, repeat, core)

@@ -1,19 +1,28 @@
 """The composition root of the ``paratrace`` command.
 
 This module sits above every package it composes (symbolic < scorer <
-assistant < experiments < optimize; docs/architecture.md): it imports each
-package's ``register`` explicitly and adds its commands to one group made by
-:func:`symbolic.commands.cli.new_app`.  A package whose commands fail to import fails
-the start-up with that error; no command silently vanishes.  The command
-modules import their heavy dependencies (statistics, MLflow, DSPy) inside the
-commands, so ``paratrace status`` starts without them.
+assistant < experiments < optimize; docs/architecture.md): it makes the
+command group (:func:`new_app`: paratrace's error handling and ``--version``),
+imports each package's ``register`` explicitly and adds its commands to the
+group.  A package whose commands fail to import fails the start-up with that
+error; no command silently vanishes.  The command modules import their heavy
+dependencies (statistics, MLflow, DSPy) inside the commands, so ``paratrace
+status`` starts without them.
+
+Every bad input exits with code 2 and one line on stderr; an unexpected
+internal error exits with code 1 and a short message (set
+``PARATRACE_DEBUG=1`` for the traceback).
 """
 
 from __future__ import annotations
 
 import logging
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 import typer
+from typer.core import TyperGroup
 
 from assistant import cli as assistant_cli
 from assistant.backends import apply_env_defaults
@@ -22,12 +31,117 @@ from experiments import cli as experiments_cli
 from experiments import oracle_cli
 from experiments.runner import cli as runner_cli
 from scorer import cli as scorer_cli
-from symbolic.commands import cli as symbolic_cli
+from optimize import symbolic_cli
+from symbolic.errors import ParatraceError
 
 from . import cli as optimize_cli
 from .serve import cli as serve_cli
 
-__all__ = ["QUIET_LOGGERS", "REGISTRARS", "app", "compose", "main"]
+__all__ = ["CliContext", "GuardedGroup", "QUIET_LOGGERS", "REGISTRARS", "app", "compose", "debug_enabled", "main",
+           "new_app"]
+
+def _one_line(text) -> str:
+    """One line with control sequences escaped (a file name cannot drive the terminal)."""
+    from symbolic.support.textsafe import one_line
+
+    return one_line(text)
+
+
+def _clean(text) -> str:
+    """One line, secrets masked (:func:`symbolic.support.redact.redact_text`)."""
+    from symbolic.support.redact import redact_text
+
+    return redact_text(_one_line(text))
+
+
+def debug_enabled() -> bool:
+    """Whether ``PARATRACE_DEBUG`` asks for tracebacks."""
+    return os.environ.get("PARATRACE_DEBUG", "") not in ("", "0")
+
+
+class GuardedGroup(TyperGroup):
+    """Turns paratrace and OS errors into exit 2, anything else into exit 1, without tracebacks."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except typer.TyperException as exc:
+            if exc.exit_code != 2 or type(exc).__name__ == "NoArgsIsHelpError":
+                raise
+            # A usage error of a subcommand (bad option value, missing argument): one line.
+            where = getattr(getattr(exc, "ctx", None), "command_path", "paratrace")
+            typer.echo(f"paratrace: error: {_clean(exc.format_message())} (see '{where} --help')", err=True)
+            raise typer.Exit(2) from None
+        except (typer.Exit, typer.Abort, BrokenPipeError):
+            raise
+        except (ParatraceError, OSError) as exc:
+            if debug_enabled():
+                raise
+            reason = _clean(exc) if isinstance(exc, ParatraceError) else _clean(_os_reason(exc))
+            typer.echo(f"paratrace: error: {reason}", err=True)
+            raise typer.Exit(2) from None
+        except Exception as exc:  # noqa: BLE001 - the last line of defence of the CLI
+            if debug_enabled():
+                raise
+            typer.echo(f"paratrace: internal error: {type(exc).__name__}: {_clean(exc)[:300]}"
+                       " (set PARATRACE_DEBUG=1 for a traceback)", err=True)
+            raise typer.Exit(1) from None
+
+
+def _os_reason(exc: OSError) -> str:
+    where = f"{exc.filename}: " if exc.filename else ""
+    return where + _one_line(exc.strerror or exc)
+
+
+@dataclass(frozen=True, slots=True)
+class CliContext:
+    """What the composing root hands to the commands of every package (``ctx.obj``).
+
+    Attributes
+    ----------
+    schemas : callable or None
+        Returns more JSON Schemas by name (the output contract's) for ``paratrace schema``.
+    """
+
+    schemas: Callable[[], Mapping[str, dict]] | None = None
+
+
+def new_app(context: CliContext | None = None) -> typer.Typer:
+    """A ``paratrace`` command group: bad input exits 2, ``--version``, no tracebacks.
+
+    Parameters
+    ----------
+    context : CliContext, optional
+        Handed to every command as ``ctx.obj``.
+
+    Returns
+    -------
+    typer.Typer
+    """
+    group = typer.Typer(
+        name="paratrace", cls=GuardedGroup, pretty_exceptions_enable=False, no_args_is_help=True,
+        add_completion=False, context_settings={"obj": context or CliContext()},
+        help="Normative reasoning under inconsistent evidence: the four-valued status and its trace.",
+    )
+    group.callback()(_root)
+    return group
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"paratrace {version('paratrace')}")
+        except PackageNotFoundError:
+            typer.echo("paratrace (not installed)")
+        raise typer.Exit()
+
+
+def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print the version and exit.")) -> None:
+    """Normative reasoning under inconsistent evidence: the four-valued status and its trace."""
+
 
 REGISTRARS = (
     symbolic_cli.register,
@@ -65,7 +179,7 @@ def compose() -> typer.Typer:
     -------
     typer.Typer
     """
-    root = symbolic_cli.new_app(symbolic_cli.CliContext(schemas=_contract_schemas))
+    root = new_app(CliContext(schemas=_contract_schemas))
     for register in REGISTRARS:
         register(root)
     return root
@@ -90,7 +204,6 @@ def main() -> None:
     runs :data:`app`.
     """
     from experiments.runner.signals import end_on_signals
-    from symbolic.commands.cli import debug_enabled
     from symbolic.support.redact import install_log_redaction
 
     end_on_signals()

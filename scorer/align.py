@@ -46,7 +46,7 @@ from symbolic.scenario.model import Analysis, EdgeType, Trace, TraceEdge
 from symbolic.traces.naming import edge_id
 from symbolic.engine.results import Evaluation
 from symbolic.traces.tnf import tnf
-from symbolic.traces.trace_edges import trace_edge_attrs, trace_edge_map
+from symbolic.traces.trace import trace_edge_attrs, trace_edge_map
 
 from .records import AlignmentRecord
 from .subtheory import Universe
@@ -123,7 +123,7 @@ def evaluation_edge_attrs(evaluation: Evaluation, query: str | None = None) -> d
     """:func:`evaluation_edges` reduced to what an alignment compares: edge id -> attributes.
 
     The same ids in the same order; the value is ``(state, lic)`` for an
-    attack edge and ``()`` for any other (:func:`symbolic.traces.trace_edges.trace_edge_attrs`),
+    attack edge and ``()`` for any other (:func:`symbolic.traces.trace.trace_edge_attrs`),
     which :func:`align_edges` takes in place of the edges.
 
     Parameters

@@ -12,7 +12,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from symbolic.commands.cli_render import evaluation_renderable
+from symbolic.traces.text import evaluation_renderable
 from symbolic.scenario.model import Analysis, Scenario
 
 from .checks import evaluate_gold

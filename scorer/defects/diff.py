@@ -4,7 +4,7 @@ extraction: B4's audit (controlled suite, paper Table 6; docs/metrics.md B4).
 B4 compares the candidate with its own grounded extraction by *content*
 (facts by literal, rules by antecedents and consequent, priorities by the rules
 they order, with :class:`symbolic.traces.naming.Namer`'s content ids; attacks in the
-explicit-edge form of :func:`symbolic.traces.attack_edges.explicit_attack_edges`), and
+explicit-edge form of :func:`symbolic.traces.trace_attacks.explicit_attack_edges`), and
 recomputes the status on its own extraction with the engine.  The first defect
 found, in the order below, is reported with a typed location
 (:mod:`symbolic.scenario.locations`) in the candidate's ids:
@@ -87,7 +87,7 @@ def diff_candidate(candidate: Analysis, own: Analysis, evidence_ids, target: str
         The proposition asked about (locates incomplete coverage).
     own_edges : iterable of AttackEdge, optional
         The attacks the engine derives from ``own``, as explicit edges
-        (:func:`symbolic.traces.attack_edges.explicit_attack_edges`).
+        (:func:`symbolic.traces.trace_attacks.explicit_attack_edges`).
 
     Returns
     -------

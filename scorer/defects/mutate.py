@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import warnings
 
-from symbolic.traces.attack_edges import explicit_attack_edges
+from symbolic.traces.trace_attacks import explicit_attack_edges
 from symbolic.errors import PriorityCycleWarning
 from symbolic.scenario.labels import RuleKind
 from symbolic.scenario.literals import complement
@@ -58,7 +58,7 @@ def candidate_analysis(scenario: Scenario) -> Analysis:
 
     A rebut becomes ``attacker's top rule (or fact) -> conclusion of the attacked
     sub-argument``, an undercut ``-> the excepted rule``, an undermine ``-> the
-    attacked premise fact`` (:func:`symbolic.traces.attack_edges.explicit_attack_edges`);
+    attacked premise fact`` (:func:`symbolic.traces.trace_attacks.explicit_attack_edges`);
     duplicates are merged and edges sorted.
 
     Examples

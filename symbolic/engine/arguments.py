@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from itertools import product
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from symbolic.errors import SymbolicError
 from symbolic.engine.grounding import Theory
@@ -101,39 +101,9 @@ def build_arguments(theory: Theory, *, limit: int = DEFAULT_LIMIT) -> tuple[Argu
     return _build(theory, limit)
 
 
-_FIELDS = ("id", "conclusion", "top_rule", "fact", "subs", "rules", "premises", "defeater", "strict")
-
-
-def _maker():
-    """A constructor of :class:`Argument` records that sets the slots directly.
-
-    The same record as ``Argument(*values)`` (the dataclass is frozen only against
-    assignment after construction), at about half the cost of its ``__init__``.
-    """
-    new = object.__new__
-    set_id, set_conclusion, set_top, set_fact, set_subs, set_rules, set_premises, set_defeater, set_strict = (
-        getattr(Argument, name).__set__ for name in _FIELDS)
-
-    def make(ident, conclusion, top_rule, fact, subs, rules, premises, defeater, strict):
-        arg = new(Argument)
-        set_id(arg, ident)
-        set_conclusion(arg, conclusion)
-        set_top(arg, top_rule)
-        set_fact(arg, fact)
-        set_subs(arg, subs)
-        set_rules(arg, rules)
-        set_premises(arg, premises)
-        set_defeater(arg, defeater)
-        set_strict(arg, strict)
-        return arg
-
-    return make
-
-
 def _build(theory: Theory, limit: int) -> tuple[Argument, ...]:
     args: list[Argument] = []
     append = args.append
-    make = _maker()
     support: dict[str, list[int]] = {}
     rules = theory.rules
     watching: dict[str, list[int]] = {}
@@ -149,7 +119,7 @@ def _build(theory: Theory, limit: int) -> tuple[Argument, ...]:
     if len(theory.facts) > limit:
         raise too_many(theory.facts[limit].literal)
     for fact in theory.facts:
-        append(make(f"A{len(args) + 1}", fact.literal, None, fact.id, (), _EMPTY, frozenset((fact.id,)),
+        append(Argument(f"A{len(args) + 1}", fact.literal, None, fact.id, (), _EMPTY, frozenset((fact.id,)),
                     False, True))
     fresh_from = 0
     candidates = {i for i, rule in enumerate(rules) if not rule.antecedents}
@@ -167,19 +137,6 @@ def _build(theory: Theory, limit: int) -> tuple[Argument, ...]:
             defeater, strict = rule.kind is _DEFEATER, rule.kind is _STRICT
             if position in initial:
                 combos = [()]
-            elif len(rule.antecedents) == 1:  # the common case: one pool, no combinations to form
-                pool = support.get(rule.antecedents[0])
-                if not pool:
-                    continue
-                fresh = [args[i] for i in pool[bisect_left(pool, fresh_from):]]
-                fresh = [sub for sub in fresh if rule_id not in sub.rules]
-                if len(args) + len(fresh) > limit:
-                    raise too_many(head)
-                for sub in fresh:  # share the sub-argument's sets
-                    append(make(f"A{len(args) + 1}", head, rule_id, None, (sub.id,),
-                                own | sub.rules if sub.rules else own, sub.premises, defeater,
-                                strict and sub.strict))
-                continue
             else:
                 pools = [support.get(lit) for lit in rule.antecedents]
                 if not all(pools):
@@ -188,22 +145,10 @@ def _build(theory: Theory, limit: int) -> tuple[Argument, ...]:
             if len(args) + len(combos) > limit:
                 raise too_many(head)
             for combo in combos:
-                if len(combo) == 1:  # share the sub-argument's sets
-                    sub = args[combo[0]]
-                    subs, used, premises = (sub.id,), own | sub.rules, sub.premises
-                    all_strict = strict and sub.strict
-                elif len(combo) == 2:
-                    a, b = args[combo[0]], args[combo[1]]
-                    subs, used, premises = (a.id, b.id), own.union(a.rules, b.rules), a.premises | b.premises
-                    all_strict = strict and a.strict and b.strict
-                else:
-                    parts = [args[i] for i in combo]
-                    subs = tuple(p.id for p in parts)
-                    used = own.union(*(p.rules for p in parts))
-                    premises = frozenset().union(*(p.premises for p in parts))
-                    all_strict = strict and all(p.strict for p in parts)
-                append(make(f"A{len(args) + 1}", head, rule_id, None, subs, used, premises, defeater,
-                            all_strict))
+                parts = [args[i] for i in combo]
+                append(Argument(f"A{len(args) + 1}", head, rule_id, None, tuple(p.id for p in parts),
+                            own.union(*(p.rules for p in parts)), frozenset().union(*(p.premises for p in parts)),
+                            defeater, strict and all(p.strict for p in parts)))
         if len(args) == start:
             return tuple(args)
         fresh_from, candidates, initial = start, set(), set()
@@ -279,55 +224,27 @@ class ArgumentIndex:
     def users(self) -> Mapping[str, list[int]]:
         """The arguments using each rule: those containing an argument with that top rule."""
         if self._users is None:
-            self._users = _Containing(self, lambda a: a.top_rule)
+            self._users = self._containing(lambda a: a.top_rule)
         return self._users
 
     @property
     def premise_users(self) -> Mapping[str, list[int]]:
         """The arguments with each fact among their premises: those containing its fact argument."""
         if self._premise_users is None:
-            self._premise_users = _Containing(self, lambda a: a.fact)
+            self._premise_users = self._containing(lambda a: a.fact)
         return self._premise_users
 
-
-class _Containing(Mapping):
-    """For each key (a rule or a fact), the ascending positions of the arguments that contain an
-    argument with that key (its top rule or fact), worked out per key on first look-up."""
-
-    def __init__(self, index: ArgumentIndex, key_of):
-        # the index's tables, not the index: no reference cycle, so it is freed as soon as unused
-        self._arguments, self._by_top, self._containers = index.arguments, index.by_top, index.containers
-        self._key_of, self._done = key_of, {}
-        self._keys: list[str] | None = None
-
-    def _seeds(self, key) -> list[int]:
-        args, key_of = self._arguments, self._key_of
-        return [i for i in self._by_top.get(key, ()) if key_of(args[i]) == key]
-
-    def __getitem__(self, key: str) -> list[int]:
-        found = self._done.get(key)
-        if found is None:
-            seeds = self._seeds(key)
-            if not seeds:
-                raise KeyError(key)
-            containers = self._containers
+    def _containing(self, key_of) -> dict[str, list[int]]:
+        """For each key (a rule or a fact), the ascending positions of the arguments that contain an
+        argument with that key (its top rule or fact)."""
+        out = {}
+        for key, group in self.by_top.items():
+            seeds = [i for i in group if key_of(self.arguments[i]) == key]
             if len(seeds) == 1:
-                found = list(containers[seeds[0]])
-            else:
-                found = sorted(set().union(*(containers[i] for i in seeds)))
-            self._done[key] = found
-        return found
-
-    def __iter__(self) -> Iterator[str]:
-        if self._keys is None:
-            self._keys = list(dict.fromkeys(k for k in map(self._key_of, self._arguments) if k is not None))
-        return iter(self._keys)
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
-
-    def __repr__(self) -> str:
-        return repr(dict(self))
+                out[key] = list(self.containers[seeds[0]])
+            elif seeds:
+                out[key] = sorted(set().union(*(self.containers[i] for i in seeds)))
+        return out
 
 
 def super_arguments(arguments: Sequence[Argument]) -> dict[str, tuple[str, ...]]:

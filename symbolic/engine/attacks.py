@@ -9,13 +9,18 @@ Derived attacks:
 
 each propagated to every argument that contains the attacked element.
 Explicit :class:`~symbolic.scenario.model.AttackEdge` records are normalized to the same
-form and merged.  An attack is *neutralized* (Definition 4) iff some rule of
-``targetRules`` is stronger in ``P+`` than its licensing rule; it is kept,
-with the priority pair that defeated it, and left out of the labelling.
+form (:meth:`_Builder.reach`) and merged (:func:`symbolic.engine.explicit.merge_explicit`, the
+columnar machinery that keeps a million explicit edges as cheap as derived attacks).  An attack is
+*neutralized* (Definition 4) iff some rule of ``targetRules`` is stronger in ``P+`` than its
+licensing rule (:meth:`_Builder.first_rule`, the attacked sub-argument's own top rule first); it
+is kept, with the priority pair that defeated it, and left out of the labelling.
 
-Derivation is indexed (by conclusion, complement, rule used and premise) and
-emits whole blocks ``attackers x targets`` as numpy columns, so its cost is
-proportional to the number of attacks, never to all pairs of arguments.
+This module is the one place where Definition 2 is read: :meth:`_Builder.rebuts`,
+:meth:`_Builder.undercuts`, :meth:`_Builder.undermines` and :meth:`_Builder.reach`.  Derivation is
+indexed (by conclusion, rule used and premise: :class:`~symbolic.engine.arguments.ArgumentIndex`)
+and emits whole blocks ``attackers x targets`` as integer columns (an
+:class:`~symbolic.engine.results.AttackTable`), so its cost is proportional to the number of
+attacks, never to all pairs of arguments.
 """
 
 from __future__ import annotations
@@ -25,20 +30,21 @@ from typing import Sequence
 import numpy as np
 
 from symbolic.engine.arguments import ArgumentIndex
-from symbolic.engine.attack_table import SHAPE_FACT, SHAPE_RULE, AttackTable
-from symbolic.engine.rebut_blocks import REBUTTABLE, RebutBlocks
+from symbolic.engine.results import (SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE, Argument, AttackTable,
+                                     PriorityOrder)
 from symbolic.engine.explicit import merge_explicit
 from symbolic.engine.grounding import Theory
-from symbolic.scenario.literals import complement, excepted_rule
-from symbolic.engine.results import Argument, PriorityOrder
+from symbolic.scenario.labels import AttackKind, RuleKind
+from symbolic.scenario.literals import complement, excepted_rule, normalize_literal
 from symbolic.engine.target_rules import TargetRules
 
 __all__ = ["derive_attacks"]
 
+_REBUTTABLE = (RuleKind.DEFEASIBLE, RuleKind.DEFEATER)  # the top rules a rebut can hit
 _COLUMNS = ("attacker", "target", "on", "lic", "defeat", "kind", "shape", "explicit")
 
 
-class _Builder(RebutBlocks):
+class _Builder:
     """Indexes, neutralization (Definition 4) and the growing attack columns."""
 
     def __init__(self, theory: Theory, arguments: Sequence[Argument], order: PriorityOrder,
@@ -51,14 +57,7 @@ class _Builder(RebutBlocks):
         self.fact_code = {f: i for i, f in enumerate(self.fact_ids)}
         self.kind = {r.id: r.kind for r in theory.rules}
         self.target_rules = target_rules or TargetRules(theory, arguments, order.closure)
-        self.concluders = self.target_rules.concluders
-        # Defeating pairs, each as the key strong * rules + weak, numbered as first met: every
-        # key in order in _keys (arrays); `numbers` maps the first `_synced` of them to their index.
-        self.numbers: dict[int, int] = {}
-        self._keys: list[np.ndarray] = []
-        self._count = self._synced = 0
-        self._rule_names = np.array(self.rule_ids, dtype=object)
-        self._weak_csr: tuple[np.ndarray, np.ndarray] | None = None
+        self.numbers: dict[tuple[str, str], int] = {}  # defeating pairs, numbered as first met
         self.blocks: list[tuple] = []
 
     # -- Definition 4 ------------------------------------------------------
@@ -69,32 +68,7 @@ class _Builder(RebutBlocks):
 
     def pair(self, strong: str, weak: str) -> int:
         """Index of ``(strong, weak)`` in the table's defeating pairs (numbered as first met)."""
-        if self._synced < self._count:  # pairs numbered in bulk: look-ups need them
-            keys = np.concatenate(self._keys)[self._synced:].tolist()
-            self.numbers.update(zip(keys, range(self._synced, self._count)))
-            self._synced = self._count
-        key = self.rule_code[strong] * len(self.rule_ids) + self.rule_code[weak]
-        number = self.numbers.get(key)
-        if number is None:
-            number = self.numbers[key] = self._count
-            self._keys.append(np.array([key], dtype=np.int64))
-            self._count = self._synced = self._count + 1
-        return number
-
-    def _number_new(self, keys: np.ndarray) -> np.ndarray:
-        """Number ``keys``, pairs met for the first time, in order (they are in no look-up yet)."""
-        start = self._count
-        self._keys.append(keys.astype(np.int64))
-        self._count += len(keys)
-        return np.arange(start, self._count, dtype=np.int64)
-
-    def defeats(self) -> tuple[tuple[str, str], ...]:
-        """The defeating pairs ``(stronger, weaker)``, by index."""
-        names, n = self._rule_names, max(len(self.rule_ids), 1)
-        out: list = []
-        for keys in self._keys:
-            out.extend(zip(names[keys // n].tolist(), names[keys % n].tolist()))
-        return tuple(out)
+        return self.numbers.setdefault((strong, weak), len(self.numbers))
 
     def lic_codes(self, attackers: Sequence[int]) -> np.ndarray:
         """Licensing rule codes of ``attackers``: their top rules (-1 for facts)."""
@@ -158,12 +132,84 @@ class _Builder(RebutBlocks):
             start = end
         return out
 
+    # -- Definition 2 ----------------------------------------------------------
+    def rebuts(self) -> None:
+        """Rebuts, one block per complementary pair of conclusions.
+
+        The arguments concluding a literal attack every rebuttable sub-argument (defeasible or
+        defeater top rule) concluding its complement, and every argument containing it.  An
+        attack licensed by ``lic`` is neutralized by the first rule of the attacked conclusion's
+        team (``targetRules``) stronger than ``lic``, the sub-argument's own top rule first: one
+        default row of defeats per block, overridden where a sub-argument's top rule beats an
+        attacker.  Pairs are numbered in the order they are first needed: the defaults by
+        licensing rule, then the overrides top rule by top rule, attacker by attacker.
+        """
+        index, top, containers = self.index, self.index.top, self.index.containers
+        for literal, attackers in index.by_conclusion.items():
+            attacked = complement(literal)
+            subs = [b for b in index.by_conclusion.get(attacked, ()) if self.rebuttable(b)]
+            if not subs:
+                continue
+            lic_names = [top[a] for a in attackers]
+            rules = self.target_rules.of_conclusion(attacked)
+            # Each attacker's licensing rule, as its position among the block's distinct ones.
+            lics = {lic: i for i, lic in enumerate(dict.fromkeys(lic_names))}
+            of_attacker = np.fromiter(map(lics.__getitem__, lic_names), dtype=np.intp, count=len(lic_names))
+            # The default row: the first rule of the team stronger than each licensing rule.
+            default = np.array([self.first_stronger(rules, lic) for lic in lics], dtype=np.int32)
+            # The rows of top rules that beat a licensing rule themselves (found by set look-ups,
+            # numbered top rule by top rule, then licensing rule by first attacker).
+            tops = {rule: i for i, rule in enumerate(dict.fromkeys(top[b] for b in subs))}
+            stronger, own = self.stronger_than, {}
+            for _, j, rule, lic in sorted((tops[rule], j, rule, lic) for lic, j in lics.items()
+                                          if lic is not None for rule in stronger.get(lic, set()) & tops.keys()):
+                own.setdefault(rule, default.copy())[j] = self.pair(rule, lic)
+            rows = {rule: own_row[of_attacker] for rule, own_row in own.items()}  # per attacker
+            default = default[of_attacker]
+            targets = [t for sub in subs for t in containers[sub]]
+            defeat = np.empty((len(targets), len(attackers)), dtype=np.int32)
+            row = 0
+            for sub in subs:
+                n_rows = len(containers[sub])
+                defeat[row:row + n_rows] = rows.get(top[sub], default)
+                row += n_rows
+            on = np.repeat(np.asarray(subs, dtype=np.int32), [len(containers[sub]) for sub in subs])
+            self.block(attackers, self.lic_codes(attackers), targets, on, 0, SHAPE_ARGUMENT, defeat)
+
     def rebuttable(self, sub: int) -> bool:
         """Whether argument ``sub`` can be rebutted (a defeasible or defeater top rule)."""
         top = self.index.top[sub]
-        return top is not None and self.kind[top] in REBUTTABLE
+        return top is not None and self.kind[top] in _REBUTTABLE
+
+    def reach(self, target: str, kind: AttackKind) -> list[tuple[int, int, int, list[str] | None]]:
+        """What an explicit edge of ``kind`` on ``target`` attacks, after normalizing it to the form
+        of a derived attack: ``(attacked argument, on, shape, targetRules or None)`` for each.
+
+        A rebut of rule ``rK`` attacks the conclusions ``rK`` draws (the same team reading of
+        ``targetRules`` as a derived rebut, Definition 4); any other edge on a rule attacks every
+        argument using it; an edge on a fact, every argument with that premise (its ``targetRules``
+        depend on the attacked argument: ``None``); an edge on a literal, every argument concluding
+        it, and its super-arguments (a rebut only those with a defeasible or defeater top rule).
+        """
+        index = self.index
+        if target in self.rule_code and kind is AttackKind.REBUT:
+            return [(t, sub, SHAPE_ARGUMENT, self.rebut_rules(sub))
+                    for sub in index.by_top.get(target, ()) if self.rebuttable(sub)
+                    for t in index.containers[sub]]
+        if target in self.rule_code:
+            on = self.rule_code[target]
+            return [(t, on, SHAPE_RULE, [target]) for t in index.users.get(target, ())]
+        if target in self.fact_code:
+            on = self.fact_code[target]
+            return [(t, on, SHAPE_FACT, None) for t in index.premise_users.get(target, ())]
+        return [(t, sub, SHAPE_ARGUMENT, self.rebut_rules(sub))
+                for sub in index.by_conclusion.get(normalize_literal(target), ())
+                if kind is not AttackKind.REBUT or self.rebuttable(sub)
+                for t in index.containers[sub]]
 
     def undercuts(self) -> None:
+        """Undercuts: an argument for ``¬applicable(rK)`` attacks every argument using ``rK``, on
+        ``rK``; neutralized when ``rK >+ lic`` (``targetRules`` is ``{rK}``)."""
         index = self.index
         for literal, attackers in index.by_conclusion.items():
             excepted = excepted_rule(literal)
@@ -176,6 +222,8 @@ class _Builder(RebutBlocks):
                        SHAPE_RULE, np.broadcast_to(row, (len(users), len(attackers))))
 
     def undermines(self) -> None:
+        """Undermines: an argument for ``comp(f)`` attacks every argument with premise ``f``, on
+        ``f``; ``targetRules`` are the rules of the attacked argument whose derivation uses ``f``."""
         index = self.index
         for fact in self.theory.facts:
             attackers = index.by_conclusion.get(complement(fact.literal))
@@ -198,8 +246,7 @@ class _Builder(RebutBlocks):
         self.undercuts()
         self.undermines()
         columns = merge_explicit(self, self.columns())
-        keys = np.concatenate(self._keys) if self._keys else np.zeros(0, dtype=np.int64)
-        return AttackTable(self.index.ids, self.rule_ids, self.fact_ids, self.defeats(), columns, keys)
+        return AttackTable(self.index.ids, self.rule_ids, self.fact_ids, tuple(self.numbers), columns)
 
 
 def derive_attacks(theory: Theory, arguments: Sequence[Argument], order: PriorityOrder, *,

@@ -1,11 +1,10 @@
 """Explicit attack edges merged into the derived ones, column-wise (Definition 2,
-docs/semantics.md section 4).
+docs/semantics.md section 4): the speed machinery of :func:`symbolic.engine.attacks.derive_attacks`,
+behind one function, :func:`merge_explicit`.
 
 An explicit edge ``(source, target, kind, lic)`` stands for every attack of an
 argument with top rule (or fact) ``source`` on each argument its ``target``
-reaches: a rule (rebut: the conclusions it draws, Definition 4's team
-reading; otherwise every argument using it), a fact (every argument with that
-premise) or a literal (every argument concluding it, and its super-arguments).
+reaches (:meth:`symbolic.engine.attacks._Builder.reach`, where Definition 2 says what that is).
 Edges come from :attr:`~symbolic.engine.grounding.Theory.attacks` and from the
 columns of :attr:`~symbolic.engine.grounding.Theory.attack_table`; the work is done
 once per distinct source and per distinct ``(target, kind)``, and the
@@ -18,9 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from symbolic.engine.attack_table import SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE
 from symbolic.scenario.labels import AttackKind
-from symbolic.scenario.literals import normalize_literal
 
 __all__ = ["merge_explicit"]
 
@@ -66,22 +63,12 @@ def _codes(columns, known: dict | None = None) -> tuple[np.ndarray, list]:
 
 
 def _kind_codes(kinds, n: int) -> np.ndarray:
-    """The code of each row's kind: ``kinds`` is one kind for every row or one per row.
-
-    Per-row kinds are matched by identity (an enum member's hash is a Python
-    call per row), after a check at C speed whether they are all one kind.
-    """
+    """The code of each row's kind: ``kinds`` is one kind for every row or one per row."""
     if not isinstance(kinds, (tuple, list)):
         return np.full(n, _KIND_CODE[kinds], dtype=np.int8)
-    if n and kinds.count(kinds[0]) == n:
+    if n and kinds.count(kinds[0]) == n:  # all one kind (checked at C speed)
         return np.full(n, _KIND_CODE[kinds[0]], dtype=np.int8)
-    ids = np.fromiter(map(id, kinds), dtype=np.int64, count=n)
-    codes = np.full(n, -1, dtype=np.int8)
-    for kind, code in _KIND_CODE.items():
-        codes[ids == id(kind)] = code
-    if (codes < 0).any():  # not the members themselves (e.g. strings): look each one up
-        return np.fromiter(map(_KIND_CODE.__getitem__, kinds), dtype=np.int8, count=n)
-    return codes
+    return np.fromiter(map(_KIND_CODE.__getitem__, kinds), dtype=np.int8, count=n)
 
 
 def _lic_codes(lics, n: int, rule_code: dict) -> np.ndarray:
@@ -124,30 +111,6 @@ def _rows(theory, rule_code: dict, ids):
     return source_code, sources, target_code, targets, kind_code, given
 
 
-def _reach(builder, target: str, kind: AttackKind) -> list[tuple[int, int, int, object]]:
-    """``(attacked argument, on, shape, targetRules or None)`` of an edge on ``target`` (Definition 2)."""
-    index = builder.index
-    if target in builder.rule_code and kind is AttackKind.REBUT:
-        # A rebut of rule rK attacks the conclusions rK draws: the same team
-        # reading of targetRules as a derived rebut (Definition 4).
-        return [(t, sub, SHAPE_ARGUMENT, builder.rebut_rules(sub))
-                for sub in index.by_top.get(target, ()) if builder.rebuttable(sub)
-                for t in index.containers[sub]]
-    if target in builder.rule_code:
-        on = builder.rule_code[target]
-        return [(t, on, SHAPE_RULE, [target]) for t in index.users.get(target, ())]
-    if target in builder.fact_code:
-        on = builder.fact_code[target]
-        return [(t, on, SHAPE_FACT, None) for t in index.premise_users.get(target, ())]
-    literal = normalize_literal(target)
-    # Only a sub-argument with a defeasible or defeater top rule can be rebutted;
-    # other kinds of edge on a conclusion hit every one.
-    return [(t, sub, SHAPE_ARGUMENT, builder.rebut_rules(sub))
-            for sub in index.by_conclusion.get(literal, ())
-            if kind is not AttackKind.REBUT or builder.rebuttable(sub)
-            for t in index.containers[sub]]
-
-
 def _present(codes: np.ndarray, size: int) -> np.ndarray:
     """Whether each code in ``[0, size)`` occurs in ``codes``, as a bool array."""
     seen = np.zeros(size, dtype=bool)
@@ -184,7 +147,7 @@ def _expanded(builder, rows):
         reach_code = (np.cumsum(present, dtype=np.int32) - 1)[pair_key]
     by_code = {v: k for k, v in _KIND_CODE.items()}
     pair_used = _present(reach_code, len(pairs))  # with targets coded as ids, some pairs are not used
-    reached = [_reach(builder, distinct_targets[p // 3], by_code[p % 3]) if used else []
+    reached = [builder.reach(distinct_targets[p // 3], by_code[p % 3]) if used else []
                for p, used in zip(pairs.tolist(), pair_used.tolist())]
     a_off, a_size = _csr(attackers)
     r_off, r_size = _csr(reached)
@@ -192,32 +155,19 @@ def _expanded(builder, rows):
     r_flat = [(t, on, shape) for group in reached for t, on, shape, _ in group]
     r_rules = [rules for group in reached for *_, rules in group]
     r_cols = np.array(r_flat, dtype=np.int32).reshape(len(r_flat), 3).T.copy()
-    if n and (a_size[_present(source_code, len(distinct_sources))] == 1).all() and (r_size[pair_used] == 1).all():
-        # An abstract framework: each source is one argument and each target reaches one
-        # (checked on the distinct values), so each row is one attack, read from per-id tables.
-        total, kind_code, lic = n, kind_of, lic_code
-        attacker = a_flat[np.minimum(a_off, len(a_flat) - 1)][source_code]
-        first = np.minimum(r_off, len(r_flat) - 1)
-        target, on = r_cols[0][first][reach_code], r_cols[1][first][reach_code]
-        shape = r_cols[2][first].astype(np.int8)[reach_code]
-        reach_row = None  # computed below if a licensing rule can be beaten
-    else:
-        per_edge = a_size[source_code] * r_size[reach_code]
-        total = int(per_edge.sum())
-        edge = np.repeat(np.arange(n), per_edge)
-        within = np.arange(total) - np.repeat(np.cumsum(per_edge) - per_edge, per_edge)
-        width = r_size[reach_code][edge]
-        attacker = a_flat[a_off[source_code[edge]] + within // np.maximum(width, 1)]
-        reach_row = r_off[reach_code[edge]] + within % np.maximum(width, 1)
-        kind_code = kind_of[edge]
-        lic = lic_code[edge]
-        target, on, shape = r_cols[0][reach_row], r_cols[1][reach_row], r_cols[2].astype(np.int8)[reach_row]
+    per_edge = a_size[source_code] * r_size[reach_code]  # the attacks each edge stands for
+    total = int(per_edge.sum())
+    edge = np.repeat(np.arange(n), per_edge)
+    within = np.arange(total) - np.repeat(np.cumsum(per_edge) - per_edge, per_edge)
+    width = np.maximum(r_size[reach_code][edge], 1)
+    attacker = a_flat[a_off[source_code[edge]] + within // width]
+    reach_row = r_off[reach_code[edge]] + within % width
+    kind_code, lic = kind_of[edge], lic_code[edge]
+    target, on, shape = r_cols[0][reach_row], r_cols[1][reach_row], r_cols[2].astype(np.int8)[reach_row]
     defeat = np.full(total, -1, dtype=np.int32)
     beatable = [rule_code[r] for r in builder.stronger_than if r in rule_code]
     if beatable and total:
         records = np.flatnonzero(_member(lic, np.array(beatable, dtype=np.int64)))
-        if len(records) and reach_row is None:
-            reach_row = r_off[reach_code]
         if len(records):
             memo: dict[tuple[int, int], int] = {}
             for i in records.tolist():
@@ -274,11 +224,6 @@ def _group_ids(parts: list[dict[str, np.ndarray]]) -> tuple[list[np.ndarray], in
     return np.split(ids, np.cumsum(sizes)[:-1]), bound
 
 
-def _sorted(key: np.ndarray, bound: int) -> np.ndarray:
-    """``key`` (values in ``[0, bound)``) sorted."""
-    return np.sort(key, kind="stable").astype(np.int64, copy=False)
-
-
 def _repeats(ordered: np.ndarray) -> bool:
     """Whether a sorted array holds a value twice."""
     return len(ordered) > 1 and bool((ordered[1:] == ordered[:-1]).any())
@@ -291,7 +236,7 @@ def _first_rows(key: np.ndarray, bound: int) -> np.ndarray | None:
     Otherwise one sort of ``key * n + row`` puts each value's first row first.
     """
     n = len(key)
-    if not _repeats(_sorted(key, bound)):
+    if not _repeats(np.sort(key)):
         return None
     if bound > ((1 << 62) // n):
         _, first = np.unique(key, return_index=True)
@@ -333,14 +278,7 @@ def merge_explicit(builder, columns: dict[str, np.ndarray]) -> dict[str, np.ndar
         return columns
     extra = _expanded(builder, rows)
     (new_key, old_key), bound = _group_ids([extra, columns])
-    if len(old_key):
-        first = _first_rows(new_key, bound)
-    else:  # no derived attack: the key is only needed if a value repeats, so sort it
-        new_key = _sorted(new_key, bound)
-        first = None
-        if _repeats(new_key):
-            (new_key,), bound = _group_ids([extra])
-            first = _first_rows(new_key, bound)
+    first = _first_rows(new_key, bound)
     unique_key = new_key if first is None else new_key[first]
     keep = first
     named = _member(old_key, unique_key) if len(old_key) else np.zeros(0, dtype=bool)

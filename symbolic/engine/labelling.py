@@ -15,8 +15,7 @@ from typing import Iterable
 
 import numpy as np
 
-from symbolic.engine.attack_table import AttackTable
-from symbolic.engine.results import Attack, Label, Labelling
+from symbolic.engine.results import Attack, AttackTable, Label, Labelling
 
 __all__ = ["grounded_labelling", "grounded_state"]
 

@@ -15,7 +15,6 @@ __all__ = [
     "atom",
     "complement",
     "excepted_rule",
-    "is_negative",
     "normalize_literal",
 ]
 
@@ -70,15 +69,6 @@ def normalize_literal(text: str) -> str:
     if not rest:
         raise ValueError(f"empty literal {text!r}")
     return NEG + rest if negations % 2 else rest
-
-
-def is_negative(literal: str) -> bool:
-    """Whether a normalized literal carries the ``¬`` prefix.
-
-    >>> is_negative("¬Penalty(x)"), is_negative("Penalty(x)")
-    (True, False)
-    """
-    return literal.startswith(NEG)
 
 
 def atom(literal: str) -> str:

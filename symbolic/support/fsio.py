@@ -29,7 +29,7 @@ from typing import BinaryIO
 
 from symbolic.errors import LocatedError, SymbolicError
 
-__all__ = ["PathError", "check_input", "check_output", "input_problem", "open_input", "output_problem",
+__all__ = ["PathError", "check_output", "input_problem", "open_input", "output_problem",
            "read_bytes", "read_text", "write_atomic"]
 
 
@@ -110,27 +110,6 @@ def input_problem(path) -> str | None:
     if kind is not None:
         return f"is {kind}, expected a regular file"
     return None
-
-
-def check_input(path, *, error=PathError) -> Path:
-    """Refuse anything but a readable regular file (see :func:`input_problem`).
-
-    Parameters
-    ----------
-    path : str or path-like
-    error : type, optional
-        The error class to raise (default :class:`PathError`); a
-        :class:`~symbolic.errors.LocatedError` subclass gets ``file=path``,
-        another class a message that starts with the path.
-
-    Returns
-    -------
-    Path
-    """
-    reason = input_problem(path)
-    if reason is not None:
-        raise _error(error, reason, path)
-    return Path(path)
 
 
 def output_problem(path) -> str | None:

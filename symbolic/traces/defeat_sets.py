@@ -5,7 +5,9 @@ for each attack, :meth:`symbolic.engine.target_rules.NeutralizingPairs.pairs` --
 ``defeated_by`` plus each ``(t, lic)`` of ``P+`` with ``t`` in ``targetRules`` -- the one
 definition of the pairs that :func:`symbolic.traces.trace.neutralizers` reads too.  An edge's
 set is the union over its attacks, named by its priority node ids
-(:meth:`symbolic.traces.naming.Namer.priority_id`), sorted, each once.
+(:meth:`symbolic.traces.naming.Namer.priority_id`, ``priority:(<strong>)>(<weak>)``), sorted, each
+once: a tuple of str.  Its id is ``defeats:`` and 12 hex of the sha256 of its ids joined by
+newlines (:func:`defeat_set_id`; docs/performance.md "Defeat sets: the summarized TNF").
 
 The pairs of an attack depend only on what it is on (and, for an undermine, the attacked
 argument), its ``lic`` and its engine pair, so they are looked up once per distinct such
@@ -14,15 +16,24 @@ combination: at the peer size 590 k defeated attacks fall into a few thousand.
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 
-from symbolic.engine.attack_table import AttackTable
-from symbolic.engine.results import Evaluation
+from symbolic.engine.results import AttackTable, Evaluation
 from symbolic.engine.target_rules import NeutralizingPairs
-from symbolic.traces.defeat_set_members import DefeatSets
 from symbolic.traces.naming import Namer
 
-__all__ = ["defeat_sets"]
+__all__ = ["defeat_set_id", "defeat_sets"]
+
+
+def defeat_set_id(priorities) -> str:
+    """The id of a defeat set: ``defeats:`` and 12 hex of the sha256 of its sorted priority ids.
+
+    >>> defeat_set_id(["priority:(b=>¬p)>(a=>p)"])[:8]
+    'defeats:'
+    """
+    return "defeats:" + hashlib.sha256("\n".join(sorted(priorities)).encode("utf-8")).hexdigest()[:12]
 
 
 def _classes(rules: NeutralizingPairs, table: AttackTable, rows: np.ndarray) -> tuple[np.ndarray, list]:
@@ -77,7 +88,7 @@ def defeat_sets(evaluation: Evaluation, namer: Namer, table: AttackTable, order:
     -------
     defeat_set : numpy.ndarray of int64
         Per edge, the index of its set in ``sets``, -1 for an active edge.
-    sets : DefeatSets
+    sets : tuple of tuple of str
         The sets some edge has, each its sorted priority node ids, in the order first used.
     pairs : frozenset of (str, str)
         Every pair of ``P+`` (or engine pair) in one of the sets.
@@ -86,7 +97,7 @@ def defeat_sets(evaluation: Evaluation, namer: Namer, table: AttackTable, order:
     edge_of = np.arange(len(order)) if group is None else group
     positions = np.flatnonzero(~active[edge_of])
     if not len(positions):
-        return defeat_set, DefeatSets.of_names(()), frozenset()
+        return defeat_set, (), frozenset()
     rules = NeutralizingPairs.of(evaluation)
     rows = order[positions]
     cls, example = _classes(rules, table, rows)
@@ -140,4 +151,4 @@ def defeat_sets(evaluation: Evaluation, namer: Namer, table: AttackTable, order:
             unions[members] = number(frozenset().union(*(found[m] for m in members)))
         chosen[k] = unions[members]
     defeat_set[edges[starts]] = chosen
-    return defeat_set, DefeatSets.of_names(sets), frozenset(used)
+    return defeat_set, tuple(sets), frozenset(used)

@@ -7,7 +7,7 @@ attacked argument) is blue and dotted.  Output is deterministic: nodes sorted
 by id, edges by :func:`symbolic.traces.naming.edge_id`.  :func:`write_dot` is the one writer of the
 format: it writes the :class:`~symbolic.traces.trace_rows.TraceRows` of a trace, whether that comes
 from a :class:`~symbolic.scenario.model.Trace` (:func:`to_dot`) or from an evaluation
-(:func:`symbolic.traces.tnf_stream.iter_dot_bytes`).
+(:func:`symbolic.traces.trace.evaluation_rows`).
 """
 
 from __future__ import annotations

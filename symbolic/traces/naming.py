@@ -50,7 +50,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from symbolic.engine.digraph import adjacency, cyclic_components
+from symbolic.engine.priorities import adjacency, cyclic_components
 from symbolic.scenario.labels import RuleKind
 from symbolic.scenario.literals import NEG
 from symbolic.scenario.model import EdgeType, Rule, TraceEdge

@@ -10,7 +10,7 @@ Two TNF-equivalent traces serialize byte-identically.
 :func:`trace_from_json` also reads the two compact forms that
 ``paratrace status`` writes for very large traces (schema
 ``tnf-v1-summary``: defeat sets instead of defeat edges; ``tnf-v1-columns``:
-attack edges as columns too, see :mod:`symbolic.traces.tnf_stream` and
+attack edges as columns too, see :mod:`symbolic.traces.trace_rows` and
 docs/performance.md); :func:`expand_tnf` turns them back into the full form.
 """
 

@@ -26,6 +26,11 @@ Node attributes: ``type``, ``label`` (content only), ``names`` (the authors'
 ids and the engine's argument ids that the node stands for); arguments also
 carry ``labelling`` (IN/OUT/UNDEC) and ``round`` (the worklist round, or
 ``None`` for UNDEC).  Attack edges also carry ``explicit``.
+
+The graph is for readers that want one; every output is written from the rows of
+:func:`evaluation_rows`, and :func:`trace_edge_map` and :func:`trace_edge_attrs` give the TNF edges
+by canonical id from the same rows, so a scorer that compares traces edge by edge pays for the
+edges, not for a graph around them.
 """
 
 from __future__ import annotations
@@ -36,12 +41,13 @@ from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
 
-from symbolic.engine.attack_table import KINDS
-from symbolic.scenario.model import EdgeType, NodeType
+from symbolic.engine.results import KINDS, Attack, Evaluation
+from symbolic.scenario.labels import AttackKind
+from symbolic.scenario.model import EdgeType, NodeType, TraceEdge
 from symbolic.traces.naming import EDGE_ARROW, Namer, edge_key, string_ranks
 from symbolic.traces.trace_rows import (COLUMNS_SCHEMA_VERSION, SCHEMA_VERSION, SUMMARY_SCHEMA_VERSION, EdgeRows,
                                         NodeRow, TraceRows)
-from symbolic.engine.results import Attack, Evaluation
+from symbolic.traces.defeat_sets import defeat_set_id
 from symbolic.traces.skeleton import Skeleton, build_skeleton
 from symbolic.engine.target_rules import NeutralizingPairs
 from symbolic.traces.trace_attacks import AttackEdges, attack_edges
@@ -50,7 +56,7 @@ if TYPE_CHECKING:  # networkx is imported where a graph is built, not at start-u
     import networkx as nx
 
 __all__ = ["ATTACKS_MODES", "ATTACK_EDGE_LIMIT", "DEFEAT_EDGE_LIMIT", "DEFEATS_MODES", "Skeleton", "build_trace",
-           "evaluation_rows", "neutralizers", "trace_parts"]
+           "evaluation_rows", "neutralizers", "trace_edge_attrs", "trace_edge_map", "trace_parts"]
 
 _ACTIVE, _DEFEATED = "active", "defeated"
 DEFEAT_EDGE_LIMIT = 200_000
@@ -289,7 +295,7 @@ def evaluation_rows(evaluation: Evaluation, *, query: str | None = None, defeats
     skeleton, edges = trace_parts(evaluation, query=query)
     columns = _columnar(edges, defeats, attacks)
     summary = columns or _summarize(edges, defeats)
-    set_ids = edges.sets.ids() if summary else None
+    set_ids = [defeat_set_id(s) for s in edges.sets] if summary else None
     nodes = tuple(NodeRow(node_id, _NODE_TYPE[data["type"]], data.get("label", ""), tuple(data.get("names", ())))
                   for node_id, data in sorted(skeleton.nodes.items(), key=itemgetter(0)))
     makers = []
@@ -302,3 +308,74 @@ def evaluation_rows(evaluation: Evaluation, *, query: str | None = None, defeats
     return TraceRows(nodes=nodes, edges=EdgeRows(*makers), schema_version=version,
                      defeat_sets=sorted(zip(set_ids, edges.sets)) if summary else None,
                      attack_columns=_attack_columns(edges, set_ids) if columns else None)
+
+
+def trace_edge_map(evaluation: Evaluation, *, query: str | None = None) -> dict[str, TraceEdge]:
+    """The trace's edges by canonical edge id (:func:`symbolic.traces.naming.edge_id`), sorted by id.
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+        From :func:`symbolic.engine.status.evaluate` or :func:`symbolic.traces.tnf.normal_form`.
+    query : str, optional
+        The query node's label (it does not change any edge).
+
+    Returns
+    -------
+    dict of str to TraceEdge
+        Equal, key for key and in order, to the edges of
+        :func:`symbolic.traces.trace_graph.graph_to_trace` of :func:`symbolic.traces.trace.build_trace`.
+
+    Examples
+    --------
+    >>> from symbolic.scenario.model import Analysis, Fact, Rule
+    >>> from symbolic.engine.status import evaluate_analysis
+    >>> a = Analysis(facts=[Fact(id="f1", literal="Delay(x)", evidence=["E-01"])],
+    ...              rules=[Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)",
+    ...                          evidence=["E-02"])])
+    >>> edges = trace_edge_map(evaluate_analysis(["E-01", "E-02"], a, "Penalty(x)"))
+    >>> next(iter(edges))
+    'derivation:arg:Delay(x)@...'
+    """
+    made = TraceEdge.model_construct
+    out = {}
+    for row in evaluation_rows(evaluation, query=query, defeats="edges", attacks="edges").edges:
+        kind = row.get("kind")
+        out[row["id"]] = made(source=row["source"], target=row["target"], type=EdgeType(row["type"]),
+                              kind=AttackKind(kind) if kind is not None else None, lic=row.get("lic"),
+                              state=row.get("state"), attack=row.get("attack"))
+    return out
+
+
+def trace_edge_attrs(evaluation: Evaluation, *, query: str | None = None) -> dict[str, tuple]:
+    """The trace's edge ids, sorted, each with the attributes an alignment compares (Algorithm 4).
+
+    The same keys, in the same order, as :func:`trace_edge_map`; the value is
+    ``(state, lic)`` for an attack edge and ``()`` for any other edge, as
+    :func:`scorer.align.align_edges` reads them from a
+    :class:`~symbolic.scenario.model.TraceEdge`.  No edge object is made, so a scorer
+    that needs only ids and these attributes pays for the ids alone.
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+    query : str, optional
+        The query node's label (it does not change any edge).
+
+    Returns
+    -------
+    dict of str to tuple
+
+    Examples
+    --------
+    >>> from symbolic.scenario.model import Analysis, Fact, Rule
+    >>> from symbolic.engine.status import evaluate_analysis
+    >>> a = Analysis(facts=[Fact(id="f1", literal="Delay(x)", evidence=["E-01"])],
+    ...              rules=[Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)",
+    ...                          evidence=["E-02"])])
+    >>> ev = evaluate_analysis(["E-01", "E-02"], a, "Penalty(x)")
+    >>> list(trace_edge_attrs(ev)) == list(trace_edge_map(ev))
+    True
+    """
+    rows = evaluation_rows(evaluation, query=query, defeats="edges", attacks="edges").edges
+    return {row["id"]: (row["state"], row.get("lic")) if row["type"] == "attack" else () for row in rows}

@@ -6,15 +6,20 @@ and, for a defeated attack edge, one defeat edge per pair of ``P+`` that
 neutralizes one of its attacks.  With many attacks and dense priorities the
 defeat edges outnumber the attacks by the size of a rule team, so this module
 never builds a Python object per attack or per defeat edge: it groups the
-engine's :class:`~symbolic.engine.attack_table.AttackTable` columns with numpy and
+engine's :class:`~symbolic.engine.results.AttackTable` columns with numpy and
 computes ``targetRules`` once per *class* of attacks that share them (for a
 rebut, the attacked conclusion; for an undercut, the rule; for an undermine,
 the fact and the attacked argument).  Each defeated attack edge then points to
 a *defeat set*: the sorted priority node ids that neutralize it.
 
+:func:`explicit_attack_edges` writes the engine's attacks in the form an analysis states them
+(the attacker's top rule or fact against the conclusion of the rebutted sub-argument, the undercut
+rule, or the undermined fact): the controlled suite writes its candidates' edges this way and B4's
+audit compares a candidate's edges with its own in the same form.
+
 :class:`AttackEdges` holds the result in canonical order (by
 :func:`symbolic.traces.naming.edge_id`), ready for :mod:`symbolic.traces.trace` (the graph)
-and :mod:`symbolic.traces.tnf_stream` (streamed JSON and DOT).
+and :func:`symbolic.traces.trace.evaluation_rows` (the rows every output is written from).
 """
 
 from __future__ import annotations
@@ -23,14 +28,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from symbolic.engine.attack_table import KINDS, SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE, AttackTable
-from symbolic.traces.defeat_set_members import DefeatSets
+from symbolic.engine.results import KINDS, SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE, AttackTable, Evaluation
 from symbolic.traces.defeat_sets import defeat_sets
 from symbolic.scenario.labels import AttackKind
+from symbolic.scenario.model import AttackEdge
 from symbolic.traces.naming import EDGE_ARROW, Namer, string_ranks
-from symbolic.engine.results import Evaluation
 
-__all__ = ["AttackEdges", "attack_columns", "attack_edges"]
+__all__ = ["AttackEdges", "attack_columns", "attack_edges", "explicit_attack_edges"]
 
 _KIND_RANK = {kind: i for i, kind in enumerate(sorted(KINDS, key=lambda k: k.value))}
 
@@ -95,7 +99,7 @@ class AttackEdges:
     source, target : numpy.ndarray of int
         Indices into ``node_ids`` (argument nodes) of each attack edge.
     kind : numpy.ndarray of int
-        Index into :data:`symbolic.engine.attack_table.KINDS`.
+        Index into :data:`symbolic.engine.results.KINDS`.
     lic : numpy.ndarray of int
         Index into ``rule_nodes`` (-1: no licensing rule).
     active, explicit : numpy.ndarray of bool
@@ -105,8 +109,8 @@ class AttackEdges:
         Argument node ids, sorted.
     rule_nodes : tuple of str
         Node ids of licensing rules, sorted.
-    sets : DefeatSets
-        Defeat sets: the sorted priority node ids neutralizing an edge (a sequence of tuples of str).
+    sets : tuple of tuple of str
+        Defeat sets: the sorted priority node ids neutralizing an edge.
     pairs : frozenset of (str, str)
         Every ``(stronger, weaker)`` pair of ``P+`` used by a defeat set.
     """
@@ -120,7 +124,7 @@ class AttackEdges:
     defeat_set: np.ndarray
     node_ids: tuple[str, ...]
     rule_nodes: tuple[str, ...]
-    sets: DefeatSets
+    sets: tuple[tuple[str, ...], ...]
     pairs: frozenset[tuple[str, str]]
 
     def __len__(self) -> int:
@@ -130,7 +134,7 @@ class AttackEdges:
         """How many defeat edges the full (per-edge) form has."""
         if not len(self.sets):
             return 0
-        sizes = self.sets.sizes()
+        sizes = np.array([len(s) for s in self.sets], dtype=np.int64)
         chosen = self.defeat_set[self.defeat_set >= 0]
         return int(sizes[chosen].sum())
 
@@ -256,3 +260,42 @@ def attack_edges(evaluation: Evaluation, namer: Namer) -> AttackEdges:
         active=active, explicit=explicit, defeat_set=defeat_set, node_ids=node_ids,
         rule_nodes=rule_nodes, sets=sets, pairs=pairs,
     )
+
+
+def explicit_attack_edges(evaluation: Evaluation) -> tuple[AttackEdge, ...]:
+    """One edge per derived attack, duplicates merged, sorted by ``(source, kind, target)``.
+
+    Each edge cites the evidence of its source object.
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+        The engine's result for one target.
+
+    Returns
+    -------
+    tuple of AttackEdge
+
+    Examples
+    --------
+    >>> from symbolic.scenario.model import Analysis, Fact, Priority, Rule
+    >>> from symbolic.engine.status import evaluate_analysis
+    >>> e = ["E-01"]
+    >>> a = Analysis(facts=[Fact(id="f1", literal="Delay(x)", evidence=e), Fact(id="f2", literal="Storm(x)", evidence=e)],
+    ...              rules=[Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)", evidence=e),
+    ...                     Rule(id="r2", antecedents=["Storm(x)"], consequent="¬Penalty(x)", evidence=e)])
+    >>> [(x.source, x.kind.value, x.target) for x in explicit_attack_edges(evaluate_analysis(e, a, "Penalty(x)"))]
+    [('r1', 'rebut', '¬Penalty(x)'), ('r2', 'rebut', 'Penalty(x)')]
+    """
+    args = {a.id: a for a in evaluation.arguments}
+    facts = {f.id: f for f in evaluation.theory.facts}
+    edges: dict[tuple, AttackEdge] = {}
+    for att in evaluation.attacks:
+        attacker = args[att.attacker]
+        source = attacker.top_rule or attacker.fact
+        target = args[att.on].conclusion if att.kind is AttackKind.REBUT else att.on
+        rule = evaluation.theory.rule(source) if attacker.top_rule else None
+        evidence = rule.evidence if rule is not None else facts[source].evidence
+        edges.setdefault((source, att.kind.value, target),
+                         AttackEdge(source=source, target=target, kind=att.kind, evidence=evidence))
+    return tuple(edges[k] for k in sorted(edges))

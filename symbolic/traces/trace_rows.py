@@ -14,13 +14,20 @@ A trace comes in three forms, which differ only in how the attack and defeat edg
 - ``tnf-v1``: every attack and defeat edge is a row;
 - ``tnf-v1-summary``: the defeat edges are left out; each defeated attack edge carries
   ``"defeats": "<set id>"`` and :attr:`TraceRows.defeat_sets` lists each set of priority node ids
-  once;
+  once (``{"id": "defeats:<12 hex>", "priorities": [...]}`` in JSON).  The attack edge ``e`` with
+  set ``d`` stands for the defeat edges ``priority -> target(e)`` with ``attack = id(e)``, one per
+  priority of ``d``: the same content, linear in the attack edges;
 - ``tnf-v1-columns``: the attack edges too are left out of the rows and held as columns
-  (:attr:`TraceRows.attack_columns`), with defeat sets.
+  (:attr:`TraceRows.attack_columns`), with defeat sets: ``"attack_edges": {"active",
+  "arguments", "defeats", "kind", "kinds", "lic", "rules", "source", "target"}``; row ``i`` is
+  the attack edge from ``arguments[source[i]]`` to ``arguments[target[i]]`` of kind
+  ``kinds[kind[i]]``, licensed by ``rules[lic[i]]`` (none when ``-1``), ``active`` when
+  ``active[i]`` is 1, else ``defeated`` with the set ``defeat_sets[defeats[i]]``.
 
+:func:`symbolic.traces.tnf_json.expand_tnf` turns either compact form back into the full one.
 :func:`rows_of_trace` makes the value of a :class:`~symbolic.scenario.model.Trace` (or a trace
-graph); :func:`symbolic.traces.tnf_stream.evaluation_rows` makes it from an evaluation, straight
-from the trace's parts.
+graph); :func:`symbolic.traces.trace.evaluation_rows` makes it from an evaluation, straight
+from the trace's parts, one row at a time as it is written (no typed edge object, no graph).
 """
 
 from __future__ import annotations

@@ -136,7 +136,7 @@ def test_b4_audit_finds_the_inverted_priority(make, scenario, candidate):
 
 def test_b4_audit_of_a_faithful_candidate_reports_none(make, scenario):
     from assistant.extraction import Extraction, to_analysis
-    from symbolic.traces.attack_edges import explicit_attack_edges
+    from symbolic.traces.trace_attacks import explicit_attack_edges
     from symbolic.engine.status import evaluate_analysis
 
     own = to_analysis(Extraction.model_validate(THEORY))

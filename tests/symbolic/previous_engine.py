@@ -14,14 +14,13 @@ from itertools import product
 
 import numpy as np
 
-from symbolic.engine.attack_table import SHAPE_ARGUMENT
+from symbolic.engine.results import SHAPE_ARGUMENT, Argument
 from symbolic.engine.arguments import ArgumentLimitError
 from symbolic.engine.attacks import _Builder
 from symbolic.engine.grounding import Theory
 from symbolic.scenario.labels import RuleKind
 from symbolic.scenario.literals import complement
-from symbolic.engine.rebut_blocks import REBUTTABLE as _REBUTTABLE
-from symbolic.engine.results import Argument
+from symbolic.engine.attacks import _REBUTTABLE
 from symbolic.engine.target_rules import TargetRules
 
 __all__ = ["PreviousBuilder", "previous_build", "previous_index"]

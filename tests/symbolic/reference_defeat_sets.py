@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from symbolic.engine.attack_table import SHAPE_FACT, SHAPE_RULE
-from symbolic.traces.defeat_set_members import DefeatSets
+from symbolic.engine.results import SHAPE_FACT, SHAPE_RULE
 from symbolic.engine.target_rules import NeutralizingPairs
 
 __all__ = ["reference_defeat_sets"]
@@ -22,7 +21,7 @@ def reference_defeat_sets(evaluation, namer, table, order, group, active, defeat
     # Positions in ``order`` (``group``: their edge, None when each attack is its own edge).
     defeated = np.flatnonzero(~active if group is None else ~active[group])  # every attack there is defeated
     if not len(defeated):
-        return defeat_set, DefeatSets.of_names(()), frozenset()
+        return defeat_set, (), frozenset()
     rows = order[defeated]
     n_args, n_rules, n_facts = len(table.argument_ids), len(table.rule_ids), len(table.fact_ids)
     # The class of an attack fixes its targetRules: the attacked conclusion (rebut on an argument),
@@ -131,4 +130,4 @@ def reference_defeat_sets(evaluation, namer, table, order, group, active, defeat
         defeat_set[groups[group_start]] = compact[remap[chosen]]
     names_of = list(named)
     pairs = frozenset().union(*(by_index[i] for i in used.tolist()))
-    return defeat_set, DefeatSets.of_names([names_of[i] for i in kept.tolist()]), pairs
+    return defeat_set, tuple(names_of[i] for i in kept.tolist()), pairs

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 import optimize.root as root
-import symbolic.commands.cli as cli
+import optimize.symbolic_cli as cli
 from symbolic.suites.io import load_suite, scenario_json_schema, scenario_line
 from symbolic.scenario.labels import Status
 from symbolic.traces.tnf import tnf

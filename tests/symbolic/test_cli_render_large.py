@@ -6,7 +6,7 @@ import io
 
 from rich.console import Console
 
-from symbolic.commands import cli_render
+from symbolic.traces import text as cli_render
 from symbolic.suites.io import load_suite
 from symbolic.engine.status import evaluate_analysis
 from pathlib import Path

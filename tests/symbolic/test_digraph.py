@@ -1,4 +1,4 @@
-"""The plain-Python graph algorithms of symbolic.engine.digraph against networkx on random graphs."""
+"""The plain-Python graph algorithms of symbolic.engine.priorities against networkx on random graphs."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import networkx as nx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symbolic.engine.digraph import adjacency, cyclic_components, descendants, strongly_connected_components
+from symbolic.engine.priorities import adjacency, cyclic_components, descendants, strongly_connected_components
 from symbolic.engine.priorities import priority_order_from_pairs
 
 NODES = [f"r{i}" for i in range(12)]
@@ -39,7 +39,7 @@ def test_components_and_descendants_match_networkx(edges):
 
 
 def _networkx_priority_order(pairs):
-    """Definition 3 computed with networkx, as the engine did before symbolic.engine.digraph."""
+    """Definition 3 computed with networkx, as the engine did before symbolic.engine.priorities."""
     base = frozenset(pairs)
     graph = nx.DiGraph(sorted(base))
     cycles = sorted(tuple(sorted(c)) for c in nx.strongly_connected_components(graph)

@@ -41,7 +41,7 @@ def reference_merge(builder, columns: dict) -> dict:
     for source, target, kind, lic in edges:
         lic_code = builder.rule_code[lic] if lic is not None else builder.rule_code.get(source, -1)
         for attacker in builder.index.by_top.get(source, ()):
-            for attacked, on, shape, rules in explicit._reach(builder, target, kind):
+            for attacked, on, shape, rules in builder.reach(target, kind):
                 key = (attacker, attacked, KINDS.index(kind), shape, on, lic_code)
                 if key in rows:
                     continue

@@ -22,9 +22,10 @@ from symbolic.traces.naming import EDGE_ARROW, Namer
 from symbolic.engine.status import evaluate_analysis
 from symbolic.traces.dot import to_dot
 from symbolic.traces.tnf import normal_form, tnf_json
-from symbolic.traces.tnf_stream import iter_dot, iter_tnf_json
+from trace_text import iter_dot, iter_tnf_json
 from symbolic.traces.trace import build_trace, trace_parts
 from symbolic.traces.trace_graph import graph_to_trace
+
 
 
 EVIDENCE = ("E-01", "E-02", "E-03")

@@ -48,7 +48,7 @@ def test_validate_path_leaves_heavy_modules_unimported():
 
 
 def test_status_on_one_case_leaves_networkx_unimported():
-    """The engine's graph algorithms are plain Python (symbolic.engine.digraph); networkx loads only to build a graph."""
+    """The engine's graph algorithms are plain Python (symbolic.engine.priorities); networkx loads only to build a graph."""
     suite_case = [str(SUITE), "text", "networkx"]
     probe = PROBE.replace('["status", sys.argv[1], "--format", sys.argv[2]]',
                           '["status", sys.argv[1], "--format", sys.argv[2], "--case", "penalty-as-given"]')

@@ -17,11 +17,12 @@ from symbolic.traces import trace as trace_module
 from symbolic.scenario.model import Analysis
 from symbolic.traces.tnf import normal_form, tnf_json, trace_from_json
 from symbolic.traces.tnf_json import TraceFormatError, expand_tnf
-from symbolic.traces.tnf_stream import iter_tnf_json
+from trace_text import iter_tnf_json
 
 from test_trace_stream import paratrace_cli, random_analysis, small_dense_file
 
 E = ("E-01",)
+
 
 
 def _form(analysis: Analysis):

@@ -1,4 +1,4 @@
-"""symbolic.traces.trace_edges against the trace graph it stands in for.
+"""symbolic.traces.trace against the trace graph it stands in for.
 
 ``trace_edge_map`` must give exactly the edges of ``graph_to_trace(build_trace(...))``,
 keyed by ``edge_id``, in the same order, with the same field values and fields set,
@@ -19,7 +19,7 @@ from symbolic.scenario.model import EdgeType
 from symbolic.traces.naming import edge_id
 from symbolic.traces.tnf import normal_form
 from symbolic.traces.trace import build_trace
-from symbolic.traces.trace_edges import trace_edge_attrs, trace_edge_map
+from symbolic.traces.trace import trace_edge_attrs, trace_edge_map
 from symbolic.traces.trace_graph import graph_to_trace
 
 from test_trace_naive import CASES, E

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from symbolic.engine.attack_table import KINDS
+from symbolic.engine.results import KINDS
 from symbolic.scenario.model import Analysis, NodeType
 from symbolic.traces.naming import EDGE_ARROW, Namer
 from symbolic.traces.tnf import normal_form, tnf_json, trace_from_json
-from symbolic.traces.tnf_stream import iter_tnf_json
+from trace_text import iter_tnf_json
 from symbolic.traces.trace import neutralizers, trace_parts
 from symbolic.traces.trace_attacks import attack_edges
 
@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import theories  # noqa: E402
 
 E = ("E-01",)
+
 
 
 def _form(analysis: Analysis, target: str, query: str | None = None):

@@ -1,4 +1,5 @@
-"""Streamed TNF JSON and DOT (symbolic.traces.tnf_stream) against the object-per-edge trace.
+"""TNF JSON and DOT written from an evaluation's rows (write_tnf, write_dot of evaluation_rows)
+against the object-per-edge trace.
 
 The streamed text is byte-identical to ``tnf_json`` / ``to_dot`` of the
 trace graph; the summarized form says the same as the defeat edges it leaves
@@ -21,12 +22,14 @@ from symbolic.traces.dot import to_dot
 from symbolic.suites.io import load_suite
 from symbolic.scenario.model import Analysis, Fact, Priority, Rule
 from symbolic.traces.tnf import normal_form, tnf_json
-from symbolic.traces.tnf_stream import defeat_set_id, iter_dot, iter_tnf_json
+from symbolic.traces.defeat_sets import defeat_set_id
+from trace_text import iter_dot, iter_tnf_json
 from symbolic.traces.trace import build_trace
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITES = [ROOT / "experiments" / "suites" / "controlled-140.jsonl", ROOT / "experiments" / "suites" / "normative-en.jsonl"]
 E = ("E-01",)
+
 
 
 def random_analysis(seed: int) -> Analysis:

@@ -12,8 +12,7 @@ from typing import Iterable, Iterator
 from symbolic.errors import PriorityCycleWarning
 from symbolic.scenario.model import Analysis, Scenario
 
-__all__ = ["iter_traces_dot", "iter_traces_dot_bytes", "iter_traces_json", "iter_traces_json_bytes",
-           "scenario_normal_form", "trace_disagreement", "traces_dot", "traces_json"]
+__all__ = ["iter_traces_dot_bytes", "iter_traces_json_bytes", "scenario_normal_form", "trace_disagreement"]
 
 
 def scenario_normal_form(scenario: Scenario, analysis: Analysis | None = None, evaluated=None):
@@ -63,9 +62,10 @@ def iter_traces_json_bytes(evaluated: Iterable[tuple[Scenario, Analysis]], *, de
     and the TNF.
 
     Each scenario's engine runs once (in :func:`scenario_normal_form`), and its
-    trace is streamed (:func:`symbolic.traces.tnf_stream.iter_tnf_bytes`): ``tnf`` is
-    exactly :func:`symbolic.traces.tnf.tnf_json` of the trace unless ``defeats``
-    summarizes the defeat edges.
+    trace is written as it is made (:func:`symbolic.traces.tnf_json.write_tnf` of
+    :func:`symbolic.traces.trace.evaluation_rows`): ``tnf`` is exactly
+    :func:`symbolic.traces.tnf.tnf_json` of the trace unless ``defeats`` summarizes the
+    defeat edges.
 
     Parameters
     ----------
@@ -73,39 +73,21 @@ def iter_traces_json_bytes(evaluated: Iterable[tuple[Scenario, Analysis]], *, de
         Each scenario with the analysis to evaluate.
     defeats : {"auto", "edges", "summary"}
     attacks : {"auto", "edges", "columns"}
-        See :func:`symbolic.traces.tnf_stream.iter_tnf_bytes`.
+        See :func:`symbolic.traces.trace.evaluation_rows`.
 
     Yields
     ------
     bytes
         Pieces of the output; every record ends with a newline.
     """
-    from symbolic.traces.tnf_stream import iter_tnf_bytes
+    from symbolic.traces.tnf_json import write_tnf
+    from symbolic.traces.trace import evaluation_rows
 
     for scenario, analysis in evaluated:
         form = scenario_normal_form(scenario, analysis)
         yield (_record_head(scenario, form) + ',"tnf":').encode("utf-8")
-        yield from iter_tnf_bytes(form.evaluation, query=scenario.query, defeats=defeats, attacks=attacks)
+        yield from write_tnf(evaluation_rows(form.evaluation, query=scenario.query, defeats=defeats, attacks=attacks))
         yield b"}\n"
-
-
-def iter_traces_json(evaluated: Iterable[tuple[Scenario, Analysis]], *, defeats: str = "auto",
-                     attacks: str = "auto") -> Iterator[str]:
-    """:func:`iter_traces_json_bytes` as text chunks."""
-    for piece in iter_traces_json_bytes(evaluated, defeats=defeats, attacks=attacks):
-        yield piece.decode("utf-8")
-
-
-def traces_json(evaluated: Iterable[tuple]) -> str:
-    """One JSON line per scenario (lines joined by newlines, no final one).
-
-    ``evaluated`` holds ``(scenario, analysis)`` pairs (or the older
-    ``(scenario, evaluation, analysis)`` triples); see :func:`iter_traces_json`.
-    The ``tnf`` member is exactly :func:`symbolic.traces.tnf.tnf_json` of the trace,
-    so the output is byte-identical across runs.
-    """
-    pairs = [(item[0], item[-1]) for item in evaluated]
-    return "".join(iter_traces_json(pairs, defeats="edges"))[:-1]
 
 
 def iter_traces_dot_bytes(evaluated: Iterable[tuple[Scenario, Analysis]], *,
@@ -115,22 +97,13 @@ def iter_traces_dot_bytes(evaluated: Iterable[tuple[Scenario, Analysis]], *,
     The graph shows the authors' ids under each canonical node; the text is
     :func:`symbolic.traces.dot.to_dot` of :func:`symbolic.traces.trace.build_trace`.
     """
-    from symbolic.traces.tnf_stream import iter_dot_bytes
+    from symbolic.traces.dot import write_dot
+    from symbolic.traces.trace import evaluation_rows
 
     for scenario, analysis in evaluated:
         form = scenario_normal_form(scenario, analysis)
-        yield from iter_dot_bytes(form.evaluation, query=scenario.query, name=scenario.id, defeats=defeats)
-
-
-def iter_traces_dot(evaluated: Iterable[tuple[Scenario, Analysis]], *, defeats: str = "auto") -> Iterator[str]:
-    """:func:`iter_traces_dot_bytes` as text chunks."""
-    for piece in iter_traces_dot_bytes(evaluated, defeats=defeats):
-        yield piece.decode("utf-8")
-
-
-def traces_dot(evaluated: Iterable[tuple]) -> str:
-    """Graphviz DOT of each scenario's trace graph (``(scenario, analysis)`` pairs, or triples)."""
-    return "".join(iter_traces_dot([(item[0], item[-1]) for item in evaluated], defeats="edges"))
+        yield from write_dot(evaluation_rows(form.evaluation, query=scenario.query, defeats=defeats, attacks="edges"),
+                             name=scenario.id)
 
 
 def _ids(trace) -> tuple[set[str], set[str]]:
@@ -149,13 +122,14 @@ def trace_disagreement(scenario: Scenario, evaluated=None) -> str | None:
     reused where the normal form's theory equals it.
     """
     from symbolic.traces.tnf import tnf_json
-    from symbolic.traces.tnf_stream import iter_tnf_bytes
+    from symbolic.traces.tnf_json import write_tnf
+    from symbolic.traces.trace import evaluation_rows
 
     gold = scenario.gold.trace
     if gold is None:
         return None
     form = scenario_normal_form(scenario, evaluated=evaluated)
-    streamed = b"".join(iter_tnf_bytes(form.evaluation, query=scenario.query, defeats="edges"))
+    streamed = b"".join(write_tnf(evaluation_rows(form.evaluation, query=scenario.query, defeats="edges")))
     if streamed == tnf_json(gold).encode("utf-8"):
         return None  # TNF-equivalent, decided without building the recomputed trace's objects
     mine = form.trace

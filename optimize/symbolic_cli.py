@@ -1,37 +1,31 @@
-"""The symbolic commands of ``paratrace`` and the command group they share.
+"""The commands of the symbolic library: ``paratrace status``, ``validate``, ``schema`` and
+``import-peer``.
 
-Commands: ``status`` (evaluate scenarios and explain the result), ``validate``
-(check suites, optionally against the engine), ``schema`` (print JSON
-Schemas) and ``import-peer`` (convert the peer corpus).  :func:`new_app`
-makes a command group with paratrace's error handling and ``--version``;
-:func:`register` adds the symbolic commands to one.  The ``paratrace``
-command itself is composed in :mod:`optimize.root`, above every package
-(docs/architecture.md); :data:`app` holds the symbolic commands alone.
-
-Every bad input exits with code 2 and one line on stderr; an unexpected
-internal error exits with code 1 and a short message (set
-``PARATRACE_DEBUG=1`` for the traceback).
+``status`` evaluates scenarios and explains the result, ``validate`` checks suites (optionally
+against the engine), ``schema`` prints JSON Schemas and ``import-peer`` converts the peer corpus.
+They sit at the composition root with the other packages' commands (:func:`register` adds them to
+the group of :mod:`optimize.root`, whose error handling turns a bad input into exit code 2 and one
+line on stderr); ``symbolic`` itself holds the library they call: the engine, the suites and the
+trace writers (text, :mod:`symbolic.traces.text`; JSON lines and DOT, :mod:`symbolic.traces.outputs`).
+Like every command module they import what they need inside the commands, so ``paratrace status``
+loads neither DSPy nor the statistics.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import sys
 import warnings
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Optional
 
 import typer
-from typer.core import TyperGroup
 
 from symbolic.support.collector import collected_between, gc_paused
 from symbolic.errors import ParatraceError, PriorityCycleWarning, ScenarioError
 
-__all__ = ["CliContext", "GuardedGroup", "app", "debug_enabled", "new_app", "register"]
+__all__ = ["app", "register"]
 
 
 def _one_line(text: str) -> str:
@@ -41,103 +35,8 @@ def _one_line(text: str) -> str:
     return one_line(text)
 
 
-def _clean(text) -> str:
-    """One line, secrets masked (:func:`symbolic.support.redact.redact_text`)."""
-    from symbolic.support.redact import redact_text
-
-    return redact_text(_one_line(text))
-
-
-def debug_enabled() -> bool:
-    """Whether ``PARATRACE_DEBUG`` asks for tracebacks."""
-    return os.environ.get("PARATRACE_DEBUG", "") not in ("", "0")
-
-
-class GuardedGroup(TyperGroup):
-    """Turns paratrace and OS errors into exit 2, anything else into exit 1, without tracebacks."""
-
-    def invoke(self, ctx):
-        try:
-            return super().invoke(ctx)
-        except typer.TyperException as exc:
-            if exc.exit_code != 2 or type(exc).__name__ == "NoArgsIsHelpError":
-                raise
-            # A usage error of a subcommand (bad option value, missing argument): one line.
-            where = getattr(getattr(exc, "ctx", None), "command_path", "paratrace")
-            typer.echo(f"paratrace: error: {_clean(exc.format_message())} (see '{where} --help')", err=True)
-            raise typer.Exit(2) from None
-        except (typer.Exit, typer.Abort, BrokenPipeError):
-            raise
-        except (ParatraceError, OSError) as exc:
-            if debug_enabled():
-                raise
-            reason = _clean(exc) if isinstance(exc, ParatraceError) else _clean(_os_reason(exc))
-            typer.echo(f"paratrace: error: {reason}", err=True)
-            raise typer.Exit(2) from None
-        except Exception as exc:  # noqa: BLE001 - the last line of defence of the CLI
-            if debug_enabled():
-                raise
-            typer.echo(f"paratrace: internal error: {type(exc).__name__}: {_clean(exc)[:300]}"
-                       " (set PARATRACE_DEBUG=1 for a traceback)", err=True)
-            raise typer.Exit(1) from None
-
-
-def _os_reason(exc: OSError) -> str:
-    where = f"{exc.filename}: " if exc.filename else ""
-    return where + _one_line(exc.strerror or exc)
-
-
-@dataclass(frozen=True, slots=True)
-class CliContext:
-    """What the composing root hands to the commands of every package (``ctx.obj``).
-
-    Attributes
-    ----------
-    schemas : callable or None
-        Returns more JSON Schemas by name (the output contract's) for ``paratrace schema``.
-    """
-
-    schemas: Callable[[], Mapping[str, dict]] | None = None
-
-
-def new_app(context: CliContext | None = None) -> typer.Typer:
-    """A ``paratrace`` command group: bad input exits 2, ``--version``, no tracebacks.
-
-    Parameters
-    ----------
-    context : CliContext, optional
-        Handed to every command as ``ctx.obj``.
-
-    Returns
-    -------
-    typer.Typer
-    """
-    group = typer.Typer(
-        name="paratrace", cls=GuardedGroup, pretty_exceptions_enable=False, no_args_is_help=True,
-        add_completion=False, context_settings={"obj": context or CliContext()},
-        help="Normative reasoning under inconsistent evidence: the four-valued status and its trace.",
-    )
-    group.callback()(_root)
-    return group
-
-
-def _version(value: bool) -> None:
-    if value:
-        from importlib.metadata import PackageNotFoundError, version
-
-        try:
-            typer.echo(f"paratrace {version('paratrace')}")
-        except PackageNotFoundError:
-            typer.echo("paratrace (not installed)")
-        raise typer.Exit()
-
-
-def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                       help="Print the version and exit.")) -> None:
-    """Normative reasoning under inconsistent evidence: the four-valued status and its trace."""
-
-
-app = new_app()
+app = typer.Typer(name="paratrace", add_completion=False)
+"""The symbolic commands alone; :func:`register` adds them to the composed ``paratrace`` group."""
 
 
 class Format(str, Enum):
@@ -240,17 +139,17 @@ def status(
         if fmt is Format.TEXT:
             from rich.console import Console
 
-            from symbolic.commands.cli_render import render_text
+            from symbolic.traces.text import render_text
 
             console = Console(highlight=False)
             for scenario, picked in chosen:
                 render_text(console, scenario, _evaluate(scenario, picked), analysis=analysis.value)
         elif fmt is Format.JSON:
-            from symbolic.commands.cli_formats import iter_traces_json_bytes
+            from symbolic.traces.outputs import iter_traces_json_bytes
 
             _write(iter_traces_json_bytes(chosen, defeats=defeats.value, attacks=attacks.value))
         else:
-            from symbolic.commands.cli_formats import iter_traces_dot_bytes
+            from symbolic.traces.outputs import iter_traces_dot_bytes
 
             _write(iter_traces_dot_bytes(chosen, defeats=defeats.value))
     finally:
@@ -258,7 +157,7 @@ def status(
 
 
 def _gold_problems(scenario, line: int, file: str) -> list[str]:
-    from symbolic.commands.cli_formats import trace_disagreement
+    from symbolic.traces.outputs import trace_disagreement
 
     evaluation = _evaluate(scenario, scenario.gold)
     where = f"{file}:{line}: case {scenario.id!r}"
@@ -331,12 +230,13 @@ def validate(
         raise typer.Exit(2)
 
 
-def _schemas(context: CliContext | None) -> dict:
+def _schemas(context) -> dict:
+    """The scenario's schema, and those the composing root hands in (``ctx.obj.schemas``)."""
     from symbolic.suites.io import scenario_json_schema
 
     schemas = {"scenario": scenario_json_schema}
-    if context is not None and context.schemas is not None:
-        more = context.schemas
+    more = getattr(context, "schemas", None)
+    if more is not None:
         for name in more():
             schemas.setdefault(name, lambda name=name: more()[name])
     return schemas
@@ -351,7 +251,7 @@ def schema(
     """Print a JSON Schema (draft 2020-12 where our own)."""
     from symbolic.suites.io import write_atomic
 
-    schemas = _schemas(ctx.obj if isinstance(ctx.obj, CliContext) else None)
+    schemas = _schemas(ctx.obj)
     if name not in schemas:
         raise ScenarioError(f"unknown schema {name!r}; available: {', '.join(sorted(schemas))}", value=name)
     text = json.dumps(schemas[name](), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
@@ -388,6 +288,6 @@ def register(root: typer.Typer) -> None:
     Parameters
     ----------
     root : typer.Typer
-        A group made by :func:`new_app`.
+        The ``paratrace`` group (:func:`optimize.root.new_app`).
     """
     root.registered_commands.extend(app.registered_commands)

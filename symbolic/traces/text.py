@@ -1,4 +1,4 @@
-"""Text rendering of an evaluation for ``paratrace status`` (rich tables).
+"""The text writer: an evaluation rendered for ``paratrace status`` (rich tables).
 
 Shows, for one scenario: the status with ``s(p)``/``a(p)`` and the gold
 status, the grounded labelling of every argument, the attacks (active, or
@@ -17,10 +17,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from symbolic.engine.attack_table import KINDS, AttackTable
+from symbolic.engine.results import KINDS, AttackTable, Evaluation, Label
 from symbolic.scenario.labels import Status
 from symbolic.scenario.model import Scenario
-from symbolic.engine.results import Evaluation, Label
 
 __all__ = ["STATUS_STYLE", "TABLE_LIMIT", "evaluation_renderable", "render_text"]
 
