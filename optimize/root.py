@@ -90,7 +90,7 @@ def main() -> None:
     runs :data:`app`.
     """
     from experiments.runner.signals import end_on_signals
-    from symbolic.commands.cli import debug_enabled
+    from symbolic.commands.cli import debug_enabled, finish_output
     from symbolic.support.redact import install_log_redaction
 
     end_on_signals()
@@ -102,4 +102,8 @@ def main() -> None:
         # DSPy's "LM response was truncated ...; increase max_tokens": paratrace reports every
         # reply cut at its token bound itself, per case ("not scored (N token/time limits)").
         logging.getLogger("dspy.clients.lm").addFilter(_not_truncation)
-    app(prog_name="paratrace")
+    try:
+        app(prog_name="paratrace")
+    except SystemExit as done:
+        raise SystemExit(finish_output(done.code)) from None
+    raise SystemExit(finish_output(0))

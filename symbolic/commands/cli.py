@@ -31,7 +31,7 @@ from typer.core import TyperGroup
 from symbolic.support.collector import collected_between, gc_paused
 from symbolic.errors import ParatraceError, PriorityCycleWarning, ScenarioError
 
-__all__ = ["CliContext", "GuardedGroup", "app", "debug_enabled", "new_app", "register"]
+__all__ = ["CliContext", "GuardedGroup", "app", "debug_enabled", "finish_output", "new_app", "register"]
 
 
 def _one_line(text: str) -> str:
@@ -83,8 +83,68 @@ class GuardedGroup(TyperGroup):
 
 
 def _os_reason(exc: OSError) -> str:
+    if not exc.filename and _stdout_unwritable():
+        # A write without a file name that fails again on standard output: the output (a full disk under `> file`).
+        return _stdout_reason(exc)
     where = f"{exc.filename}: " if exc.filename else ""
     return where + _one_line(exc.strerror or exc)
+
+
+def _stdout_reason(exc: OSError) -> str:
+    return f"standard output: cannot write: {_one_line(exc.strerror or exc)}; the output is incomplete"
+
+
+def _stdout_unwritable() -> bool:
+    """Whether standard output refuses what it holds; if so, what it holds is dropped (see :func:`_drop_stdout`)."""
+    try:
+        sys.stdout.flush()
+        return False
+    except (OSError, ValueError):
+        _drop_stdout()
+        return True
+
+
+def _drop_stdout() -> None:
+    """Point standard output at ``/dev/null`` and flush it there, so the interpreter's own flush at exit
+    cannot fail a second time (Python prints "Exception ignored ..." and exits 120 when it does)."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, sys.stdout.fileno())
+        finally:
+            os.close(null)
+        sys.stdout.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def finish_output(code):
+    """Flush standard output at the end of a command; a refused flush is one error line and exit code 2.
+
+    A command's output sits in Python's buffer until the process ends; when
+    it goes to a file on a full disk, the last flush fails.  That is said
+    as any other refusal (``paratrace: error: standard output: cannot write:
+    No space left on device; ...``) instead of Python's traceback-like
+    "Exception ignored" and exit code 120.
+
+    Parameters
+    ----------
+    code : int or None
+        The command's exit code (``SystemExit.code``).
+
+    Returns
+    -------
+    int or None
+        ``code``, or 2 when the output could not be written and the command had succeeded.
+    """
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError) as exc:
+        _drop_stdout()
+        if isinstance(exc, OSError):
+            typer.echo(f"paratrace: error: {_clean(_stdout_reason(exc))}", err=True)
+        return 2 if code in (0, None) else code
+    return code
 
 
 @dataclass(frozen=True, slots=True)

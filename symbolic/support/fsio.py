@@ -30,7 +30,7 @@ from typing import BinaryIO
 from symbolic.errors import LocatedError, SymbolicError
 
 __all__ = ["PathError", "check_input", "check_output", "input_problem", "open_input", "output_problem",
-           "read_bytes", "read_text", "write_atomic"]
+           "read_bytes", "read_text", "write_atomic", "write_failure"]
 
 
 class PathError(LocatedError, SymbolicError):
@@ -297,6 +297,38 @@ def read_text(path, *, max_bytes: int = 64 * 1024 * 1024, error=PathError, follo
                      path) from None
 
 
+#: What a write refused for lack of room says after the reason.
+_NO_ROOM = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC), errno.EFBIG)
+
+
+def write_failure(path, exc: OSError, *, error=PathError, kept: str = "the file was left as it was",
+                  then: str = "run the command again") -> Exception:
+    """The typed error for a write the file system refused (a full disk, a quota, an I/O error).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file being written (named first).
+    exc : OSError
+        The refusal (``exc.strerror`` is the reason).
+    error : type, optional
+        The error class (as :func:`check_input`).
+    kept : str, optional
+        What was kept of the file.
+    then : str, optional
+        What to do once there is room again.
+
+    Examples
+    --------
+    >>> import errno
+    >>> print(write_failure("a", OSError(errno.ENOSPC, "No space left on device"), kept="kept", then="retry"))
+    a: cannot write: No space left on device; kept (free space, then retry)
+    """
+    reason = exc.strerror or str(exc)
+    hint = f" (free space, then {then})" if exc.errno in _NO_ROOM else ""
+    return _error(error, f"cannot write: {reason}; {kept}{hint}", path)
+
+
 def write_atomic(path, data: bytes | str, *, error=PathError) -> Path:
     """Write ``data`` to ``path`` through a temporary file and a rename.
 
@@ -322,15 +354,18 @@ def write_atomic(path, data: bytes | str, *, error=PathError) -> Path:
     Raises
     ------
     error
-        If the path may not be written (:func:`output_problem`).
-    OSError
-        If the directory is not writable.
+        If the path may not be written (:func:`output_problem`), or the file
+        system refused the write (a full disk: :func:`write_failure`, naming
+        the path; the previous file is untouched).
     """
     if isinstance(data, str):
         data = data.encode("utf-8")
     target = check_output(path, error=error)
     directory = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise write_failure(path, exc, error=error) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -340,10 +375,12 @@ def write_atomic(path, data: bytes | str, *, error=PathError) -> Path:
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(exc, OSError):
+            raise write_failure(path, exc, error=error) from None
         raise
     return target
