@@ -15,8 +15,10 @@ internal error exits with code 1 and a short message (set
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import sys
 import warnings
 from collections.abc import Callable, Mapping
@@ -83,11 +85,27 @@ class GuardedGroup(TyperGroup):
 
 
 def _os_reason(exc: OSError) -> str:
-    if not exc.filename and _stdout_unwritable():
-        # A write without a file name that fails again on standard output: the output (a full disk under `> file`).
+    if not exc.filename and (_stdout_unwritable() or (exc.errno in _NO_ROOM and _stdout_full())):
+        # A write without a file name (every file paratrace writes is named by its errors) that standard output
+        # refuses too, or whose file system is full: the output (a full disk under `> file`).
         return _stdout_reason(exc)
     where = f"{exc.filename}: " if exc.filename else ""
     return where + _one_line(exc.strerror or exc)
+
+
+_NO_ROOM = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC), errno.EFBIG)
+
+
+def _stdout_full() -> bool:
+    """Whether standard output is a file on a file system without room (its buffer then is dropped)."""
+    try:
+        fd = sys.stdout.fileno()
+        if not stat.S_ISREG(os.fstat(fd).st_mode) or os.fstatvfs(fd).f_bavail > 0:
+            return False
+    except (OSError, ValueError, AttributeError):
+        return False
+    _drop_stdout()
+    return True
 
 
 def _stdout_reason(exc: OSError) -> str:
