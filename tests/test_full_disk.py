@@ -3,9 +3,10 @@
 Each test mounts a small tmpfs (``mount -t tmpfs -o size=4m``), fills it with a
 filler file to leave a given number of bytes, and runs the command as a
 process with its output there: ``run`` writing ``results.jsonl`` and its
-reports, ``ask`` writing its answer (standard output redirected to a file on
-the disk), ``ingest -o`` writing its package; in the process, the optimizer's
-saved program, the run's ``tracking.json`` and the local server's record.
+reports, and its MLflow store; ``ask`` writing its answer (standard output
+redirected to a file on the disk) and opening its response cache; ``ingest
+-o`` writing its package; in the process, the optimizer's saved program, the
+run's ``tracking.json`` and the local server's record.
 
 What must hold: exit code 2 and exactly one line ``paratrace: error: FILE:
 cannot write: No space left on device; ...`` naming the file (``standard
@@ -158,6 +159,31 @@ def test_a_full_disk_while_the_reports_are_written_leaves_the_results_and_resume
     assert code == 0, err
     assert (run / "results.jsonl").read_bytes() == before
     assert "scripted/null" in (run / "reports" / "penalty_suite" / "summary.md").read_text(encoding="utf-8")
+
+
+def test_a_tracked_run_on_a_full_disk_stops_before_the_first_case_and_leaves_no_half_made_store(disk, tmp_path):
+    spec = _spec(tmp_path)
+    work = disk.root / "w"
+    disk.fill(leave=400 * 1024)  # room for the run's files, not for MLflow's tables
+    line = _refusal(*_run(["run", spec, "--no-cache", "--workdir", work], cwd=tmp_path))
+    assert f"sqlite:///{work}/mlflow.db: cannot write the MLflow store: database or disk is full" in line, line
+    assert not (work / "mlflow.db").exists() and _leftovers(work) == []
+    assert not (work / "runs" / "t" / "results.jsonl").exists()  # stopped before the first case
+    disk.free()
+    code, err = _run(["run", spec, "--no-cache", "--workdir", work, "--resume"], cwd=tmp_path)
+    assert code == 0, err
+    assert len(_records(work / "runs" / "t" / "results.jsonl")) == 14 and (work / "mlflow.db").is_file()
+
+
+def test_the_response_cache_on_a_full_disk_is_named_with_the_way_around_it(disk, tmp_path):
+    package = disk.root / "pkg.json"
+    package.write_text(json.dumps({"query": "Is a penalty due?", "evidence": EVIDENCE}), encoding="utf-8")
+    disk.fill()
+    line = _refusal(*_run(["ask", "-e", package, "--model", "scripted/null", "--config", "b1"], cwd=disk.root))
+    assert f"{disk.root}/.paratrace-cache: cannot open the response cache:" in line and "--no-cache" in line, line
+    code, err = _run(["ask", "-e", package, "--model", "scripted/null", "--config", "b1", "--no-cache"],
+                     cwd=disk.root)
+    assert code == 0, err
 
 
 @pytest.mark.parametrize("fmt", ["html", "json", "text"])
