@@ -45,7 +45,8 @@ REGISTRARS = (
 # Libraries that log every failed LM attempt with the full prompt-side validation
 # error; paratrace records those failures itself (re-ask log, raw text, hard
 # failure), so on the console they are noise.
-QUIET_LOGGERS = ("instructor", "LiteLLM", "litellm", "httpx")
+#: Loggers silenced unless PARATRACE_DEBUG is set (the last says "Creating initial MLflow database tables...").
+QUIET_LOGGERS = ("instructor", "LiteLLM", "litellm", "httpx", "mlflow.store.db.utils")
 
 
 def _contract_schemas() -> dict:
