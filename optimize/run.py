@@ -256,8 +256,6 @@ def run_optimization(spec: RunSpec, scenarios: Sequence[Scenario], out_dir: str 
     directory = save_program(program, out_dir, manifest)
     from symbolic.support.fsio import write_atomic
 
-    from .errors import OptimizeError
-
     write_atomic(directory / EVALUATION_FILE, _evaluation_json(before, after, split), error=OptimizeError)
     from .programs import load_program
 
