@@ -410,9 +410,11 @@ def _ended(returncode: int | None) -> str:
 
 
 def _log_tail(path: str | Path, lines: int = 5) -> str:
-    try:
-        text = Path(path).read_text(errors="replace").strip().splitlines()
-    except OSError:
+    from symbolic.support.fsio import PathError, read_tail
+
+    try:  # the path comes from the server's record: bounded and never blocking (a pipe, /dev/zero)
+        text = read_tail(path).decode("utf-8", "replace").strip().splitlines()
+    except (OSError, PathError):
         text = []
     tail = " | ".join(line.strip() for line in text[-lines:] if line.strip())
     return f"log {path}: {tail[-600:]}" if tail else f"log {path} is empty"

@@ -182,3 +182,16 @@ def test_local_llm_status_with_a_pipe_for_its_record_is_one_line(tmp_path):
     fifo.write_text('{"pid": "x", "port": 1}')
     done = _paratrace(["local-llm", "status"], tmp_path, fifo, PARATRACE_CACHE_DIR=str(tmp_path / "cache"))
     assert done.returncode == 3 and done.stdout.strip() == "not running" and "Traceback" not in done.stderr, done
+
+
+@pytest.mark.parametrize("log", ["fifo", "/dev/zero", "directory"])
+def test_the_log_named_by_a_server_record_is_read_bounded_and_never_blocking(records, tmp_path, log):
+    from assistant import local_llm
+
+    path = {"fifo": tmp_path / "server.log", "/dev/zero": Path("/dev/zero"), "directory": tmp_path}[log]
+    if log == "fifo":
+        os.mkfifo(path)
+    gone = 4_194_304 + 12_345  # above Linux's largest pid_max (2**22): no such process
+    records.write_text(json.dumps({"pid": gone, "port": 1, "model": "m", "log": str(path)}))
+    reason = _unblocked(local_llm.stale_reason, path if log == "fifo" else None)
+    assert reason.startswith("the recorded server (pid") and f"log {path} is empty" in reason, reason

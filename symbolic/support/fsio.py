@@ -30,7 +30,7 @@ from typing import BinaryIO
 from symbolic.errors import LocatedError, SymbolicError
 
 __all__ = ["PathError", "check_input", "check_output", "input_problem", "open_input", "output_problem",
-           "read_bytes", "read_text", "write_atomic", "write_failure"]
+           "read_bytes", "read_tail", "read_text", "write_atomic", "write_failure"]
 
 
 class PathError(LocatedError, SymbolicError):
@@ -285,6 +285,29 @@ def read_bytes(path, *, max_bytes: int = 64 * 1024 * 1024, error=PathError, foll
     if len(data) > max_bytes:
         raise _error(error, f"file is over the limit of {max_bytes} bytes", path)
     return data
+
+
+def read_tail(path, max_bytes: int = 64 * 1024, *, error=PathError) -> bytes:
+    """The last ``max_bytes`` bytes of a regular file (a log's tail), opened by :func:`open_input`.
+
+    A named pipe, a device or a directory is refused (``error``), never read
+    or waited on, and a large file costs ``max_bytes`` of memory, not its size.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> log = os.path.join(tempfile.mkdtemp(), "server.log")
+    >>> _ = open(log, "w").write("a" * 100 + "last line")
+    >>> read_tail(log, 9)
+    b'last line'
+    """
+    with open_input(path, error=error) as handle:
+        size = os.fstat(handle.fileno()).st_size
+        try:
+            handle.seek(max(0, size - max_bytes))
+            return handle.read(max_bytes)
+        except OSError as exc:
+            raise _error(error, exc.strerror or str(exc), path) from None
 
 
 def read_text(path, *, max_bytes: int = 64 * 1024 * 1024, error=PathError, follow_links: bool = True) -> str:
