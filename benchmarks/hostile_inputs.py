@@ -56,13 +56,13 @@ def check_documents(p: Probe, bombs: bool) -> None:
         (p.work / "out.json").unlink(missing_ok=True)
     pdfs = {
         "garbage after the header": (b"%PDF-1.4\n" + os.urandom(2000), (2,)),
-        "truncated text PDF": (H.textH.pdf()[:300], (2,)),
-        "encrypted (said once)": (H.encryptedH.pdf(), (2,)),
+        "truncated text PDF": (H.text_pdf()[:300], (2,)),
+        "encrypted (said once)": (H.encrypted_pdf(), (2,)),
         "cyclic page tree": (H.pdf([b"<< /Type /Catalog /Pages 2 0 R >>",
                                    b"<< /Type /Pages /Kids [2 0 R] /Count 1 >>"]), (2,)),
         "no text layer": (H.pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
                                 b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>"]), (2,)),
-        "a text PDF (control)": (H.textH.pdf(), (0,)),
+        "a text PDF (control)": (H.text_pdf(), (0,)),
         "arrays nested 100,000 deep": (H.pdf([b"<< /Type /Catalog /Pages 2 0 R >>",
                                              b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
                                              b"<< /Type /Page /Parent 2 0 R /MediaBox " + b"[" * 100_000
