@@ -159,6 +159,8 @@ def finish_output(code):
         sys.stdout.flush()
     except (OSError, ValueError) as exc:
         _drop_stdout()
+        if isinstance(exc, BrokenPipeError):  # the reader went away (`paratrace ... | head`): nothing to say
+            return code
         if isinstance(exc, OSError):
             typer.echo(f"paratrace: error: {_clean(_stdout_reason(exc))}", err=True)
         return 2 if code in (0, None) else code
