@@ -91,18 +91,23 @@ def check_endpoints(p: Probe) -> None:
         p.record("endpoint", "run --resume: finishes once the endpoint is back", code == 0,
                  err.decode("utf-8", "replace")[-300:])
         server.mode = "500"
+        p.cli("endpoint", "serve: refuses to start on a failing backbone (its preflight), naming it",
+              ["serve", "--model", "openai/stub", "--api-base", url, "--port", free_port()], says=("openai/stub",))
+        server.mode = "ok"  # up, then failing: what a running service answers
         port = free_port()
         serve = subprocess.Popen([*PARATRACE, "serve", "--model", "openai/stub", "--api-base", url, "--port", str(port),
                                   "--log-level", "warning", "--lm-timeout", "10", "--timeout", "60"], cwd=p.work,
                                  env=paratrace_env(p.work), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        check_service(p, serve, f"http://127.0.0.1:{port}", dead_backbone=True)
+        check_service(p, serve, f"http://127.0.0.1:{port}", dead_backbone=True,
+                      on_ready=lambda: setattr(server, "mode", "500"))
     finally:
         server.shutdown()
         server.server_close()
 
 
-def check_service(p: Probe, serve: subprocess.Popen, url: str, dead_backbone: bool = False) -> None:
-    """Lone surrogates and bidi controls in every field, and a dead backbone, through ``paratrace serve``."""
+def check_service(p: Probe, serve: subprocess.Popen, url: str, dead_backbone: bool = False, on_ready=None) -> None:
+    """Lone surrogates and bidi controls in every field, and a dead backbone, through ``paratrace serve``
+    (``on_ready()`` is called once it answers ``/health``)."""
     import httpx
 
     try:
@@ -116,6 +121,8 @@ def check_service(p: Probe, serve: subprocess.Popen, url: str, dead_backbone: bo
                     break
             except httpx.TransportError:
                 time.sleep(0.2)
+        if on_ready is not None:
+            on_ready()
         with httpx.Client(base_url=url, timeout=SAFETY_NET_S) as client:
             if dead_backbone:
                 answer = client.post("/v1/ask", json={"query": "Is a penalty due?", "evidence": EVIDENCE})
