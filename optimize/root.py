@@ -107,4 +107,6 @@ def main() -> None:
         app(prog_name="paratrace")
     except SystemExit as done:
         raise SystemExit(finish_output(done.code)) from None
-    raise SystemExit(finish_output(0))
+    code = finish_output(0)  # typer's app exits through SystemExit; a plain return only when embedded
+    if code:
+        raise SystemExit(code)
