@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -104,11 +105,21 @@ class ResponseCache:
     """
 
     def __init__(self, directory: str | Path):
+        import sqlite3
+
         import diskcache
 
+        from .errors import AssistantError
+
         self.directory = Path(directory)
-        self.directory.mkdir(parents=True, exist_ok=True)
-        self._store = diskcache.Cache(str(self.directory))
+        self._unwritable = False
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            self._store = diskcache.Cache(str(self.directory))
+        except (OSError, sqlite3.Error) as exc:  # a full disk, a read-only or damaged cache
+            reason = getattr(exc, "strerror", None) or str(exc)
+            raise AssistantError(f"{self.directory}: cannot open the response cache: {reason} (free space or "
+                                 "repair it, or pass --no-cache)") from None
 
     def get(self, key: str):
         """The stored reply as a response object (``cache_hit`` set, usage empty), or ``None``."""
@@ -130,7 +141,16 @@ class ResponseCache:
         """Store a validated reply (a dict or an object with ``model_dump``)."""
         plain = response.model_dump() if hasattr(response, "model_dump") else dict(response)
         plain = {k: v for k, v in plain.items() if k not in ("cache_hit", "usage")}
-        self._store.set(key, json.dumps(plain, ensure_ascii=False, default=str))
+        if self._unwritable:
+            return
+        import sqlite3
+
+        try:
+            self._store.set(key, json.dumps(plain, ensure_ascii=False, default=str))
+        except (OSError, sqlite3.Error) as exc:  # a full disk: the reply is kept, only not cached
+            self._unwritable = True
+            logging.getLogger(__name__).warning("%s: replies are no longer cached: %s", self.directory,
+                                                getattr(exc, "strerror", None) or exc)
 
     def clear(self) -> int:
         """Remove every entry; returns how many there were."""

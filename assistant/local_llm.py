@@ -115,6 +115,44 @@ class ServerInfo:
         return f"http://127.0.0.1:{self.port}/v1"
 
 
+_MAX_STATE_BYTES = 64 * 1024
+
+
+def _read_state(path: Path) -> ServerInfo:
+    """The server recorded in ``path``, read by :func:`symbolic.support.fsio.read_bytes` (bounded, never blocking).
+
+    Raises
+    ------
+    FileNotFoundError
+        When there is no record.
+    ValueError
+        When the record is damaged (truncated, not JSON, fields missing or of the wrong type): a stale record.
+    LocalModelError
+        When the path is not a regular file (a named pipe, a directory...), naming it.
+    """
+    from symbolic.support.fsio import input_problem, read_bytes
+
+    if input_problem(path) == "no such file":
+        raise FileNotFoundError(path)
+    data = read_bytes(path, max_bytes=_MAX_STATE_BYTES, error=LocalModelError)
+    try:
+        record = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not UTF-8") from exc
+    types = {"pid": int, "port": int, "model": str, "log": str, "alias": str}
+    if (not isinstance(record, dict) or set(record) - set(types) or not {"pid", "port", "model", "log"} <= set(record)
+            or not all(isinstance(record[k], types[k]) and not isinstance(record[k], bool) for k in record)):
+        raise ValueError(f"{path}: not a server record")
+    return ServerInfo(**record)
+
+
+def _write_state(path: Path, info: ServerInfo) -> None:
+    """Record ``info`` in ``path`` through a temporary file and a rename (a full disk leaves no half record)."""
+    from symbolic.support.fsio import write_atomic
+
+    write_atomic(path, json.dumps(asdict(info)), error=LocalModelError)
+
+
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
@@ -155,8 +193,8 @@ def _alive(pid: int) -> bool:
 def stale_reason(model: str = DEFAULT_LOCAL_MODEL) -> str | None:
     """Why the model's recorded server is gone (its pid and log tail), or ``None`` if none is recorded or it lives."""
     try:
-        info = ServerInfo(**json.loads(_state_file(model).read_text()))
-    except (OSError, ValueError, TypeError):
+        info = _read_state(_state_file(model))
+    except (OSError, ValueError, LocalModelError):
         return None
     if _alive(info.pid) and _listening(info.port):
         return None
@@ -171,11 +209,11 @@ def status(model: str = DEFAULT_LOCAL_MODEL) -> ServerInfo | None:
     queue on it rather than start a second copy of the model.
     """
     path = _state_file(model)
-    if not path.exists():
-        return None
     try:
-        info = ServerInfo(**json.loads(path.read_text()))
-    except (ValueError, TypeError):
+        info = _read_state(path)
+    except FileNotFoundError:
+        return None
+    except ValueError:
         path.unlink(missing_ok=True)
         return None
     if _alive(info.pid) and _listening(info.port):
@@ -293,7 +331,7 @@ def _start(spec, port: int | None, *, n_ctx: int, threads: int | None, timeout: 
     try:
         with _signals_end_the_wait():
             if _wait_healthy(proc, port, timeout, log_path):
-                state.write_text(json.dumps(asdict(info)))
+                _write_state(state, info)
                 return info
     except BaseException:  # a signal (KeyboardInterrupt, SystemExit) or a failure while waiting
         _terminate(proc.pid)  # in its own session: nothing else would stop it
@@ -369,11 +407,11 @@ def _terminate(pid: int, grace: float = 10.0) -> None:
 def stop_server(model: str = DEFAULT_LOCAL_MODEL) -> bool:
     """Stop the model's recorded server; ``False`` when none was running."""
     path = _state_file(model)
-    if not path.exists():
-        return False
     try:
-        info = ServerInfo(**json.loads(path.read_text()))
-    except (ValueError, TypeError):
+        info = _read_state(path)
+    except FileNotFoundError:
+        return False
+    except ValueError:
         path.unlink(missing_ok=True)
         return False
     running = _alive(info.pid)
@@ -399,9 +437,11 @@ def _ended(returncode: int | None) -> str:
 
 
 def _log_tail(path: str | Path, lines: int = 5) -> str:
-    try:
-        text = Path(path).read_text(errors="replace").strip().splitlines()
-    except OSError:
+    from symbolic.support.fsio import PathError, read_tail
+
+    try:  # the path comes from the server's record: bounded and never blocking (a pipe, /dev/zero)
+        text = read_tail(path).decode("utf-8", "replace").strip().splitlines()
+    except (OSError, PathError):
         text = []
     tail = " | ".join(line.strip() for line in text[-lines:] if line.strip())
     return f"log {path}: {tail[-600:]}" if tail else f"log {path} is empty"
@@ -423,8 +463,8 @@ def server_failure(base_url: str) -> str | None:
             return f"the embedded llama.cpp server (pid {info.pid}) {_ended(code)}{hint}; {_log_tail(info.log)}"
     for path in _state_files():
         try:
-            info = ServerInfo(**json.loads(path.read_text()))
-        except (OSError, ValueError, TypeError):
+            info = _read_state(path)
+        except (OSError, ValueError, LocalModelError):
             continue
         if info.base_url == base_url.rstrip("/") and not _alive(info.pid):
             return f"the embedded llama.cpp server (pid {info.pid}) is no longer running; {_log_tail(info.log)}"
@@ -433,7 +473,10 @@ def server_failure(base_url: str) -> str | None:
 
 def _stop_owned() -> None:
     for model, pid in _OWNED:
-        info = status(model)
+        try:
+            info = status(model)
+        except LocalModelError:  # its state file was replaced by something else: stop the process itself
+            info = None
         if info is not None and info.pid == pid:
             stop_server(model)
         elif _alive(pid):

@@ -40,16 +40,19 @@ from xml.sax.saxutils import escape
 
 
 def _load(path: Path, name: str):
-    """A module of this folder by its file (the folder is not put on ``sys.path``: its ``assistant.py``
-    would hide the ``assistant`` package)."""
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """A module by its file (``benchmarks/`` is not put on ``sys.path``: its ``assistant.py`` would hide the
+    ``assistant`` package); loaded once per process."""
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
 
 
-_GEN = _load(Path(__file__).with_name("ingest.py"), "_ingest_generators")  # the generators of benchmarks/ingest.py
-MB, _W, _clauses_text, _docx = _GEN.MB, _GEN._W, _GEN._clauses_text, _GEN._docx
+#: The document builders shared with the ingestion tests.
+_H = _load(Path(__file__).resolve().parents[1] / "tests" / "ingest" / "hostile_documents.py", "hostile_documents")
+MB, _W, _clauses_text, _docx = _H.MB, _H.W, _H.clauses_text, _H.docx
 
 __all__ = ["command", "main", "run_once", "series_inputs"]
 

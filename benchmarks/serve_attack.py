@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 import base64
-import io
+import importlib.util
 import json
 import os
 import socket
@@ -25,26 +25,31 @@ import subprocess
 import sys
 import threading
 import time
-import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 __all__ = ["attack_docx", "main"]
 
 ROOT = Path(__file__).resolve().parents[1]
-_W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
 VALID = {"query": "Is a penalty due?", "target": "Penalty(supplier)",
          "evidence": [{"id": "E-01", "text": "The supplier pays a penalty for late delivery.", "source": "Contract"}]}
 
 
+def _hostile_documents():
+    """``tests/ingest/hostile_documents.py`` (the builders shared with the ingestion tests), loaded by its file."""
+    if "hostile_documents" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("hostile_documents",
+                                                      ROOT / "tests" / "ingest" / "hostile_documents.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["hostile_documents"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["hostile_documents"]
+
+
 def attack_docx(paragraphs: int = 61_680) -> bytes:
-    """A DOCX of ``paragraphs`` one-character paragraphs (about 57 KB for 61,680)."""
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("[Content_Types].xml", "<Types/>")
-        archive.writestr("word/document.xml", f"<w:document {_W}><w:body>".encode()
-                         + b"<w:p><w:r><w:t>x</w:t></w:r></w:p>" * paragraphs + b"</w:body></w:document>")
-    return out.getvalue()
+    """A DOCX of ``paragraphs`` one-character paragraphs (deflated: 6.5 KB for 61,680)."""
+    h = _hostile_documents()
+    return h.docx(h.one_char_xml(paragraphs))
 
 
 def _free_port() -> int:

@@ -285,13 +285,37 @@ def save_program(program, directory: str | Path, manifest: Manifest) -> Path:
     from assistant.configs import build
 
     _check_predictors(program, build(manifest.config), manifest.config, "program")
+    import os
+
+    from symbolic.support.fsio import write_atomic, write_failure
+
+    from .errors import OptimizeError
+
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     state_path = directory / PROGRAM_FILE
-    program.save(str(state_path))
+    # DSPy writes the file itself: into a temporary file, renamed once whole (a full disk leaves the old one).
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{PROGRAM_FILE}.", suffix=".json")
+        os.close(fd)
+        program.save(tmp)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, state_path)
+    except OSError as exc:
+        raise write_failure(state_path, exc, error=OptimizeError) from None
+    except RuntimeError as exc:  # DSPy wraps the file system's refusal ("Failed to save state to ...")
+        if isinstance(exc.__context__, OSError):
+            raise write_failure(state_path, exc.__context__, error=OptimizeError) from None
+        raise
+    finally:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
     manifest = replace(manifest, program_sha256=_sha256(state_path))
     text = json.dumps(manifest.to_dict(), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
-    (directory / MANIFEST_FILE).write_text(text, encoding="utf-8")
+    write_atomic(directory / MANIFEST_FILE, text, error=OptimizeError)
     return directory
 
 

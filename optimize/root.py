@@ -16,8 +16,11 @@ internal error exits with code 1 and a short message (set
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
+import stat
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -37,8 +40,8 @@ from symbolic.errors import ParatraceError
 from . import cli as optimize_cli
 from .serve import cli as serve_cli
 
-__all__ = ["CliContext", "GuardedGroup", "QUIET_LOGGERS", "REGISTRARS", "app", "compose", "debug_enabled", "main",
-           "new_app"]
+__all__ = ["CliContext", "GuardedGroup", "QUIET_LOGGERS", "REGISTRARS", "app", "compose", "debug_enabled",
+           "finish_output", "main", "new_app"]
 
 def _one_line(text) -> str:
     """One line with control sequences escaped (a file name cannot drive the terminal)."""
@@ -89,8 +92,86 @@ class GuardedGroup(TyperGroup):
 
 
 def _os_reason(exc: OSError) -> str:
+    if not exc.filename and (_stdout_unwritable() or (exc.errno in _NO_ROOM and _stdout_full())):
+        # A write without a file name (every file paratrace writes is named by its errors) that standard output
+        # refuses too, or whose file system is full: the output (a full disk under `> file`).
+        return _stdout_reason(exc)
     where = f"{exc.filename}: " if exc.filename else ""
     return where + _one_line(exc.strerror or exc)
+
+
+_NO_ROOM = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC), errno.EFBIG)
+
+
+def _stdout_full() -> bool:
+    """Whether standard output is a file on a file system without room (its buffer then is dropped)."""
+    try:
+        fd = sys.stdout.fileno()
+        if not stat.S_ISREG(os.fstat(fd).st_mode) or os.fstatvfs(fd).f_bavail > 0:
+            return False
+    except (OSError, ValueError, AttributeError):
+        return False
+    _drop_stdout()
+    return True
+
+
+def _stdout_reason(exc: OSError) -> str:
+    return f"standard output: cannot write: {_one_line(exc.strerror or exc)}; the output is incomplete"
+
+
+def _stdout_unwritable() -> bool:
+    """Whether standard output refuses what it holds; if so, what it holds is dropped (see :func:`_drop_stdout`)."""
+    try:
+        sys.stdout.flush()
+        return False
+    except (OSError, ValueError):
+        _drop_stdout()
+        return True
+
+
+def _drop_stdout() -> None:
+    """Point standard output at ``/dev/null`` and flush it there, so the interpreter's own flush at exit
+    cannot fail a second time (Python prints "Exception ignored ..." and exits 120 when it does)."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, sys.stdout.fileno())
+        finally:
+            os.close(null)
+        sys.stdout.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def finish_output(code):
+    """Flush standard output at the end of a command; a refused flush is one error line and exit code 2.
+
+    A command's output sits in Python's buffer until the process ends; when
+    it goes to a file on a full disk, the last flush fails.  That is said
+    as any other refusal (``paratrace: error: standard output: cannot write:
+    No space left on device; ...``) instead of Python's traceback-like
+    "Exception ignored" and exit code 120.
+
+    Parameters
+    ----------
+    code : int or None
+        The command's exit code (``SystemExit.code``).
+
+    Returns
+    -------
+    int or None
+        ``code``, or 2 when the output could not be written and the command had succeeded.
+    """
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError) as exc:
+        _drop_stdout()
+        if isinstance(exc, BrokenPipeError):  # the reader went away (`paratrace ... | head`): nothing to say
+            return code
+        if isinstance(exc, OSError):
+            typer.echo(f"paratrace: error: {_clean(_stdout_reason(exc))}", err=True)
+        return 2 if code in (0, None) else code
+    return code
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +240,8 @@ REGISTRARS = (
 # Libraries that log every failed LM attempt with the full prompt-side validation
 # error; paratrace records those failures itself (re-ask log, raw text, hard
 # failure), so on the console they are noise.
-QUIET_LOGGERS = ("instructor", "LiteLLM", "litellm", "httpx")
+#: Loggers silenced unless PARATRACE_DEBUG is set (the last says "Creating initial MLflow database tables...").
+QUIET_LOGGERS = ("instructor", "LiteLLM", "litellm", "httpx", "mlflow.store.db.utils")
 
 
 def _contract_schemas() -> dict:
@@ -215,4 +297,10 @@ def main() -> None:
         # DSPy's "LM response was truncated ...; increase max_tokens": paratrace reports every
         # reply cut at its token bound itself, per case ("not scored (N token/time limits)").
         logging.getLogger("dspy.clients.lm").addFilter(_not_truncation)
-    app(prog_name="paratrace")
+    try:
+        app(prog_name="paratrace")
+    except SystemExit as done:
+        raise SystemExit(finish_output(done.code)) from None
+    code = finish_output(0)  # typer's app exits through SystemExit; a plain return only when embedded
+    if code:
+        raise SystemExit(code)

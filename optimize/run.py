@@ -265,7 +265,9 @@ def run_optimization(spec: RunSpec, scenarios: Sequence[Scenario], out_dir: str 
                         reflection_model=spec.reflection_model or "", reflection_api_base=reflection_endpoint,
                         reflection_api_key_env=spec.reflection_api_key_env or "")
     directory = save_program(program, out_dir, manifest)
-    (directory / EVALUATION_FILE).write_text(_evaluation_json(before, after, split), encoding="utf-8")
+    from symbolic.support.fsio import write_atomic
+
+    write_atomic(directory / EVALUATION_FILE, _evaluation_json(before, after, split), error=OptimizeError)
     from .programs import load_program
 
     return RunOutcome(directory, load_program(directory).manifest, before, after, split, program, seconds)

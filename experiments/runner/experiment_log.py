@@ -46,12 +46,33 @@ _UID_FILE = "tracking.json"
 
 
 def run_uid(root: str | Path) -> str:
-    """The tracking id of a run directory (created once, kept in ``tracking.json``)."""
+    """The tracking id of a run directory (created once, kept in ``tracking.json``).
+
+    The file is read as the rest of the run state (bounded, never blocking,
+    strict JSON: :func:`~experiments.runner.state.read_state_json`) and
+    written through a temporary file and a rename.
+
+    Raises
+    ------
+    ExperimentError
+        When ``tracking.json`` is not a regular file or not a record of the
+        run's id (truncated, edited), naming it and the repair.
+    """
+    from symbolic.support.fsio import write_atomic
+
+    from ..errors import ExperimentError
+    from .state import read_state_json
+
     path = Path(root) / _UID_FILE
-    if path.exists():
-        return json.loads(path.read_text(encoding="utf-8"))["run_uid"]
+    repair = (f"delete {path} to have a new one written (the MLflow runs of earlier attempts then stay "
+              "apart from this run's)")
+    if path.exists() or path.is_symlink():
+        uid = read_state_json(path, "the run's tracking id", repair).get("run_uid")
+        if not isinstance(uid, str) or not uid or len(uid) > 64 or not uid.isalnum():
+            raise ExperimentError(f"{path}: the run's tracking id is damaged (run_uid {uid!r:.80}); {repair}")
+        return uid
     uid = uuid.uuid4().hex
-    path.write_text(json.dumps({"run_uid": uid}) + "\n", encoding="utf-8")
+    write_atomic(path, json.dumps({"run_uid": uid}) + "\n", error=ExperimentError)
     return uid
 
 

@@ -65,8 +65,11 @@ class RunLock:
             os.close(fd)
             raise ExperimentError(f"run {self.root} is in use by another paratrace process (pid {holder}); "
                                   "wait for it to finish, or stop it, then resume") from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        except OSError:
+            pass  # the pid only names the holder to a second process (a full disk: "pid unknown"); the lock holds
         self._fd = fd
         return self
 

@@ -3,7 +3,9 @@ report and track one experiment spec."""
 
 from __future__ import annotations
 
+import errno
 import json
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
@@ -142,12 +144,15 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
         mlflow = uid = None
         if track:
             from .experiment_log import mark_stale_runs, run_uid
-            from .tracking import setup_mlflow
+            from .tracking import default_tracking_uri, prepare_store, setup_mlflow
 
             mlflow = setup_mlflow(workdir, autolog_dspy=False, tracking_uri=tracking_uri)
+            with _store_writes(workdir, tracking_uri, "nothing was run yet"):
+                prepare_store(default_tracking_uri(workdir, tracking_uri))
             uid = run_uid(paths.root)
             if resume:
-                mark_stale_runs(mlflow, list(suites), uid)
+                with _store_writes(workdir, tracking_uri, "nothing was run yet"):
+                    mark_stale_runs(mlflow, list(suites), uid)
         log = ResultLog(paths.results)
         limiters = {b.name: RateLimiter(b.rate_per_minute) for b in spec.backbones}
         todo = len(tasks) - len(done)
@@ -163,8 +168,36 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
             )
         compact_superseded(paths.results)  # a case run again keeps only its new record
         scores = tuple(score_log(log, suites, paths.reports, seed=spec.seed))
-        ids = _log_mlflow(spec, scores, man, log, suites, mlflow, uid) if track and scores else ()
+        with _store_writes(workdir, tracking_uri, f"{paths.results.name} and the reports are kept"):
+            ids = _log_mlflow(spec, scores, man, log, suites, mlflow, uid) if track and scores else ()
     return ExperimentRun(paths, est, summary, scores, ids)
+
+
+_FULL = ("database or disk is full", "disk i/o error", "no space left on device")
+
+
+@contextmanager
+def _store_writes(workdir: Path, tracking_uri: str | None, kept: str):
+    """A tracking store that cannot be written for lack of room (SQLite's "database or disk is full"
+    wrapped by SQLAlchemy and MLflow) becomes one typed error naming the store."""
+    try:
+        yield
+    except Exception as exc:  # noqa: BLE001 - only a full store is turned into a typed error; the rest is raised
+        chain, seen = [], exc
+        while seen is not None and len(chain) < 10:
+            chain.append(seen)
+            seen = seen.__cause__ or seen.__context__
+        from .tracking import default_tracking_uri
+
+        if any("_alembic_tmp_" in str(e) for e in chain):
+            raise ExperimentError(f"{default_tracking_uri(workdir, tracking_uri)}: the MLflow store is damaged (an "
+                                  "upgrade of its tables was cut short, as by a full disk); move it away to have a "
+                                  f"new one created, or pass --no-track; {kept}") from None
+        if not any(isinstance(e, OSError) and e.errno == errno.ENOSPC or any(m in str(e).lower() for m in _FULL)
+                   for e in chain):
+            raise
+        raise ExperimentError(f"{default_tracking_uri(workdir, tracking_uri)}: cannot write the MLflow store: "
+                              f"database or disk is full; {kept} (free space, then run again with --resume)") from None
 
 
 def _manifest(spec: ExperimentSpec, files, paths: RunPaths) -> dict:

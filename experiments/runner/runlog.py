@@ -112,10 +112,46 @@ class ResultLog:
         return {key for key, r in self.latest().items() if r.get("outcome") not in retry}
 
     def append(self, key: RunKey, record: dict) -> None:
-        """Append one record for ``key`` and make it durable before returning."""
-        line = json.dumps({"key": key.as_dict(), **record}, sort_keys=True, ensure_ascii=False)
+        """Append one record for ``key`` and make it durable before returning.
+
+        A write the file system refuses (a full disk) takes the log back to
+        its length before the record, so no torn line is left and every
+        record written before stays whole.
+
+        Raises
+        ------
+        ExperimentError
+            When the record could not be written, naming the log (``cannot
+            write: No space left on device; ...``): ``--resume`` runs the
+            case again once there is room.
+        """
+        data = (json.dumps({"key": key.as_dict(), **record}, sort_keys=True, ensure_ascii=False) + "\n").encode()
         flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)  # never through a link
-        with self._lock, os.fdopen(os.open(self.path, flags, 0o666), "a", encoding="utf-8") as fh:
-            fh.write(line + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
+        with self._lock:
+            try:
+                fd = os.open(self.path, flags, 0o666)
+            except OSError as exc:
+                raise self._unwritten(exc) from None
+            try:
+                size = os.fstat(fd).st_size  # one writer (the run's lock): the record starts here
+                try:
+                    view = memoryview(data)
+                    while view:
+                        view = view[os.write(fd, view):]
+                    os.fsync(fd)
+                except OSError as exc:
+                    try:
+                        os.ftruncate(fd, size)  # no partial record
+                        os.fsync(fd)
+                    except OSError:
+                        pass  # a torn line is still moved aside (reported) by the next resume
+                    raise self._unwritten(exc) from None
+            finally:
+                os.close(fd)
+
+    def _unwritten(self, exc: OSError) -> ExperimentError:
+        from symbolic.support.fsio import write_failure
+
+        return write_failure(self.path, exc, error=ExperimentError,
+                             kept="every record written before is kept, this case is not recorded",
+                             then="continue with --resume")

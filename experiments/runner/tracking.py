@@ -45,8 +45,8 @@ from .manifest import redact
 
 __all__ = ["ARTIFACTS_DIRNAME", "BENCHMARK_METRICS", "GroupLog", "RUN_TAG", "RUNS_TABLE_QUERY", "SHARED_VIEW",
            "SHARED_VIEW_KEY", "default_tracking_uri", "interval_metrics", "local_artifact_root", "log_group",
-           "log_table", "metric_tags", "metrics_table", "parent_run", "runs_table_url", "setup_mlflow",
-           "use_experiment", "workdir_store_uri"]
+           "log_table", "metric_tags", "metrics_table", "parent_run", "prepare_store", "runs_table_url",
+           "setup_mlflow", "use_experiment", "workdir_store_uri"]
 
 # The UI opens an experiment on its runs table (not on the GenAI overview) with this query.
 RUNS_TABLE_QUERY = "workflowType=machine_learning"
@@ -81,6 +81,41 @@ def default_tracking_uri(workdir: str | Path = ".", tracking_uri: str | None = N
     if uri:
         return uri
     return workdir_store_uri(workdir)
+
+
+def prepare_store(uri: str) -> None:
+    """Create a SQLite store that does not exist yet whole, before anything is logged to it.
+
+    MLflow creates and upgrades a SQLite store's tables on first use, and on
+    SQLite that is not one transaction: a full disk during it leaves a store
+    no later command can open ("table _alembic_tmp_params already exists").
+    So a new store is created under a temporary name next to it and renamed
+    into place once complete; on failure the temporary file is removed and
+    there is still no store.  Other URIs (a server, an existing file) are
+    left to MLflow.
+    """
+    if not uri.startswith("sqlite:///"):
+        return
+    path = Path(uri[len("sqlite:///"):])
+    if path.exists() or path.is_symlink():
+        return
+    import mlflow
+
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        client = mlflow.MlflowClient(tracking_uri=f"sqlite:///{tmp}")
+        client.search_experiments(max_results=1)
+        engine = getattr(getattr(client._tracking_client, "store", None), "engine", None)
+        if engine is not None:
+            engine.dispose()
+        os.replace(tmp, path)
+    finally:
+        for leftover in (tmp, tmp.with_name(tmp.name + "-journal"), tmp.with_name(tmp.name + "-wal"),
+                         tmp.with_name(tmp.name + "-shm")):
+            try:
+                leftover.unlink()
+            except FileNotFoundError:
+                pass
 
 
 def workdir_store_uri(workdir: str | Path = ".") -> str:

@@ -189,9 +189,11 @@ def ui_links(base_url: str, tracking_uri: str) -> list[str]:
 
 
 def _log_tail(path: Path, lines: int = 5) -> str:
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace").strip().splitlines()
-    except OSError:
+    from symbolic.support.fsio import PathError, read_tail
+
+    try:  # bounded and never blocking: a pipe or a device in the log's place is no tail
+        text = read_tail(path).decode("utf-8", "replace").strip().splitlines()
+    except (OSError, PathError):
         return ""
     return " | ".join(line.strip() for line in text[-lines:] if line.strip())[-600:]
 

@@ -30,7 +30,7 @@ from typing import BinaryIO
 from symbolic.errors import LocatedError, SymbolicError
 
 __all__ = ["PathError", "check_output", "input_problem", "open_input", "output_problem",
-           "read_bytes", "read_text", "write_atomic"]
+           "read_bytes", "read_tail", "read_text", "write_atomic", "write_failure"]
 
 
 class PathError(LocatedError, SymbolicError):
@@ -266,6 +266,29 @@ def read_bytes(path, *, max_bytes: int = 64 * 1024 * 1024, error=PathError, foll
     return data
 
 
+def read_tail(path, max_bytes: int = 64 * 1024, *, error=PathError) -> bytes:
+    """The last ``max_bytes`` bytes of a regular file (a log's tail), opened by :func:`open_input`.
+
+    A named pipe, a device or a directory is refused (``error``), never read
+    or waited on, and a large file costs ``max_bytes`` of memory, not its size.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> log = os.path.join(tempfile.mkdtemp(), "server.log")
+    >>> _ = open(log, "w").write("a" * 100 + "last line")
+    >>> read_tail(log, 9)
+    b'last line'
+    """
+    with open_input(path, error=error) as handle:
+        size = os.fstat(handle.fileno()).st_size
+        try:
+            handle.seek(max(0, size - max_bytes))
+            return handle.read(max_bytes)
+        except OSError as exc:
+            raise _error(error, exc.strerror or str(exc), path) from None
+
+
 def read_text(path, *, max_bytes: int = 64 * 1024 * 1024, error=PathError, follow_links: bool = True) -> str:
     """The UTF-8 text of a regular file (see :func:`read_bytes`); bad bytes are an ``error`` naming the offset."""
     data = read_bytes(path, max_bytes=max_bytes, error=error, follow_links=follow_links)
@@ -274,6 +297,38 @@ def read_text(path, *, max_bytes: int = 64 * 1024 * 1024, error=PathError, follo
     except UnicodeDecodeError as exc:
         raise _error(error, f"not valid UTF-8: byte 0x{data[exc.start]:02x} at byte offset {exc.start}",
                      path) from None
+
+
+#: What a write refused for lack of room says after the reason.
+_NO_ROOM = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC), errno.EFBIG)
+
+
+def write_failure(path, exc: OSError, *, error=PathError, kept: str = "the file was left as it was",
+                  then: str = "run the command again") -> Exception:
+    """The typed error for a write the file system refused (a full disk, a quota, an I/O error).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file being written (named first).
+    exc : OSError
+        The refusal (``exc.strerror`` is the reason).
+    error : type, optional
+        The error class (as :func:`check_output`).
+    kept : str, optional
+        What was kept of the file.
+    then : str, optional
+        What to do once there is room again.
+
+    Examples
+    --------
+    >>> import errno
+    >>> print(write_failure("a", OSError(errno.ENOSPC, "No space left on device"), kept="kept", then="retry"))
+    a: cannot write: No space left on device; kept (free space, then retry)
+    """
+    reason = exc.strerror or str(exc)
+    hint = f" (free space, then {then})" if exc.errno in _NO_ROOM else ""
+    return _error(error, f"cannot write: {reason}; {kept}{hint}", path)
 
 
 def write_atomic(path, data: bytes | str, *, error=PathError) -> Path:
@@ -301,15 +356,18 @@ def write_atomic(path, data: bytes | str, *, error=PathError) -> Path:
     Raises
     ------
     error
-        If the path may not be written (:func:`output_problem`).
-    OSError
-        If the directory is not writable.
+        If the path may not be written (:func:`output_problem`), or the file
+        system refused the write (a full disk: :func:`write_failure`, naming
+        the path; the previous file is untouched).
     """
     if isinstance(data, str):
         data = data.encode("utf-8")
     target = check_output(path, error=error)
     directory = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise write_failure(path, exc, error=error) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -319,10 +377,12 @@ def write_atomic(path, data: bytes | str, *, error=PathError) -> Path:
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(exc, OSError):
+            raise write_failure(path, exc, error=error) from None
         raise
     return target

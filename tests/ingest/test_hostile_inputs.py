@@ -7,7 +7,6 @@ control sequences."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import subprocess
@@ -16,6 +15,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+from hostile_documents import pdf_with_stream
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITE = ROOT / "tests" / "symbolic" / "fixtures" / "penalty_suite.jsonl"
@@ -62,28 +62,11 @@ def _eml(charset: str) -> bytes:
             "The port is closed.\n").encode()
 
 
-def _pdf_with_stream(stream: bytes) -> bytes:
-    """A one-page PDF whose content stream is ``stream`` (Flate-compressed as given)."""
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
-               b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream"]
-    out, offsets = io.BytesIO(), []
-    out.write(b"%PDF-1.4\n")
-    for number, body in enumerate(objects, 1):
-        offsets.append(out.tell())
-        out.write(b"%d 0 obj\n" % number + body + b"\nendobj\n")
-    xref = out.tell()
-    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
-    out.write(b"".join(b"%010d 00000 n \n" % o for o in offsets))
-    out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref))
-    return out.getvalue()
-
-
 def test_input_faults_are_exit_2_with_one_line_naming_the_file(tmp_path):
     (tmp_path / "notice.eml").write_bytes(_eml("x-no-such-charset"))
     line = _one_error_line(_run("ingest", "notice.eml", cwd=tmp_path))
     assert "notice.eml" in line and "unknown charset" in line
-    (tmp_path / "bomb.pdf").write_bytes(_pdf_with_stream(zlib.compress(b"0" * 120_000_000, 9)))
+    (tmp_path / "bomb.pdf").write_bytes(pdf_with_stream(zlib.compress(b"0" * 120_000_000, 9)))
     line = _one_error_line(_run("ingest", "bomb.pdf", cwd=tmp_path))  # pypdf stops inflating at its bound
     assert line.startswith("paratrace: error: bomb.pdf:"), line
     bad_name = os.fsencode(tmp_path) + b"/caf\xe9.txt"

@@ -12,7 +12,6 @@ import os
 import random
 import subprocess
 import sys
-import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -22,6 +21,8 @@ from assistant.ingest.docx_xml import read_docx
 from assistant.ingest.errors import DocumentError
 from assistant.ingest.limits import Deadline, DocumentLimitError, DocumentLimits
 from assistant.ingest.package import _ClauseIndex, _matches, _resolve, ingest_bytes
+from hostile_documents import docx as _docx_with
+from hostile_documents import pdf
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,16 +87,6 @@ def _rich_docx() -> bytes:
 def test_the_streaming_docx_reader_reads_what_python_docx_reads(fixture_files):
     for data in (_rich_docx(), Path(fixture_files["amendment"]).read_bytes()):
         assert list(read_docx("x.docx", data, DocumentLimits())) == _python_docx_blocks(data)
-
-
-def _docx_with(document_xml: bytes, extra: dict[str, bytes] | None = None) -> bytes:
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("[Content_Types].xml", "<Types/>")
-        archive.writestr("word/document.xml", document_xml)
-        for name, data in (extra or {}).items():
-            archive.writestr(name, data)
-    return out.getvalue()
 
 
 _BODY = (b'<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>'
@@ -353,14 +344,6 @@ def test_pdf_pages_count_against_the_expanded_bytes_limit():
     for page in (3, 5):
         objects += [b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R >>" % (page + 1),
                     b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream"]
-    out, offsets = io.BytesIO(), []
-    out.write(b"%PDF-1.4\n")
-    for number, body in enumerate(objects, 1):
-        offsets.append(out.tell())
-        out.write(b"%d 0 obj\n" % number + body + b"\nendobj\n")
-    xref = out.tell()
-    out.write(b"xref\n0 7\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offsets))
-    out.write(b"trailer\n<< /Size 7 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref)
     with pytest.raises(DocumentLimitError, match="by page 2") as info:
-        extract_bytes("pages.pdf", out.getvalue(), limits=DocumentLimits(max_expanded_bytes=1_000_000))
+        extract_bytes("pages.pdf", pdf(objects), limits=DocumentLimits(max_expanded_bytes=1_000_000))
     assert info.value.limit == "max_expanded_bytes"

@@ -14,6 +14,7 @@ import pytest
 import assistant.ingest.package as package
 from assistant.ingest.limits import DocumentLimitError, DocumentLimits
 from assistant.ingest.package import ingest_bytes
+from hostile_documents import citing_clauses
 
 
 @pytest.fixture
@@ -30,23 +31,13 @@ def indexes(monkeypatch):
     return made
 
 
-def _citing_clauses(count: int) -> bytes:
-    """Numbered clauses, each citing the one before it (500 per top-level number)."""
-    lines = []
-    for n in range(1, count + 1):
-        major, minor = divmod(n - 1, 500)
-        lines.append(f"{major + 1}.{minor + 1} The supplier delivers lot {n}, subject to clause "
-                     f"{major + 1}.{max(minor, 1)}.")
-    return "\n\n".join(lines).encode()
-
-
 def _cross_refs(pkg) -> int:
     return sum(len(loc.cross_refs) for loc in pkg.locators.values())
 
 
 @pytest.mark.parametrize("count", [250, 500, 1_000, 2_000, 4_000])
 def test_clauses_citing_the_one_before_cost_a_constant_per_fragment(indexes, count):
-    pkg = ingest_bytes([("terms.txt", _citing_clauses(count))])
+    pkg = ingest_bytes([("terms.txt", citing_clauses(count))])
     assert len(pkg.fragments) == count
     assert _cross_refs(pkg) == count - (count + 499) // 500  # each x.1 cites itself: no cross-reference
     first = pkg.fragments[1]

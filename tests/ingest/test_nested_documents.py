@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hostile_documents import nested_eml
 
 from assistant.ingest.errors import DocumentError
 from assistant.ingest.extract import extract_bytes
@@ -17,20 +18,14 @@ from assistant.ingest.extract import extract_bytes
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _nested_eml(depth: int = 2_000) -> bytes:
-    parts = b"".join(b"--B%d\r\nContent-Type: multipart/mixed; boundary=B%d\r\n\r\n" % (i, i + 1)
-                     for i in range(depth))
-    return b"From: a@b.example\r\nContent-Type: multipart/mixed; boundary=B0\r\n\r\n" + parts
-
-
 def test_an_email_nested_2000_deep_is_refused_naming_the_file():
     with pytest.raises(DocumentError, match=r"^deep\.eml: not a readable email document \(its structure is "
                                             r"nested too deeply\)$"):
-        extract_bytes("deep.eml", _nested_eml())
+        extract_bytes("deep.eml", nested_eml())
 
 
 def test_the_command_line_says_it_in_one_line_with_exit_2(tmp_path):
-    (tmp_path / "deep.eml").write_bytes(_nested_eml())
+    (tmp_path / "deep.eml").write_bytes(nested_eml())
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     done = subprocess.run([sys.executable, "-c", "from optimize.console import main; main()", "ingest", "deep.eml"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
