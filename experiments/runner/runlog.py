@@ -17,7 +17,7 @@ import threading
 from pathlib import Path
 from typing import Iterator
 
-from symbolic.support.fsio import open_input
+from symbolic.support.fsio import append_whole, open_input
 
 from ..errors import ExperimentError
 from .spec import RunKey
@@ -126,28 +126,11 @@ class ResultLog:
             case again once there is room.
         """
         data = (json.dumps({"key": key.as_dict(), **record}, sort_keys=True, ensure_ascii=False) + "\n").encode()
-        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)  # never through a link
         with self._lock:
             try:
-                fd = os.open(self.path, flags, 0o666)
+                append_whole(self.path, data)  # never through a link, never a partial record
             except OSError as exc:
                 raise self._unwritten(exc) from None
-            try:
-                size = os.fstat(fd).st_size  # one writer (the run's lock): the record starts here
-                try:
-                    view = memoryview(data)
-                    while view:
-                        view = view[os.write(fd, view):]
-                    os.fsync(fd)
-                except OSError as exc:
-                    try:
-                        os.ftruncate(fd, size)  # no partial record
-                        os.fsync(fd)
-                    except OSError:
-                        pass  # a torn line is still moved aside (reported) by the next resume
-                    raise self._unwritten(exc) from None
-            finally:
-                os.close(fd)
 
     def _unwritten(self, exc: OSError) -> ExperimentError:
         from symbolic.support.fsio import write_failure

@@ -26,7 +26,7 @@ from typing import Collection, Iterator
 
 from symbolic.suites._jsonread import parse_json
 from symbolic.errors import ScenarioError
-from symbolic.support.fsio import check_output, read_bytes, write_atomic, write_failure
+from symbolic.support.fsio import append_whole, check_output, read_bytes, write_atomic, write_failure
 
 from ..errors import ExperimentError
 from .spec import RunKey
@@ -286,26 +286,10 @@ def _quarantine(path: Path, lines: list[tuple[int, str, bytes]]) -> None:
         entries.append(json.dumps({"line": number, "reason": reason, **text}, ensure_ascii=False, sort_keys=True))
     data = "".join(e + "\n" for e in entries).encode("utf-8")
     try:
-        fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o666)
+        append_whole(target, data)  # no partial entry; results.jsonl is not rewritten
     except OSError as exc:
         raise write_failure(target, exc, error=ExperimentError, kept="results.jsonl was left as it was",
                             then="resume again") from None
-    try:
-        size = os.fstat(fd).st_size
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        except OSError as exc:
-            try:
-                os.ftruncate(fd, size)  # no partial entry; results.jsonl is not rewritten
-            except OSError:
-                pass
-            raise write_failure(target, exc, error=ExperimentError, kept="results.jsonl was left as it was",
-                                then="resume again") from None
-    finally:
-        os.close(fd)
 
 
 def compact_superseded(path: Path) -> int:

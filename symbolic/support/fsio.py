@@ -29,7 +29,7 @@ from typing import BinaryIO
 
 from symbolic.errors import LocatedError, SymbolicError
 
-__all__ = ["PathError", "check_output", "input_problem", "open_input", "output_problem",
+__all__ = ["PathError", "append_whole", "check_output", "input_problem", "open_input", "output_problem",
            "read_bytes", "read_tail", "read_text", "write_atomic", "write_failure"]
 
 
@@ -329,6 +329,37 @@ def write_failure(path, exc: OSError, *, error=PathError, kept: str = "the file 
     reason = exc.strerror or str(exc)
     hint = f" (free space, then {then})" if exc.errno in _NO_ROOM else ""
     return _error(error, f"cannot write: {reason}; {kept}{hint}", path)
+
+
+def append_whole(path: str | os.PathLike, data: bytes) -> None:
+    """Append ``data`` to ``path`` (created when missing, never through a link) and sync it, or nothing.
+
+    A write the file system refuses part way (a full disk) is cut back to the
+    file's size before it, so the file never ends in a partial record.
+
+    Raises
+    ------
+    OSError
+        From opening or writing, for the caller to name (:func:`write_failure`).
+    """
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags, 0o666)
+    try:
+        size = os.fstat(fd).st_size  # one writer (the caller's lock): the new bytes start here
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        except OSError:
+            try:
+                os.ftruncate(fd, size)
+                os.fsync(fd)
+            except OSError:
+                pass  # a torn tail is still found (and reported) by the file's next reader
+            raise
+    finally:
+        os.close(fd)
 
 
 def write_atomic(path, data: bytes | str, *, error=PathError) -> Path:
