@@ -47,6 +47,11 @@ def load(path: Path, name: str):
     return sys.modules[name]
 
 
+def hostile_documents():
+    """``tests/ingest/hostile_documents.py``, the document builders shared with the ingestion tests."""
+    return load(ROOT / "tests" / "ingest" / "hostile_documents.py", "hostile_documents")
+
+
 def paratrace_env(home: Path) -> dict:
     """The environment of a command: the checkout on ``PYTHONPATH``, ``HOME`` the scratch directory, offline."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("MLFLOW_TRACKING", "PARATRACE_"))}

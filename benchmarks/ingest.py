@@ -30,7 +30,6 @@ peak RSS in MB.  Run: ``python benchmarks/ingest.py [--sizes 1,2,4,8]``.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import subprocess
@@ -38,24 +37,14 @@ import sys
 import tempfile
 from pathlib import Path
 
+from hostile_harness import hostile_documents  # noqa: E402  (benchmarks/ is sys.path[0])
+
 __all__ = ["main", "measure"]
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _load(path: Path, name: str):
-    """A module by its file (``benchmarks/`` is not put on ``sys.path``: its ``assistant.py`` would hide the
-    ``assistant`` package); loaded once per process."""
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-#: The builders of hostile documents, shared with the ingestion tests.
-H = _load(ROOT / "tests" / "ingest" / "hostile_documents.py", "hostile_documents")
+H = hostile_documents()
 MB = H.MB
 _CHILD = """
 import json, sys, time

@@ -26,7 +26,6 @@ Prints one JSON object.  Run: ``python benchmarks/ingest_scaling.py
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import shutil
@@ -38,20 +37,10 @@ import time
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-
-def _load(path: Path, name: str):
-    """A module by its file (``benchmarks/`` is not put on ``sys.path``: its ``assistant.py`` would hide the
-    ``assistant`` package); loaded once per process."""
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+from hostile_harness import hostile_documents  # noqa: E402  (benchmarks/ is sys.path[0])
 
 
-#: The document builders shared with the ingestion tests.
-_H = _load(Path(__file__).resolve().parents[1] / "tests" / "ingest" / "hostile_documents.py", "hostile_documents")
+_H = hostile_documents()
 MB, _W, _clauses_text, _docx = _H.MB, _H.W, _H.clauses_text, _H.docx
 
 __all__ = ["command", "main", "run_once", "series_inputs"]
@@ -152,6 +141,7 @@ def _build(series: list[str], sizes: list[int], tmp: Path) -> None:
     """Write every input in a child process: the measuring process stays small, and a child's peak RSS
     (which Linux carries over from the process it was forked from) is its own."""
     code = ("import importlib.util, sys; from pathlib import Path\n"
+            "sys.path.insert(0, str(Path(sys.argv[1]).parent))\n"
             "spec = importlib.util.spec_from_file_location('_scaling', sys.argv[1])\n"
             "b = importlib.util.module_from_spec(spec); spec.loader.exec_module(b)\n"
             "for name in sys.argv[4].split(','):\n"

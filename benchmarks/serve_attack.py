@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import base64
-import importlib.util
 import json
 import os
 import socket
@@ -28,6 +27,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from hostile_harness import free_port, hostile_documents  # noqa: E402  (benchmarks/ is sys.path[0])
+
 __all__ = ["attack_docx", "main"]
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,27 +36,10 @@ VALID = {"query": "Is a penalty due?", "target": "Penalty(supplier)",
          "evidence": [{"id": "E-01", "text": "The supplier pays a penalty for late delivery.", "source": "Contract"}]}
 
 
-def _hostile_documents():
-    """``tests/ingest/hostile_documents.py`` (the builders shared with the ingestion tests), loaded by its file."""
-    if "hostile_documents" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("hostile_documents",
-                                                      ROOT / "tests" / "ingest" / "hostile_documents.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["hostile_documents"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["hostile_documents"]
-
-
 def attack_docx(paragraphs: int = 61_680) -> bytes:
     """A DOCX of ``paragraphs`` one-character paragraphs (deflated: 6.5 KB for 61,680)."""
-    h = _hostile_documents()
+    h = hostile_documents()
     return h.docx(h.one_char_xml(paragraphs))
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _hwm_mb(pid: int) -> float | None:
@@ -77,7 +61,7 @@ def main(argv=None) -> dict:
     parser.add_argument("--timeout", type=float, default=120.0, help="The service's --timeout.")
     parser.add_argument("--workers", type=int, default=4, help="The service's --workers.")
     args = parser.parse_args(argv)
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
            "LITELLM_LOCAL_MODEL_COST_MAP": "true", "MLFLOW_DISABLE_TELEMETRY": "true"}
     server = subprocess.Popen([sys.executable, "-c", "from optimize.console import main; main()", "serve", "--model",
