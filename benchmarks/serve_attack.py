@@ -19,7 +19,6 @@ import argparse
 import base64
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
