@@ -24,7 +24,7 @@ from symbolic.engine.grounding import Theory
 from symbolic.scenario.labels import RuleKind
 from symbolic.engine.results import Argument
 
-__all__ = ["ArgumentIndex", "ArgumentLimitError", "build_arguments", "super_arguments"]
+__all__ = ["ArgumentIndex", "ArgumentLimitError", "build_arguments"]
 
 DEFAULT_LIMIT = 2_000_000
 _EMPTY: frozenset[str] = frozenset()
@@ -98,10 +98,6 @@ def build_arguments(theory: Theory, *, limit: int = DEFAULT_LIMIT) -> tuple[Argu
     >>> [(a.id, a.conclusion, a.top_rule, a.subs) for a in build_arguments(t)]
     [('A1', 'Delay(x)', None, ()), ('A2', 'Penalty(x)', 'r1', ('A1',)), ('A3', 'Delay(x)', 'r2', ('A2',))]
     """
-    return _build(theory, limit)
-
-
-def _build(theory: Theory, limit: int) -> tuple[Argument, ...]:
     args: list[Argument] = []
     append = args.append
     support: dict[str, list[int]] = {}
@@ -246,29 +242,3 @@ class ArgumentIndex:
                 out[key] = sorted(set().union(*(self.containers[i] for i in seeds)))
         return out
 
-
-def super_arguments(arguments: Sequence[Argument]) -> dict[str, tuple[str, ...]]:
-    """Map each argument id to the ids of every argument that contains it.
-
-    An argument contains itself; the tuples are in argument order.
-    This is the index behind internal-target propagation (Definition 2).
-
-    Parameters
-    ----------
-    arguments : sequence of Argument
-        Arguments as returned by :func:`build_arguments` (sub-arguments first).
-
-    Returns
-    -------
-    dict of str to tuple of str
-
-    Examples
-    --------
-    >>> from symbolic.engine.results import Argument
-    >>> a1 = Argument("A1", "p", None, "f1", (), frozenset(), frozenset({"f1"}))
-    >>> a2 = Argument("A2", "q", "r1", None, ("A1",), frozenset({"r1"}), frozenset({"f1"}))
-    >>> super_arguments([a1, a2])
-    {'A1': ('A1', 'A2'), 'A2': ('A2',)}
-    """
-    index = ArgumentIndex(arguments)
-    return {ident: tuple(index.ids[j] for j in index.containers[i]) for i, ident in enumerate(index.ids)}

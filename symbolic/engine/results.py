@@ -218,21 +218,6 @@ class AttackTable(Sequence[Attack]):
     def __len__(self) -> int:
         return len(self.attacker)
 
-    def _make(self, i: int) -> Attack:
-        shape = self.shape[i]
-        names = (self.argument_ids, self.rule_ids, self.fact_ids)[shape]
-        lic = int(self.lic[i])
-        defeat = int(self.defeat[i])
-        return Attack(
-            attacker=self.argument_ids[self.attacker[i]],
-            target=self.argument_ids[self.target[i]],
-            kind=KINDS[self.kind[i]],
-            on=names[self.on[i]],
-            lic=None if lic < 0 else self.rule_ids[lic],
-            explicit=bool(self.explicit[i]),
-            defeated_by=None if defeat < 0 else self.defeats[defeat],
-        )
-
     @overload
     def __getitem__(self, index: int) -> Attack: ...
 
@@ -260,7 +245,7 @@ class AttackTable(Sequence[Attack]):
             i += n
         if not 0 <= i < n:
             raise IndexError(f"attack index {index} out of range for {n} attacks")
-        return self._make(i)
+        return next(self._rows(i, i + 1))
 
     def __iter__(self) -> Iterator[Attack]:
         chunk = 1 << 14

@@ -20,7 +20,6 @@ __all__ = [
     "DEFAULT_MAX_FILE_BYTES",
     "DEFAULT_MAX_LINE_BYTES",
     "parse_json",
-    "parse_validated",
     "scan_json_records",
 ]
 
@@ -161,42 +160,6 @@ def parse_json(text, *, file=None, line=None):
         raise error("nested too deeply") from None
     except ValueError as exc:  # e.g. an integer literal beyond sys.get_int_max_str_digits()
         raise error(str(exc).split(";")[0]) from None
-
-
-def parse_validated(text, validate: Callable, *, file=None, line=None):
-    """``validate(value)`` of the JSON value of ``text``.
-
-    Parameters
-    ----------
-    text : str or bytes
-        The JSON text (bytes must be UTF-8; a leading BOM is ignored).
-    validate : callable
-        Takes the decoded value, returns the validated object or raises
-        :class:`~symbolic.errors.ScenarioError`.  It must refuse infinite
-        numbers, as the scenario schema does (its only numeric fields are
-        integers).
-    file, line
-        As in :func:`parse_json`.
-
-    Returns
-    -------
-    object
-        What ``validate`` returns: the same result, and on failure the same
-        error, as ``validate(parse_json(text))``.
-
-    Raises
-    ------
-    ScenarioError
-        The error of :func:`parse_json`, or else of ``validate``.
-
-    Examples
-    --------
-    >>> parse_validated('{"n": [1, 2]}', lambda value: value["n"])
-    [1, 2]
-    """
-    if isinstance(text, (bytes, bytearray)):
-        text = _decode(bytes(text), file=file, line=line)
-    return validate(parse_json(text, file=file, line=line))
 
 
 def _open(path, max_file_bytes: int) -> tuple[BinaryIO, os.stat_result]:

@@ -20,7 +20,7 @@ from typing import Iterator
 
 from pydantic import ValidationError
 
-from symbolic.suites._jsonread import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_BYTES, parse_validated, scan_json_records
+from symbolic.suites._jsonread import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_BYTES, parse_json, scan_json_records
 from symbolic.suites._suitewrite import dump_suite, scenario_line, write_atomic
 from symbolic.errors import ScenarioError
 from symbolic.scenario.model import Scenario
@@ -154,7 +154,7 @@ def load_scenario_text(text, *, file=None, line=None) -> Scenario:
     symbolic.errors.ScenarioError: x.jsonl:7: malformed JSON: Expecting property name enclosed in double quotes at column 13
     """
     file = None if file is None else str(file)
-    return parse_validated(text, lambda value: validate_scenario(value, file=file, line=line), file=file, line=line)
+    return validate_scenario(parse_json(text, file=file, line=line), file=file, line=line)
 
 
 def _records(path, max_line_bytes, max_file_bytes, keep_going) -> Iterator[tuple[int, Scenario | ScenarioError]]:

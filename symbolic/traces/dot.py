@@ -12,19 +12,16 @@ from a :class:`~symbolic.scenario.model.Trace` (:func:`to_dot`) or from an evalu
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from symbolic.scenario.model import EdgeType, NodeType, Trace
-from symbolic.traces.trace_rows import NodeRow, TraceRows, rows_of_trace
+from symbolic.traces.trace_rows import NodeRow, TraceRows, pieces, rows_of_trace
 
 if TYPE_CHECKING:  # a graph is read, never built, here: no import at start-up
     import networkx as nx
 
-__all__ = ["CHUNK", "dot_escape", "to_dot", "write_dot"]
-
-CHUNK = 4096
-"""Lines joined per piece of :func:`write_dot`'s output."""
+__all__ = ["dot_escape", "to_dot", "write_dot"]
 
 _NODE_STYLE = {
     NodeType.QUERY: 'shape=note, style=filled, fillcolor="#fff7d6"',
@@ -91,18 +88,6 @@ def _edge_line(edge: dict) -> str:
     return f"  {dot_escape(edge['source'])} -> {dot_escape(edge['target'])} [{style}];\n"
 
 
-def _joined(lines: Iterable[str]) -> Iterator[bytes]:
-    """The lines in UTF-8 pieces of about :data:`CHUNK` lines."""
-    batch = []
-    for line in lines:
-        batch.append(line)
-        if len(batch) == CHUNK:
-            yield "".join(batch).encode("utf-8")
-            batch = []
-    if batch:
-        yield "".join(batch).encode("utf-8")
-
-
 def write_dot(rows: TraceRows, *, name: str = "trace") -> Iterator[bytes]:
     """Graphviz DOT of a trace, in UTF-8 pieces: the one writer of the format.
 
@@ -123,11 +108,11 @@ def write_dot(rows: TraceRows, *, name: str = "trace") -> Iterator[bytes]:
     """
     yield (f"digraph {dot_escape(name)} {{\n  rankdir=LR;\n"
            '  node [fontname="Helvetica", fontsize=10];\n  edge [fontname="Helvetica", fontsize=9];\n').encode("utf-8")
-    yield from _joined(map(_node_line, rows.nodes))
+    yield from pieces(map(_node_line, rows.nodes))
     if rows.defeat_sets is not None:
-        yield from _joined(f"  // {ident}: {', '.join(members)}".replace("\n", " ") + "\n"
+        yield from pieces(f"  // {ident}: {', '.join(members)}".replace("\n", " ") + "\n"
                            for ident, members in rows.defeat_sets)
-    yield from _joined(map(_edge_line, rows.edges))
+    yield from pieces(map(_edge_line, rows.edges))
     yield b"}\n"
 
 

@@ -165,10 +165,6 @@ def normal_form(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
     PriorityCycleWarning
         When the priorities contain a cycle.
     """
-    return _normal_form(evidence_ids, analysis, target, query, raw_edges, evaluated)
-
-
-def _normal_form(evidence_ids, analysis, target, query, raw_edges, evaluated) -> NormalForm:
     from symbolic.engine.status import evaluate
 
     evidence = set()

@@ -17,7 +17,7 @@ docs/performance.md); :func:`expand_tnf` turns them back into the full form.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 
 from json.encoder import encode_basestring as _quote  # json.dumps(text, ensure_ascii=False) of a string
 
@@ -26,11 +26,10 @@ from pydantic import ValidationError
 from symbolic.errors import SymbolicError
 from symbolic.scenario.model import EdgeType, NodeType, Trace, TraceEdge, TraceNode
 from symbolic.traces.naming import EDGE_ARROW, edge_id
-from symbolic.traces.trace_rows import (COLUMNS_SCHEMA_VERSION, SCHEMA_VERSION, SUMMARY_SCHEMA_VERSION, TraceRows,
+from symbolic.traces.trace_rows import (COLUMNS_SCHEMA_VERSION, SCHEMA_VERSION, SUMMARY_SCHEMA_VERSION, TraceRows, pieces,
                                         rows_of_trace)
 
 __all__ = [
-    "CHUNK",
     "COLUMNS_SCHEMA_VERSION",
     "SCHEMA_VERSION",
     "SUMMARY_SCHEMA_VERSION",
@@ -43,8 +42,6 @@ __all__ = [
     "write_tnf",
 ]
 
-CHUNK = 4096
-"""Rows joined per piece of :func:`write_tnf`'s output."""
 _BLOCK = 1 << 16  # integers of a column per piece
 
 _ATTACK_COLUMNS = ("active", "arguments", "defeats", "kind", "kinds", "lic", "rules", "source", "target")
@@ -65,18 +62,6 @@ def _row(row: dict) -> str:
         return "{" + ",".join([f'"{key}":{_quote(row[key])}' for key in sorted(row)]) + "}"
     except TypeError:  # a value that is not a string
         return _dumps(row)
-
-
-def _listed(items: Iterable[str]) -> Iterator[bytes]:
-    """The items, comma-separated, in UTF-8 pieces of about :data:`CHUNK` items."""
-    batch, first = [], True
-    for item in items:
-        batch.append(item)
-        if len(batch) == CHUNK:
-            yield (("" if first else ",") + ",".join(batch)).encode("utf-8")
-            batch, first = [], False
-    if batch:
-        yield (("" if first else ",") + ",".join(batch)).encode("utf-8")
 
 
 def write_tnf(rows: TraceRows) -> Iterator[bytes]:
@@ -117,12 +102,13 @@ def write_tnf(rows: TraceRows) -> Iterator[bytes]:
         yield b"},"
     if rows.defeat_sets is not None:
         yield b'"defeat_sets":['
-        yield from _listed(_dumps({"id": ident, "priorities": list(members)}) for ident, members in rows.defeat_sets)
+        sets = (_dumps({"id": ident, "priorities": list(members)}) for ident, members in rows.defeat_sets)
+        yield from pieces(sets, ",")
         yield b"],"
     yield b'"edges":['
-    yield from _listed(map(_row, rows.edges))
+    yield from pieces(map(_row, rows.edges), ",")
     yield b'],"nodes":['
-    yield from _listed(_row({"id": n.id, "label": n.label, "type": n.type}) for n in rows.nodes)
+    yield from pieces((_row({"id": n.id, "label": n.label, "type": n.type}) for n in rows.nodes), ",")
     yield f'],"schema_version":{_dumps(rows.schema_version)}}}'.encode("utf-8")
 
 

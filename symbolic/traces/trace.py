@@ -165,10 +165,6 @@ def trace_parts(evaluation: Evaluation, *, query: str | None = None) -> tuple[Sk
     -------
     (Skeleton, AttackEdges)
     """
-    return _trace_parts(evaluation, query)
-
-
-def _trace_parts(evaluation: Evaluation, query: str | None) -> tuple[Skeleton, AttackEdges]:
     namer = Namer(evaluation.theory.rules, evaluation.arguments)
     edges = attack_edges(evaluation, namer)
     return build_skeleton(evaluation, namer, edges.pairs, query=query), edges

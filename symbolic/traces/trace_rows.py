@@ -42,12 +42,30 @@ from symbolic.traces.naming import trace_sort_key
 if TYPE_CHECKING:  # a graph is read, never built, here
     import networkx as nx
 
-__all__ = ["COLUMNS_SCHEMA_VERSION", "EdgeRows", "NodeRow", "SCHEMA_VERSION", "SUMMARY_SCHEMA_VERSION",
-           "TraceRows", "edge_row", "rows_of_trace"]
+__all__ = ["CHUNK", "COLUMNS_SCHEMA_VERSION", "EdgeRows", "NodeRow", "SCHEMA_VERSION", "SUMMARY_SCHEMA_VERSION",
+           "TraceRows", "edge_row", "pieces", "rows_of_trace"]
 
 SCHEMA_VERSION = "tnf-v1"
 SUMMARY_SCHEMA_VERSION = "tnf-v1-summary"
 COLUMNS_SCHEMA_VERSION = "tnf-v1-columns"
+CHUNK = 4096
+"""Rows joined per piece of a writer's output."""
+
+
+def pieces(items: Iterable[str], separator: str = "") -> Iterator[bytes]:
+    """``separator.join(items)`` in UTF-8 pieces of :data:`CHUNK` items (what the writers yield).
+
+    >>> list(pieces(["a", "b"], ","))
+    [b'a,b']
+    """
+    batch, lead = [], ""
+    for item in items:
+        batch.append(item)
+        if len(batch) == CHUNK:
+            yield (lead + separator.join(batch)).encode("utf-8")
+            batch, lead = [], separator
+    if batch:
+        yield (lead + separator.join(batch)).encode("utf-8")
 
 
 class NodeRow(NamedTuple):
