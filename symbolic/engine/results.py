@@ -12,7 +12,7 @@ reads the integer columns directly.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Iterator, Mapping, Sequence, overload
 
 import numpy as np
@@ -24,15 +24,12 @@ __all__ = ["Argument", "Attack", "AttackTable", "Evaluation", "KINDS", "Label", 
            "SHAPE_ARGUMENT", "SHAPE_FACT", "SHAPE_RULE"]
 
 
-class Label(str, Enum):
+class Label(StrEnum):
     """Grounded labels (Algorithm 1)."""
 
     IN = "IN"
     OUT = "OUT"
     UNDEC = "UNDEC"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True, slots=True)

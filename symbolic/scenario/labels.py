@@ -5,7 +5,7 @@ kinds, priority bases, evidence ids (docs/semantics.md sections 1, 7 and 10).
 from __future__ import annotations
 
 import re
-from enum import Enum
+from enum import StrEnum
 
 __all__ = [
     "AttackKind",
@@ -18,7 +18,7 @@ __all__ = [
 ]
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     """The four-valued status of a target literal (Definition 5)."""
 
     ACCEPTED = "accepted"
@@ -26,33 +26,24 @@ class Status(str, Enum):
     BOTH = "both"
     UNDECIDABLE = "undecidable"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class RuleKind(str, Enum):
+class RuleKind(StrEnum):
     """Kinds of rule (docs/semantics.md section 1)."""
 
     STRICT = "strict"
     DEFEASIBLE = "defeasible"
     DEFEATER = "defeater"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class AttackKind(str, Enum):
+class AttackKind(StrEnum):
     """Kinds of attack (Definition 2)."""
 
     REBUT = "rebut"
     UNDERCUT = "undercut"
     UNDERMINE = "undermine"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class Basis(str, Enum):
+class Basis(StrEnum):
     """The basis a priority is grounded on (Definition 3)."""
 
     EXCEPTION = "exception"
@@ -60,9 +51,6 @@ class Basis(str, Enum):
     SPECIFICITY = "specificity"
     TEMPORAL = "temporal"
     AUTHORITY = "authority"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 _STATUS_SPELLINGS = {
