@@ -1,36 +1,14 @@
-"""The trace graph of an evaluation (paper Section 4.3, docs/semantics.md section 12).
+"""The trace of an evaluation (paper Section 4.3, docs/semantics.md section 12): its parts, its rows
+and its graph.
 
-:func:`build_trace` renders an :class:`~symbolic.engine.results.Evaluation` as a
-typed :class:`networkx.MultiDiGraph` whose nodes carry *content-derived* ids
-(:mod:`symbolic.traces.naming`), so the graph of two analyses that differ only in
-the authors' names for their rules and facts is the same graph.
-
-Nodes (attribute ``type`` is a :class:`~symbolic.scenario.model.NodeType`):
-query, evidence, fact, rule, priority, argument, conclusion, status.
-Edges (attribute ``type`` is an :class:`~symbolic.scenario.model.EdgeType`; the
-multigraph key is :func:`symbolic.traces.naming.edge_id`):
-
-- grounding: evidence -> fact, rule, priority;
-- derivation: fact -> fact argument; top rule -> argument; sub-argument ->
-  argument; argument -> conclusion; base priority -> the ``P+`` priority it
-  entails (only for closure pairs that neutralize an attack);
-- attack: attacking argument -> attacked argument, with ``kind``, ``lic``
-  (the licensing rule's node id) and ``state`` (``active`` or ``defeated``);
-  an attack is always an edge, never a node;
-- defeat: priority -> the attacked argument, with ``attack`` = the id of the
-  attack edge it neutralizes (Definition 4): one defeat edge per priority of
-  ``P+`` that neutralizes the attack;
-- status: query -> target conclusion -> status.
-
-Node attributes: ``type``, ``label`` (content only), ``names`` (the authors'
-ids and the engine's argument ids that the node stands for); arguments also
-carry ``labelling`` (IN/OUT/UNDEC) and ``round`` (the worklist round, or
-``None`` for UNDEC).  Attack edges also carry ``explicit``.
-
-The graph is for readers that want one; every output is written from the rows of
-:func:`evaluation_rows`, and :func:`trace_edge_map` and :func:`trace_edge_attrs` give the TNF edges
-by canonical id from the same rows, so a scorer that compares traces edge by edge pays for the
-edges, not for a graph around them.
+Nodes carry content-derived ids (:mod:`symbolic.traces.naming`) and ``type`` (a
+:class:`~symbolic.scenario.model.NodeType`); edges are grounding, derivation (a base priority ->
+the ``P+`` pair it entails, for closure pairs a defeat uses), attack (with ``kind``, ``lic``,
+``state``; never a node), defeat (priority -> attacked argument, ``attack`` = the attack edge's
+id, one per pair of ``P+`` that neutralizes it, Definition 4) and status.  Every output is written
+from :func:`evaluation_rows`; :func:`trace_edge_map` and :func:`trace_edge_attrs` read the same
+rows; :func:`build_trace` joins the parts in a :class:`networkx.MultiDiGraph` whose nodes also
+carry ``names`` (the authors' and engine's ids), ``labelling`` and ``round``.
 """
 
 from __future__ import annotations
@@ -71,11 +49,8 @@ _EDGE_TYPE = {**{t: t.value for t in EdgeType}, **{t.value: t.value for t in Edg
 
 
 def neutralizers(evaluation: Evaluation, attack: Attack) -> frozenset[tuple[str, str]]:
-    """Every pair of ``P+`` that neutralizes ``attack`` (Definition 4).
-
-    The engine records one such pair in ``attack.defeated_by``; the trace
-    shows all of them, so that it does not depend on the order in which the
-    engine happened to try the target rules.
+    """Every pair of ``P+`` that neutralizes ``attack`` (Definition 4): the trace shows all of them,
+    not only the engine's ``attack.defeated_by``, so it does not depend on the order of ``targetRules``.
 
     Parameters
     ----------
@@ -115,11 +90,8 @@ def build_trace(evaluation: Evaluation, *, query: str | None = None) -> nx.Multi
     Parameters
     ----------
     evaluation : Evaluation
-        From :func:`symbolic.engine.status.evaluate` or
-        :func:`symbolic.engine.status.evaluate_analysis`.
     query : str, optional
-        The natural-language question; the query node's label (default: the
-        target literal).
+        The question, the query node's label (default: the target literal).
 
     Returns
     -------
@@ -148,12 +120,8 @@ def build_trace(evaluation: Evaluation, *, query: str | None = None) -> nx.Multi
 
 
 def trace_parts(evaluation: Evaluation, *, query: str | None = None) -> tuple[Skeleton, AttackEdges]:
-    """The trace without its attack and defeat edges, and those edges as columns.
-
-    Every node is in the :class:`Skeleton` (closure priorities included); the
-    attack and defeat edges are in the :class:`~symbolic.traces.trace_attacks.AttackEdges`
-    (their defeat edges as defeat sets).  :func:`evaluation_rows` writes the two as the rows
-    of every output; :func:`build_trace` joins them in a graph.
+    """The trace's nodes and other edges (a :class:`Skeleton`), and its attack and defeat edges as
+    columns (:class:`~symbolic.traces.trace_attacks.AttackEdges`).
 
     Parameters
     ----------
@@ -257,9 +225,7 @@ def _skeleton_rows(skeleton: Skeleton) -> Iterator[dict]:
 
 def evaluation_rows(evaluation: Evaluation, *, query: str | None = None, defeats: str = "auto",
                     attacks: str = "auto") -> TraceRows:
-    """The trace of an evaluation as rows (:class:`~symbolic.traces.trace_rows.TraceRows`), in the
-    form that ``defeats`` and ``attacks`` choose, from the trace's parts
-    (:func:`symbolic.traces.trace.trace_parts`): no graph and no typed edge object is built.
+    """The trace of an evaluation as rows, in the form ``defeats`` and ``attacks`` choose.
 
     Parameters
     ----------
@@ -268,15 +234,11 @@ def evaluation_rows(evaluation: Evaluation, *, query: str | None = None, defeats
     query : str, optional
         The query node's label.
     defeats : {"auto", "edges", "summary"}
-        ``edges``: one defeat edge per priority and attack edge, the form of
-        :func:`symbolic.traces.tnf_json.tnf_json`; ``summary``: defeat sets
-        (module docstring); ``auto``: ``summary`` only when the full form
-        would have more than :data:`DEFEAT_EDGE_LIMIT` defeat edges.
+        ``edges``: one defeat edge per priority and attack edge (``tnf-v1``); ``summary``: defeat
+        sets; ``auto``: ``summary`` above :data:`DEFEAT_EDGE_LIMIT` defeat edges.
     attacks : {"auto", "edges", "columns"}
-        ``edges``: one row per attack edge; ``columns``: the attack
-        edges as columns, with defeat sets (module docstring); ``auto``:
-        ``columns`` only above :data:`ATTACK_EDGE_LIMIT` attack edges and
-        unless ``defeats`` is ``edges``.
+        ``columns``: the attack edges as columns, with defeat sets; ``auto``: ``columns`` above
+        :data:`ATTACK_EDGE_LIMIT` attack edges unless ``defeats`` is ``edges``.
 
     Returns
     -------
