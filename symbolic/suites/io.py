@@ -14,14 +14,16 @@ past ``max_line_bytes``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
-from typing import Iterator
+from pathlib import Path
+from typing import Iterable, Iterator
 
 from pydantic import ValidationError
 
 from symbolic.suites._jsonread import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_BYTES, parse_json, scan_json_records
-from symbolic.suites._suitewrite import dump_suite, scenario_line, write_atomic
+from symbolic.support.fsio import write_atomic
 from symbolic.errors import ScenarioError
 from symbolic.scenario.model import Scenario
 
@@ -38,7 +40,6 @@ __all__ = [
     "scenario_json_schema",
     "scenario_line",
     "validate_scenario",
-    "write_atomic",
 ]
 
 _VALUE_WIDTH = 80
@@ -326,3 +327,66 @@ def scenario_json_schema() -> dict:
     schema = Scenario.model_json_schema(mode="validation")
     return {"$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": "https://paratrace.invalid/schemas/scenario-v1.json", **schema}
+
+
+def scenario_line(scenario: Scenario) -> str:
+    """The canonical one-line JSON of a scenario: compact, sorted keys, no nulls.
+
+    Examples
+    --------
+    >>> from symbolic.scenario.model import EvidenceFragment, Gold, Scenario
+    >>> s = Scenario(id="c1", query="Penalty?", target="Penalty(x)",
+    ...              evidence=[EvidenceFragment(id="e1", text="t", source="doc")],
+    ...              gold=Gold(status="Accepted"))
+    >>> scenario_line(s)[:60]
+    '{"evidence":[{"id":"E-01","source":"doc","tags":[],"text":"t'
+    """
+    return json.dumps(scenario.model_dump(mode="json", exclude_none=True), sort_keys=True,
+                      separators=(",", ":"), ensure_ascii=False)
+
+
+def dump_suite(scenarios: Iterable[Scenario], path) -> str:
+    """Write scenarios as a deterministic JSONL suite (one :func:`scenario_line` a line, UTF-8),
+    atomically (:func:`symbolic.support.fsio.write_atomic`: a reader sees the old file or the new one).
+
+    Parameters
+    ----------
+    scenarios : iterable of Scenario
+    path : str or path-like
+
+    Returns
+    -------
+    str
+        The SHA-256 hex digest of the written bytes.
+
+    Raises
+    ------
+    ScenarioError
+        If an item is not a :class:`Scenario`, two scenarios share a case id,
+        or there is no scenario (an empty suite could not be loaded back).
+    OSError
+        If the file cannot be written.
+
+    Examples
+    --------
+    >>> dump_suite([], "/tmp/never-written.jsonl")
+    Traceback (most recent call last):
+    ...
+    symbolic.errors.ScenarioError: /tmp/never-written.jsonl: refusing to write an empty suite
+    """
+    path = Path(path)
+    lines, seen = [], {}
+    for index, scenario in enumerate(scenarios):
+        if not isinstance(scenario, Scenario):
+            raise ScenarioError(f"item {index} is a {type(scenario).__name__}, not a Scenario",
+                                file=str(path), value=scenario)
+        if scenario.id in seen:
+            raise ScenarioError(f"duplicate case id {scenario.id!r} (items {seen[scenario.id]} and {index})",
+                                file=str(path), field="id", value=scenario.id)
+        seen[scenario.id] = index
+        lines.append(scenario_line(scenario) + "\n")
+    if not lines:
+        raise ScenarioError("refusing to write an empty suite", file=str(path))
+    data = "".join(lines).encode("utf-8")
+    write_atomic(path, data, error=ScenarioError)
+    return hashlib.sha256(data).hexdigest()
