@@ -1,16 +1,9 @@
-"""Argument construction (Definition 1, docs/semantics.md section 3).
+"""Argument construction (Definition 1, docs/semantics.md section 3) and the argument index that
+attack derivation reads.
 
-Arguments are built bottom-up in rounds: round 0 holds one argument per
-grounded fact; round ``k`` holds every rule application whose highest
-sub-argument was built in round ``k - 1`` (so round ``k`` is exactly the set
-of arguments of height ``k``).  A rule is never reused inside its own
-sub-arguments, so every derivation is finite even when the rules are cyclic.
-An argument whose top rule is a defeater argues only against: it is never
-used as a sub-argument.
-
-Ids ``A1, A2, ...`` follow the canonical order (height, then rule position in
-the theory, then the ids of the sub-arguments), so they depend only on the
-theory.
+Arguments are built bottom-up in rounds: round ``k`` holds the arguments of height ``k``.  A rule is
+never reused inside its own sub-arguments, so derivations are finite even for cyclic rules; a
+defeater's argument argues only against and is never a sub-argument.
 """
 
 from __future__ import annotations
@@ -62,10 +55,8 @@ def _combinations(pools, fresh_from, rule_id, args):
 
 
 def build_arguments(theory: Theory, *, limit: int = DEFAULT_LIMIT) -> tuple[Argument, ...]:
-    """Build every argument of a grounded theory (Definition 1).
-
-    Semi-naive rounds: round ``k`` only revisits the rules with an antecedent
-    that gained a support argument in round ``k - 1``.
+    """Build every argument of a grounded theory (Definition 1), in semi-naive rounds: round ``k``
+    revisits only the rules with an antecedent that gained a support argument in round ``k - 1``.
 
     Parameters
     ----------
@@ -78,9 +69,8 @@ def build_arguments(theory: Theory, *, limit: int = DEFAULT_LIMIT) -> tuple[Argu
     Returns
     -------
     tuple of Argument
-        Fact arguments first (in theory order), then rule applications by
-        height, rule position and sub-argument ids; ids are ``A1, A2, ...``
-        in that order.
+        Fact arguments first, then rule applications by height, rule position and sub-argument ids;
+        ids ``A1, A2, ...`` in that order (they depend only on the theory).
 
     Raises
     ------
@@ -151,12 +141,9 @@ def build_arguments(theory: Theory, *, limit: int = DEFAULT_LIMIT) -> tuple[Argu
 
 
 class ArgumentIndex:
-    """Lookup tables over a tuple of arguments, by integer position.
-
-    The index behind attack derivation (Definition 2): arguments by
-    conclusion, by top rule or fact, by rule used and by premise, and the
-    super-arguments of each argument (itself included) for internal-target
-    propagation.  Every list is ascending.
+    """Arguments by integer position, indexed for attack derivation (Definition 2): by conclusion, by
+    top rule or fact, by rule used, by premise, and the super-arguments of each (itself included,
+    for internal-target propagation).  Every list is ascending.
 
     Parameters
     ----------

@@ -1,12 +1,6 @@
-"""Value types the engine returns: arguments, attacks, the priority order, the
-grounded labelling and the evaluation of a target (Definitions 1-5).
-
-They are plain frozen records over string ids; the engine modules compute
-them and the trace module (:mod:`symbolic.traces.trace`) renders them.  Large theories have
-millions of attacks (Definition 2), which as Python objects cost about a microsecond and a
-hundred bytes each: an :class:`AttackTable` keeps one numpy column per field and builds an
-:class:`Attack` only when one is read, while the labelling (:mod:`symbolic.engine.labelling`)
-reads the integer columns directly.
+"""Value types the engine returns (Definitions 1-5): frozen records over string ids.  Large
+theories have millions of attacks, so an :class:`AttackTable` keeps one numpy column per field and
+builds an :class:`Attack` only when one is read; the labelling reads its integer columns directly.
 """
 
 from __future__ import annotations
@@ -170,18 +164,15 @@ class AttackTable(Sequence[Attack]):
 
     Parameters
     ----------
-    argument_ids : tuple of str
-        Names of the argument indices used by ``attacker``, ``target`` and
-        ``on`` (when ``shape`` is :data:`SHAPE_ARGUMENT`).
-    rule_ids, fact_ids : tuple of str
-        Names of the rule indices (``lic``, ``on`` for :data:`SHAPE_RULE`) and of
-        the fact indices (``on`` for :data:`SHAPE_FACT`).
+    argument_ids, rule_ids, fact_ids : tuple of str
+        What the indices name: arguments (``attacker``, ``target``, and ``on`` of
+        :data:`SHAPE_ARGUMENT`), rules (``lic``, ``on`` of :data:`SHAPE_RULE`), facts (``on`` of
+        :data:`SHAPE_FACT`).
     defeats : tuple of (str, str)
         The ``(stronger, weaker)`` pairs that ``defeat`` indexes.
     columns : dict of str to numpy.ndarray
-        ``attacker``, ``target``, ``on``, ``lic`` (-1 for none) and ``defeat``
-        (-1 for active) as int32; ``kind`` (index into :data:`KINDS`) and
-        ``shape`` as int8; ``explicit`` as bool.  All of one length.
+        ``attacker``, ``target``, ``on``, ``lic`` (-1: none), ``defeat`` (-1: active), ``kind``
+        (index into :data:`KINDS`), ``shape`` and ``explicit``, all of one length.
 
     Examples
     --------

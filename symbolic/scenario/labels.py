@@ -83,6 +83,18 @@ def _key(text: str) -> str:
     return " ".join(re.sub(r"[_\-]+", " ", text).lower().split())
 
 
+def _canonical(label, kind, spellings: dict, what: str, expected: str):
+    """``label`` as a member of ``kind``, read through ``spellings`` (case, spaces, ``_`` and ``-`` ignored)."""
+    if isinstance(label, kind):
+        return label
+    if not isinstance(label, str):
+        raise ValueError(f"a {what} must be a string, got {type(label).__name__} {label!r}")
+    try:
+        return spellings[_key(label)]
+    except KeyError:
+        raise ValueError(f"unknown {what} {label!r}; expected {expected}") from None
+
+
 def normalize_status(label) -> Status:
     """Canonicalize a status label.
 
@@ -105,16 +117,7 @@ def normalize_status(label) -> Status:
     >>> normalize_status("Accepted"), normalize_status("BOTH"), normalize_status("undetermined")
     (<Status.ACCEPTED: 'accepted'>, <Status.BOTH: 'both'>, <Status.UNDECIDABLE: 'undecidable'>)
     """
-    if isinstance(label, Status):
-        return label
-    if not isinstance(label, str):
-        raise ValueError(f"a status label must be a string, got {type(label).__name__} {label!r}")
-    try:
-        return _STATUS_SPELLINGS[_key(label)]
-    except KeyError:
-        raise ValueError(
-            f"unknown status label {label!r}; expected accepted, rejected, both or undecidable"
-        ) from None
+    return _canonical(label, Status, _STATUS_SPELLINGS, "status label", "accepted, rejected, both or undecidable")
 
 
 def normalize_basis(label) -> Basis:
@@ -128,17 +131,8 @@ def normalize_basis(label) -> Basis:
     ValueError
         If the label names none of the five bases.
     """
-    if isinstance(label, Basis):
-        return label
-    if not isinstance(label, str):
-        raise ValueError(f"a priority basis must be a string, got {type(label).__name__} {label!r}")
-    try:
-        return _BASIS_SPELLINGS[_key(label)]
-    except KeyError:
-        raise ValueError(
-            f"unknown priority basis {label!r}; expected exception, hierarchy, "
-            "specificity, temporal or authority"
-        ) from None
+    return _canonical(label, Basis, _BASIS_SPELLINGS, "priority basis",
+                      "exception, hierarchy, specificity, temporal or authority")
 
 
 def normalize_evidence_id(text: str) -> str:
