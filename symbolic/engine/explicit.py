@@ -191,8 +191,8 @@ def _member(values: np.ndarray, pool: np.ndarray) -> np.ndarray:
 _KEY = ("attacker", "target", "kind", "shape", "on", "lic")
 
 
-def _group_ids(parts: list[dict[str, np.ndarray]]) -> tuple[list[np.ndarray], int]:
-    """One integer per distinct ``(attacker, target, kind, on, shape, lic)`` across ``parts``, and their bound.
+def _group_ids(parts: list[dict[str, np.ndarray]]) -> list[np.ndarray]:
+    """One integer per distinct ``(attacker, target, kind, on, shape, lic)`` across ``parts``.
 
     The columns are combined one at a time (mixed radix, each shifted to start
     at 0; a column with one value throughout is left out); the partial key is
@@ -217,32 +217,14 @@ def _group_ids(parts: list[dict[str, np.ndarray]]) -> tuple[list[np.ndarray], in
         if low:
             ids -= low
         bound *= width
-    return np.split(ids, np.cumsum(sizes)[:-1]), bound
+    return np.split(ids, np.cumsum(sizes)[:-1])
 
 
-def _repeats(ordered: np.ndarray) -> bool:
-    """Whether a sorted array holds a value twice."""
-    return len(ordered) > 1 and bool((ordered[1:] == ordered[:-1]).any())
-
-
-def _first_rows(key: np.ndarray, bound: int) -> np.ndarray | None:
-    """The rows holding the first occurrence of each value of ``key`` (in ``[0, bound)``), in row order.
-
-    ``None`` when every value occurs once (the common case, found by one sort).
-    Otherwise one sort of ``key * n + row`` puts each value's first row first.
-    """
-    n = len(key)
-    if not _repeats(np.sort(key)):
-        return None
-    if bound > ((1 << 62) // n):
-        _, first = np.unique(key, return_index=True)
-        first.sort()
-        return first
-    ordered = np.sort(key * n + np.arange(n))
-    value = ordered // n
-    start = np.ones(n, dtype=bool)
-    start[1:] = value[1:] != value[:-1]
-    return np.sort(ordered[start] % n)
+def _first_rows(key: np.ndarray) -> np.ndarray | None:
+    """The rows holding the first occurrence of each value of ``key``, in row order; ``None`` when
+    every value occurs once (the common case)."""
+    _, first = np.unique(key, return_index=True)
+    return None if len(first) == len(key) else np.sort(first)
 
 
 def merge_explicit(frame, columns: dict[str, np.ndarray], reach, neutralize) -> dict[str, np.ndarray]:
@@ -277,8 +259,8 @@ def merge_explicit(frame, columns: dict[str, np.ndarray], reach, neutralize) -> 
     if rows is None:
         return columns
     extra = _expanded(frame, rows, reach, neutralize)
-    (new_key, old_key), bound = _group_ids([extra, columns])
-    first = _first_rows(new_key, bound)
+    new_key, old_key = _group_ids([extra, columns])
+    first = _first_rows(new_key)
     unique_key = new_key if first is None else new_key[first]
     keep = first
     named = _member(old_key, unique_key) if len(old_key) else np.zeros(0, dtype=bool)

@@ -113,14 +113,9 @@ def grounded_labelling(argument_ids: Iterable[str], attacks: Iterable[Attack]) -
     Parameters
     ----------
     argument_ids : iterable of str
-        The arguments, in the order the labels and rounds should follow.
+        The arguments, in the order the labels and rounds follow.
     attacks : iterable of Attack
-        Attacks; neutralized ones (``defeated_by`` set) are ignored.
-
-    Returns
-    -------
-    Labelling
-        A label per argument and the rounds of the worklist.
+        Neutralized ones (``defeated_by`` set) are ignored.
 
     Raises
     ------

@@ -91,7 +91,6 @@ def evaluate(theory: Theory, target: str) -> Evaluation:
     theory : Theory
         From :func:`symbolic.engine.grounding.ground`.
     target : str
-        The target literal.
 
     Returns
     -------
@@ -140,24 +139,8 @@ def evaluate(theory: Theory, target: str) -> Evaluation:
 def evaluate_analysis(evidence_ids: Iterable[str], analysis: Analysis, target: str) -> Evaluation:
     """Ground ``analysis`` against an evidence package, then :func:`evaluate` it.
 
-    Parameters
-    ----------
-    evidence_ids : iterable of str
-        Normalized ids of the evidence package.
-    analysis : Analysis
-        Candidate facts, rules, attacks and priorities.
-    target : str
-        The target literal.
-
-    Returns
-    -------
-    Evaluation
-        ``evaluation.theory.dropped`` lists what grounding excluded.
-
-    Raises
-    ------
-    ValueError
-        If ``target`` is not a literal.
+    ``evaluation.theory.dropped`` lists what grounding excluded; raises ``ValueError`` if ``target``
+    is not a literal.
 
     Examples
     --------

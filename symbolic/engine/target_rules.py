@@ -54,11 +54,8 @@ class TargetRules:
     theory : Theory
     arguments : sequence of Argument
         The theory's arguments (Definition 1), sub-arguments first.
-    closure : iterable of (str, str)
-        The pairs ``(stronger, weaker)`` of the strict order ``P+`` (a collection: it is
-        read when :attr:`stronger_than` is first needed).
-    stronger_than : dict of str to set of str, optional
-        The same pairs grouped by weaker rule, when already computed; ``closure`` is then not read.
+    closure : collection of (str, str)
+        The pairs ``(stronger, weaker)`` of ``P+``, read when :attr:`stronger_than` is first needed.
 
     Attributes
     ----------
@@ -84,14 +81,13 @@ class TargetRules:
     __slots__ = ("concluders", "_stronger_than", "_arguments", "_by_id", "_sources",
                  "_neutralizing")
 
-    def __init__(self, theory: Theory, arguments: Sequence[Argument], closure: Iterable[tuple[str, str]],
-                 stronger_than: dict[str, set[str]] | None = None):
+    def __init__(self, theory: Theory, arguments: Sequence[Argument], closure: Iterable[tuple[str, str]]):
         applicable = applicable_rules(theory, arguments)
         self.concluders: dict[str, list[str]] = {}
         for rule in theory.rules:
             if rule.id in applicable:
                 self.concluders.setdefault(rule.consequent, []).append(rule.id)
-        self._stronger_than = stronger_than
+        self._stronger_than = None
         self._arguments = arguments
         self._sources = (theory, arguments, closure)
         self._neutralizing = None  # NeutralizingPairs.of, for the evaluation these were built for

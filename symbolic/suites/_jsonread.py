@@ -207,18 +207,14 @@ def _document(handle: BinaryIO, file: str, max_file_bytes: int, validate: Callab
 def scan_json_records(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
                       max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
                       keep_going: bool = False, validate: Callable | None = None) -> Iterator[tuple[int, object]]:
-    """Yield ``(line, value)`` for each JSON record of a JSONL file or ``.json`` document.
+    """Yield ``(line, value)`` for each JSON record of a JSONL file (blank lines skipped) or of a
+    ``*.json`` document (an array yields its elements).
 
     Parameters
     ----------
     path : str or path-like
-        A JSONL file (blank lines skipped), or a file named ``*.json`` holding
-        one JSON value (an array yields its elements).
-    max_line_bytes : int
-        A longer line is refused without being read whole.
-    max_file_bytes : int
-        A larger file is refused from its size.  Only regular files are read: a
-        named pipe, a device or a socket is refused before it is opened.
+    max_line_bytes, max_file_bytes : int
+        A longer line is refused unread, a larger file from its size; only regular files are read.
     keep_going : bool, default False
         Yield a line's :class:`ScenarioError` as its value instead of raising
         it, and go on with the next line.  File-level errors always raise.

@@ -1,15 +1,8 @@
-"""Scenario suites on disk: loading with precise errors, deterministic dumping,
-and the JSON Schema of a scenario.
-
-A *suite* is a JSONL file: one scenario object (:class:`~symbolic.scenario.model.Scenario`)
-per line, blank lines ignored.  A file whose name ends in ``.json`` is read as
-one JSON document instead: a single scenario object or an array of them.
-
-Every problem is reported as a :class:`~symbolic.errors.ScenarioError` naming
-the file, the 1-based line, the dotted field path inside the record and the bad
-value.  Sizes are checked before data is read: a file larger than
-``max_file_bytes`` is refused from its size alone, and a line is never read
-past ``max_line_bytes``.
+"""Scenario suites on disk: loading with precise errors, deterministic atomic dumping, and the JSON
+Schema of a scenario.  A suite is a JSONL file, one :class:`~symbolic.scenario.model.Scenario` a line
+(blank lines ignored), or a ``.json`` document holding one scenario or an array.  Every problem is a
+:class:`~symbolic.errors.ScenarioError` naming the file, the 1-based line, the dotted field path
+and the bad value; sizes are checked before data is read (:mod:`symbolic.suites._jsonread`).
 """
 
 from __future__ import annotations
@@ -185,26 +178,13 @@ def _records(path, max_line_bytes, max_file_bytes, keep_going) -> Iterator[tuple
 
 def iter_suite_lines(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
                      max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> Iterator[tuple[int, Scenario]]:
-    """Yield ``(line, scenario)`` pairs of a suite, lazily.
-
-    Parameters
-    ----------
-    path : str or path-like
-        A JSONL suite, or a ``.json`` document (one scenario or an array).
-    max_line_bytes, max_file_bytes : int
-        Size limits, checked before the data is read.
-
-    Yields
-    ------
-    tuple of (int, Scenario)
-        The 1-based line where each scenario starts, and the scenario.
+    """Yield ``(line, scenario)`` pairs of a suite, lazily, with the parameters of :func:`load_suite`.
 
     Raises
     ------
     ScenarioError
-        At the first problem: missing file, directory, size limit, non-UTF-8
-        bytes, malformed JSON, schema violation, duplicate case id, or no
-        scenario at all.
+        At the first problem: missing file, directory, size limit, non-UTF-8 bytes, malformed JSON,
+        schema violation, duplicate case id, or no scenario at all.
     """
     for line, item in _records(path, max_line_bytes, max_file_bytes, keep_going=False):
         if isinstance(item, ScenarioError):
@@ -268,23 +248,8 @@ class SuiteCheck:
 
 def check_suite(path, *, max_errors: int = 100, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
                 max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> SuiteCheck:
-    """Validate a whole suite, collecting errors instead of stopping at the first.
-
-    Line-level problems (malformed JSON, non-UTF-8 line, schema violation,
-    duplicate id) are collected up to ``max_errors``; file-level problems
-    (missing file, directory, size limits) end the scan.
-
-    Parameters
-    ----------
-    path : str or path-like
-    max_errors : int, default 100
-        Stop after this many errors.
-    max_line_bytes, max_file_bytes : int
-        As in :func:`load_suite`.
-
-    Returns
-    -------
-    SuiteCheck
+    """Validate a whole suite, collecting line-level errors (malformed JSON, non-UTF-8 line, schema
+    violation, duplicate id) up to ``max_errors``; a file-level problem ends the scan.
 
     Examples
     --------
@@ -307,16 +272,8 @@ def check_suite(path, *, max_errors: int = 100, max_line_bytes: int = DEFAULT_MA
 
 
 def scenario_json_schema() -> dict:
-    """The JSON Schema (draft 2020-12) of one scenario record.
-
-    The schema describes the canonical form that :func:`dump_suite` writes;
-    the loader also accepts spelling variants that it normalizes (evidence ids
-    such as ``E_01``, negations such as ``not X``, status labels such as
-    ``Positive``).
-
-    Returns
-    -------
-    dict
+    """The JSON Schema (draft 2020-12) of the canonical scenario record :func:`dump_suite` writes (the
+    loader also accepts the spellings it normalizes: ``E_01``, ``not X``, ``Positive``...).
 
     Examples
     --------

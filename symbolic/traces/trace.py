@@ -269,30 +269,14 @@ def evaluation_rows(evaluation: Evaluation, *, query: str | None = None, defeats
 
 
 def trace_edge_map(evaluation: Evaluation, *, query: str | None = None) -> dict[str, TraceEdge]:
-    """The trace's edges by canonical edge id (:func:`symbolic.traces.naming.edge_id`), sorted by id.
+    """The trace's edges by canonical edge id (:func:`symbolic.traces.naming.edge_id`), sorted: equal,
+    key for key, to the edges of ``graph_to_trace(build_trace(evaluation))``, without the graph.
 
-    Parameters
-    ----------
-    evaluation : Evaluation
-        From :func:`symbolic.engine.status.evaluate` or :func:`symbolic.traces.tnf.normal_form`.
-    query : str, optional
-        The query node's label (it does not change any edge).
-
-    Returns
-    -------
-    dict of str to TraceEdge
-        Equal, key for key and in order, to the edges of
-        :func:`symbolic.traces.trace_graph.graph_to_trace` of :func:`symbolic.traces.trace.build_trace`.
-
-    Examples
-    --------
     >>> from symbolic.scenario.model import Analysis, Fact, Rule
     >>> from symbolic.engine.status import evaluate_analysis
     >>> a = Analysis(facts=[Fact(id="f1", literal="Delay(x)", evidence=["E-01"])],
-    ...              rules=[Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)",
-    ...                          evidence=["E-02"])])
-    >>> edges = trace_edge_map(evaluate_analysis(["E-01", "E-02"], a, "Penalty(x)"))
-    >>> next(iter(edges))
+    ...              rules=[Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)", evidence=["E-02"])])
+    >>> next(iter(trace_edge_map(evaluate_analysis(["E-01", "E-02"], a, "Penalty(x)"))))
     'derivation:arg:Delay(x)@...'
     """
     made = TraceEdge.model_construct
@@ -306,31 +290,13 @@ def trace_edge_map(evaluation: Evaluation, *, query: str | None = None) -> dict[
 
 
 def trace_edge_attrs(evaluation: Evaluation, *, query: str | None = None) -> dict[str, tuple]:
-    """The trace's edge ids, sorted, each with the attributes an alignment compares (Algorithm 4).
+    """The keys of :func:`trace_edge_map`, each with what an alignment compares (Algorithm 4):
+    ``(state, lic)`` for an attack edge, ``()`` for any other, with no edge object made.
 
-    The same keys, in the same order, as :func:`trace_edge_map`; the value is
-    ``(state, lic)`` for an attack edge and ``()`` for any other edge, as
-    :func:`scorer.align.align_edges` reads them from a
-    :class:`~symbolic.scenario.model.TraceEdge`.  No edge object is made, so a scorer
-    that needs only ids and these attributes pays for the ids alone.
-
-    Parameters
-    ----------
-    evaluation : Evaluation
-    query : str, optional
-        The query node's label (it does not change any edge).
-
-    Returns
-    -------
-    dict of str to tuple
-
-    Examples
-    --------
     >>> from symbolic.scenario.model import Analysis, Fact, Rule
     >>> from symbolic.engine.status import evaluate_analysis
     >>> a = Analysis(facts=[Fact(id="f1", literal="Delay(x)", evidence=["E-01"])],
-    ...              rules=[Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)",
-    ...                          evidence=["E-02"])])
+    ...              rules=[Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)", evidence=["E-02"])])
     >>> ev = evaluate_analysis(["E-01", "E-02"], a, "Penalty(x)")
     >>> list(trace_edge_attrs(ev)) == list(trace_edge_map(ev))
     True
