@@ -61,10 +61,8 @@ def build_arguments(theory: Theory, *, limit: int = DEFAULT_LIMIT) -> tuple[Argu
     Parameters
     ----------
     theory : Theory
-        The grounded facts and rules (from :func:`symbolic.engine.grounding.ground`).
     limit : int, optional
-        Largest number of arguments to build; a guard against the exponential
-        blow-up that many alternative sub-arguments can cause.
+        Largest number of arguments to build (a guard against exponentially many alternatives).
 
     Returns
     -------

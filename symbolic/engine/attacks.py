@@ -241,10 +241,8 @@ def derive_attacks(theory: Theory, arguments: Sequence[Argument], order: Priorit
     Returns
     -------
     AttackTable
-        One :class:`~symbolic.engine.results.Attack` per distinct ``(attacker, target, kind, on,
-        lic)``: rebuts, undercuts, undermines, then the explicit edges' other attacks (one found
-        both ways has ``explicit=True``).  ``defeated_by`` is the pair of ``P+`` that neutralized
-        it, or ``None``.
+        One attack per distinct ``(attacker, target, kind, on, lic)``: rebuts, undercuts, undermines,
+        then the explicit edges' other attacks; ``defeated_by`` is the pair that neutralized it.
 
     Raises
     ------

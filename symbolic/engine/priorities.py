@@ -47,22 +47,8 @@ def _order(strongs: Sequence[str], weaks: Sequence[str], stacklevel: int) -> Pri
 
 
 def priority_order_from_pairs(pairs: Iterable[tuple[str, str]]) -> PriorityOrder:
-    """Compute ``P+`` from ``(stronger, weaker)`` pairs (Definition 3).
-
-    Parameters
-    ----------
-    pairs : iterable of (str, str)
-        The priority base ``P0``; duplicates are ignored.
-
-    Returns
-    -------
-    PriorityOrder
-        The base, the unresolved cycles (sorted), their rules and the closure of the rest.
-
-    Warns
-    -----
-    PriorityCycleWarning
-        When the base contains a cycle, naming its rules.
+    """Compute ``P+`` from the ``(stronger, weaker)`` pairs of a base (Definition 3), as
+    :func:`priority_order` does from a theory's priorities.
 
     Examples
     --------

@@ -222,21 +222,8 @@ def _contradiction(facts, rules) -> bool:
 def import_peer_record(record: dict, *, file=None, line=None) -> Scenario:
     """Convert one peer corpus record into a scenario (docs/semantics.md section 9).
 
-    Parameters
-    ----------
-    record : dict
-        A decoded peer record (``case_id``, ``query``, ``target_literal``,
-        ``source_units``, ``facts``, ``rules``, ``priorities``, ``gold_label``).
-    file : str, optional
-        For error messages.
-    line : int, optional
-        1-based line of the record in ``file``.
-
-    Returns
-    -------
-    Scenario
-        Gold analysis = the record's facts, rules and priorities; gold status =
-        the engine's status (see the module docstring).
+    ``record`` is a decoded peer record (``case_id``, ``query``, ``target_literal``, ``source_units``,
+    ``facts``, ``rules``, ``priorities``, ``gold_label``); ``file`` and ``line`` are for messages.
 
     Raises
     ------
@@ -305,18 +292,8 @@ def import_peer_record(record: dict, *, file=None, line=None) -> Scenario:
 
 def import_peer_file(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
                      max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> list[Scenario]:
-    """Import every record of a peer JSONL file.
-
-    Parameters
-    ----------
-    path : str or path-like
-        A peer corpus JSONL file (or a ``.json`` array of records).
-    max_line_bytes, max_file_bytes : int
-        Size limits, as in :func:`symbolic.suites.io.load_suite`.
-
-    Returns
-    -------
-    list of Scenario
+    """Import every record of a peer JSONL file (or ``.json`` array), with the size limits of
+    :func:`symbolic.suites.io.load_suite`.
 
     Raises
     ------

@@ -1,13 +1,7 @@
-"""Graphviz DOT rendering of a trace (no graphviz dependency).
+"""Graphviz DOT rendering of a trace (no graphviz dependency; ``dot -Tsvg trace.dot > trace.svg``).
 
-Render with ``dot -Tsvg trace.dot > trace.svg``.  Node shapes follow the node
-type; attack edges are red and labelled with their kind, a *defeated* attack
-is dashed; a defeat edge (priority -> the attack it neutralizes, drawn to the
-attacked argument) is blue and dotted.  Output is deterministic: nodes sorted
-by id, edges by :func:`symbolic.traces.naming.edge_id`.  :func:`write_dot` is the one writer of the
-format: it writes the :class:`~symbolic.traces.trace_rows.TraceRows` of a trace, whether that comes
-from a :class:`~symbolic.scenario.model.Trace` (:func:`to_dot`) or from an evaluation
-(:func:`symbolic.traces.trace.evaluation_rows`).
+Node shapes follow the node type; attack edges are red and labelled with their kind, a defeated
+one dashed; a defeat edge (priority -> the attacked argument) is blue and dotted.
 """
 
 from __future__ import annotations
@@ -91,20 +85,9 @@ def _edge_line(edge: dict) -> str:
 def write_dot(rows: TraceRows, *, name: str = "trace") -> Iterator[bytes]:
     """Graphviz DOT of a trace, in UTF-8 pieces: the one writer of the format.
 
-    Nodes sorted by id (the label, the authors' ids below it), edges sorted by edge id.  In the
-    summary form each defeated attack edge carries ``defeats="<set id>"`` and one comment line per
-    set, ``// defeats:<id>: <priority ids>``, follows the nodes; the columns form is written as
-    the summary form (DOT has no columns).
-
-    Parameters
-    ----------
-    rows : TraceRows
-    name : str, optional
-        The graph's name.
-
-    Yields
-    ------
-    bytes
+    Nodes sorted by id, edges by edge id.  In the summary form each defeated attack edge carries
+    ``defeats="<set id>"`` and a comment line per set, ``// defeats:<id>: <priority ids>``, follows
+    the nodes (DOT has no columns: the columns form is written as the summary form).
     """
     yield (f"digraph {dot_escape(name)} {{\n  rankdir=LR;\n"
            '  node [fontname="Helvetica", fontsize=10];\n  edge [fontname="Helvetica", fontsize=9];\n').encode("utf-8")
@@ -117,21 +100,9 @@ def write_dot(rows: TraceRows, *, name: str = "trace") -> Iterator[bytes]:
 
 
 def to_dot(trace: Trace | nx.MultiDiGraph, *, name: str = "trace") -> str:
-    """Render a trace (or a trace graph) as Graphviz DOT text.
-
-    Parameters
-    ----------
-    trace : Trace or networkx.MultiDiGraph
-        A TNF or the graph of :func:`symbolic.traces.trace.build_trace`; for a graph
-        the authors' ids (``names``) are shown under each label.
-    name : str, optional
-        The graph's name.
-
-    Returns
-    -------
-    str
-        ``digraph`` text ending in a newline; byte-identical for equal input:
-        :func:`write_dot` of :func:`~symbolic.traces.trace_rows.rows_of_trace`.
+    """Graphviz DOT text of a trace, or of a trace graph (:func:`symbolic.traces.trace.build_trace`,
+    the authors' ids shown under each label): :func:`write_dot` of
+    :func:`~symbolic.traces.trace_rows.rows_of_trace`.
 
     Examples
     --------

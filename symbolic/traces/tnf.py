@@ -226,20 +226,12 @@ def collapse_aliases(theory: Theory) -> tuple[Theory, dict[str, str]]:
     antecedent set, consequent and kind), a fact restated, a rule whose consequent is one of its own
     antecedents (a mere proof step, dropped).
 
-    Parameters
-    ----------
-    theory : Theory
-        A grounded theory.
-
     Returns
     -------
     (Theory, dict)
-        The theory with one rule per rule content and one fact per literal
-        (the first in input order is kept, grounded in the union of the
-        fragments), priorities and attacks redirected, ``applicable(rK)``
-        literals rewritten, proof-step rules dropped; and the map from each
-        collapsed id to its representative.  Every collapse is listed in
-        ``theory.dropped`` with its reason.
+        The theory with the first of each rule content and of each fact literal kept, grounded in
+        the union of the fragments, priorities, attacks and ``applicable(rK)`` literals redirected,
+        every collapse listed in ``dropped``; and the map from each collapsed id to its representative.
 
     Examples
     --------

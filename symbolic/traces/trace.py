@@ -52,18 +52,10 @@ def neutralizers(evaluation: Evaluation, attack: Attack) -> frozenset[tuple[str,
     """Every pair of ``P+`` that neutralizes ``attack`` (Definition 4): the trace shows all of them,
     not only the engine's ``attack.defeated_by``, so it does not depend on the order of ``targetRules``.
 
-    Parameters
-    ----------
-    evaluation : Evaluation
-        The evaluation the attack belongs to.
-    attack : Attack
-        One of ``evaluation.attacks``.
-
     Returns
     -------
     frozenset of (str, str)
-        ``(stronger, weaker)`` pairs with ``stronger in targetRules(attack)``
-        and ``weaker = lic(attack)``; empty for an active attack.
+        ``(t, lic(attack))`` with ``t`` in ``targetRules(attack)``; empty for an active attack.
 
     Examples
     --------
