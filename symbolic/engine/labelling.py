@@ -58,8 +58,7 @@ def grounded_state(n: int, src, dst) -> tuple[np.ndarray, list[list[int]]]:
     Raises
     ------
     ValueError
-        If an index is outside ``0 .. n-1`` (attackers checked first) or is
-        not an integer, or if ``src`` and ``dst`` differ in length.
+        If an index is not an integer in ``0 .. n-1``, or ``src`` and ``dst`` differ in length.
 
     Examples
     --------

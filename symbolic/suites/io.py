@@ -62,25 +62,9 @@ def _reason(err: dict) -> tuple[str, bool]:
 def validate_scenario(obj, *, file=None, line=None) -> Scenario:
     """Validate one decoded JSON value as a scenario.
 
-    Parameters
-    ----------
-    obj : object
-        A decoded JSON value; it must be an object.
-    file : str or path-like, optional
-        Where it came from, for error messages.
-    line : int, optional
-        The 1-based line where the object starts.
-
-    Returns
-    -------
-    Scenario
-        The scenario, with ids, literals and labels normalized.
-
-    Raises
-    ------
-    ScenarioError
-        Naming the first offending field (dotted path, from pydantic's
-        ``loc``) and its value; the count of further problems is appended.
+    The scenario comes with ids, literals and labels normalized; ``file`` and ``line`` are for
+    messages.  A :class:`ScenarioError` names the first offending field (dotted path) and its value,
+    and counts the further problems.
 
     Examples
     --------
@@ -120,25 +104,9 @@ def _json_type(value) -> str:
 def load_scenario_text(text, *, file=None, line=None) -> Scenario:
     """Parse and validate one scenario from JSON text.
 
-    Parameters
-    ----------
-    text : str or bytes
-        One JSON object (bytes must be UTF-8).
-    file : str or path-like, optional
-        Where it came from, for error messages.
-    line : int, optional
-        The 1-based line of ``text`` in ``file``; JSON errors on later lines of
-        a multi-line ``text`` are offset from it.
-
-    Returns
-    -------
-    Scenario
-
-    Raises
-    ------
-    ScenarioError
-        On malformed JSON, non-UTF-8 bytes, duplicate keys, a non-object value
-        or any schema violation.
+    ``text`` is one JSON object (bytes must be UTF-8); ``file`` and ``line`` (1-based, where ``text``
+    starts) are for messages.  Raises :class:`ScenarioError` on malformed JSON, non-UTF-8 bytes,
+    duplicate keys, a non-object value or any schema violation.
 
     Examples
     --------
