@@ -1,4 +1,4 @@
-"""Attacks (Definition 2) and their neutralization (Definition 4), docs/semantics.md sections 3-5.
+"""Attacks (Definition 2) and their neutralization (Definition 4), docs/semantics.md sections 4 and 5.
 
 Each kind of attack is one function of this module, read against Definition 2:
 
