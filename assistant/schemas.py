@@ -20,7 +20,7 @@ from pydantic import model_validator
 
 from symbolic.scenario.labels import Status, normalize_evidence_id, normalize_status
 from symbolic.scenario.literals import complement, normalize_literal
-from symbolic.scenario.locations import LocationError, parse_location
+from scorer.locations import LocationError, parse_location
 from symbolic.scenario.model import DefectClass, Span
 
 __all__ = [
@@ -132,7 +132,7 @@ class SelfCheck(BaseModel):
 
 
 def _resolve_location(text: str, candidate, evidence, target) -> str:
-    """The typed location (:mod:`symbolic.scenario.locations`) of ``text``, checked against the audit's inputs."""
+    """The typed location (:mod:`scorer.locations`) of ``text``, checked against the audit's inputs."""
     analysis = getattr(candidate, "analysis", candidate)
     loc = parse_location(text, analysis)
     facts, rules = {f.id for f in analysis.facts}, {r.id for r in analysis.rules}

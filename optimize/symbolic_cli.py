@@ -6,7 +6,7 @@ against the engine), ``schema`` prints JSON Schemas and ``import-peer`` converts
 They sit at the composition root with the other packages' commands (:func:`register` adds them to
 the group of :mod:`optimize.root`, whose error handling turns a bad input into exit code 2 and one
 line on stderr); ``symbolic`` itself holds the library they call: the engine, the suites and the
-trace writers (text, :mod:`symbolic.traces.text`; JSON lines and DOT, :mod:`symbolic.traces.outputs`).
+trace writers (text, :mod:`symbolic.traces.text`; JSON lines and DOT, :mod:`optimize.status_outputs`).
 Like every command module they import what they need inside the commands, so ``paratrace status``
 loads neither DSPy nor the statistics.
 """
@@ -145,11 +145,11 @@ def status(
             for scenario, picked in chosen:
                 render_text(console, scenario, _evaluate(scenario, picked), analysis=analysis.value)
         elif fmt is Format.JSON:
-            from symbolic.traces.outputs import iter_traces_json_bytes
+            from optimize.status_outputs import iter_traces_json_bytes
 
             _write(iter_traces_json_bytes(chosen, defeats=defeats.value, attacks=attacks.value))
         else:
-            from symbolic.traces.outputs import iter_traces_dot_bytes
+            from optimize.status_outputs import iter_traces_dot_bytes
 
             _write(iter_traces_dot_bytes(chosen, defeats=defeats.value))
     finally:
@@ -157,7 +157,7 @@ def status(
 
 
 def _gold_problems(scenario, line: int, file: str) -> list[str]:
-    from symbolic.traces.outputs import trace_disagreement
+    from optimize.status_outputs import trace_disagreement
 
     evaluation = _evaluate(scenario, scenario.gold)
     where = f"{file}:{line}: case {scenario.id!r}"

@@ -124,7 +124,7 @@ class Diagnostics(BaseModel):
     defect_class : DefectClass
         The detected defect class; ``none`` when no defect was found.
     location : str, optional
-        Where the defect sits, as a typed location of :mod:`symbolic.scenario.locations`
+        Where the defect sits, as a typed location of :mod:`scorer.locations`
         (``evidence:E-03``, ``fact:f1``, ``rule:r2``, ``priority:r3>r2``,
         ``attack:r2-rebut->Penalty(x)``, ``target:Penalty(x)``); an untyped id
         is typed against the case's candidate when scored.

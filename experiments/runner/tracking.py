@@ -199,7 +199,7 @@ def setup_mlflow(workdir: str | Path = ".", *, autolog_dspy: bool = True, tracki
     uri = default_tracking_uri(workdir, tracking_uri)
     mlflow.set_tracking_uri(uri)
     mlflow.set_registry_uri(uri)
-    from symbolic.support.redact import install_mlflow_redaction
+    from experiments.runner.span_redaction import install_mlflow_redaction
 
     install_mlflow_redaction(mlflow)  # spans (exception.message, tracebacks) are masked before they are stored
     if autolog_dspy:

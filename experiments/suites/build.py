@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from symbolic.errors import ScenarioError
-from symbolic.suites.io import dump_suite, write_atomic
+from symbolic.suites.io import dump_suite
+from symbolic.support.fsio import write_atomic
 
 from ..errors import SuiteError
 from .controlled import SEED
@@ -83,5 +84,5 @@ def build_suite(name: str, *, output: str | Path | None = None, source: str | Pa
         except ValueError as exc:
             raise SuiteError(f"{card}: {exc}") from None
         if fresh != text:
-            write_atomic(card, fresh.encode("utf-8"))
+            write_atomic(card, fresh.encode("utf-8"), error=ScenarioError)
     return BuildResult(name, path, len(scenarios), digest)

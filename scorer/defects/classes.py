@@ -17,7 +17,7 @@ attack_deletion       one attack edge is missing                    ``attack:r2-
 invalid_proof_node    a node no fragment supports                   ``rule:r4`` / ``fact:f4``
 ====================  ============================================  ==================================
 
-Locations are typed (:mod:`symbolic.scenario.locations`); :func:`same_location` is the
+Locations are typed (:mod:`scorer.locations`); :func:`same_location` is the
 comparison DLA uses (docs/metrics.md, DLA).  The injections are in
 :mod:`scorer.defects.inject`, the detectors in :mod:`scorer.defects.detect`
 (a white-box output, gold-free) and :mod:`scorer.defects.diff` (a candidate
@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from symbolic.scenario.locations import attack_location
-from symbolic.scenario.locations import same_location as _same_location
+from scorer.locations import attack_location
+from scorer.locations import same_location as _same_location
 from symbolic.scenario.model import Analysis, DefectClass
 from symbolic.traces.naming import EDGE_ARROW, Namer
 from symbolic.engine.results import Attack, Evaluation
@@ -136,7 +136,7 @@ def same_location(predicted: str | None, gold: str | None, candidate: Analysis |
 
     Locations are typed (``rule:r2``, ``priority:r3>r2``, ``evidence:E-03``,
     ``attack:r2-rebut->Penalty(x)``, ``target:Penalty(x)``; the vocabulary of
-    :mod:`symbolic.scenario.locations`, shared with the controlled suite and the
+    :mod:`scorer.locations`, shared with the controlled suite and the
     assistant).  An untyped id (``r3``) is typed against ``candidate``;
     whitespace is ignored and a priority names its pair of rules.  A missing
     gold location matches anything.

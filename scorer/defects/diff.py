@@ -7,7 +7,7 @@ they order, with :class:`symbolic.traces.naming.Namer`'s content ids; attacks in
 explicit-edge form of :func:`symbolic.traces.trace_attacks.explicit_attack_edges`), and
 recomputes the status on its own extraction with the engine.  The first defect
 found, in the order below, is reported with a typed location
-(:mod:`symbolic.scenario.locations`) in the candidate's ids:
+(:mod:`scorer.locations`) in the candidate's ids:
 
 1. ``missing_evidence``: a candidate object cites a fragment not in the package
    (``evidence:E-03``);
@@ -37,7 +37,7 @@ from typing import Iterable
 
 from symbolic.scenario.labels import AttackKind
 from symbolic.scenario.literals import complement, excepted_rule
-from symbolic.scenario.locations import attack_location, priority_location
+from scorer.locations import attack_location, priority_location
 from symbolic.scenario.model import Analysis, AttackEdge, DefectClass
 from symbolic.traces.naming import Namer
 

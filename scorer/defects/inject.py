@@ -44,7 +44,7 @@ from dataclasses import dataclass
 
 from symbolic.scenario.labels import Status
 from symbolic.scenario.literals import complement
-from symbolic.scenario.locations import attack_location, priority_location
+from scorer.locations import attack_location, priority_location
 from symbolic.scenario.model import Analysis, DefectClass, EvidenceFragment, Scenario
 from symbolic.traces.naming import edge_id
 

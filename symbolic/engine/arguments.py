@@ -1,16 +1,9 @@
-"""Argument construction (Definition 1, docs/semantics.md section 3).
+"""Argument construction (Definition 1, docs/semantics.md section 3) and the argument index that
+attack derivation reads.
 
-Arguments are built bottom-up in rounds: round 0 holds one argument per
-grounded fact; round ``k`` holds every rule application whose highest
-sub-argument was built in round ``k - 1`` (so round ``k`` is exactly the set
-of arguments of height ``k``).  A rule is never reused inside its own
-sub-arguments, so every derivation is finite even when the rules are cyclic.
-An argument whose top rule is a defeater argues only against: it is never
-used as a sub-argument.
-
-Ids ``A1, A2, ...`` follow the canonical order (height, then rule position in
-the theory, then the ids of the sub-arguments), so they depend only on the
-theory.
+Arguments are built bottom-up in rounds: round ``k`` holds the arguments of height ``k``.  A rule is
+never reused inside its own sub-arguments, so derivations are finite even for cyclic rules; a
+defeater's argument argues only against and is never a sub-argument.
 """
 
 from __future__ import annotations
@@ -24,7 +17,7 @@ from symbolic.engine.grounding import Theory
 from symbolic.scenario.labels import RuleKind
 from symbolic.engine.results import Argument
 
-__all__ = ["ArgumentIndex", "ArgumentLimitError", "build_arguments", "super_arguments"]
+__all__ = ["ArgumentIndex", "ArgumentLimitError", "build_arguments"]
 
 DEFAULT_LIMIT = 2_000_000
 _EMPTY: frozenset[str] = frozenset()
@@ -62,25 +55,20 @@ def _combinations(pools, fresh_from, rule_id, args):
 
 
 def build_arguments(theory: Theory, *, limit: int = DEFAULT_LIMIT) -> tuple[Argument, ...]:
-    """Build every argument of a grounded theory (Definition 1).
-
-    Semi-naive rounds: round ``k`` only revisits the rules with an antecedent
-    that gained a support argument in round ``k - 1``.
+    """Build every argument of a grounded theory (Definition 1), in semi-naive rounds: round ``k``
+    revisits only the rules with an antecedent that gained a support argument in round ``k - 1``.
 
     Parameters
     ----------
     theory : Theory
-        The grounded facts and rules (from :func:`symbolic.engine.grounding.ground`).
     limit : int, optional
-        Largest number of arguments to build; a guard against the exponential
-        blow-up that many alternative sub-arguments can cause.
+        Largest number of arguments to build (a guard against exponentially many alternatives).
 
     Returns
     -------
     tuple of Argument
-        Fact arguments first (in theory order), then rule applications by
-        height, rule position and sub-argument ids; ids are ``A1, A2, ...``
-        in that order.
+        Fact arguments first, then rule applications by height, rule position and sub-argument ids;
+        ids ``A1, A2, ...`` in that order (they depend only on the theory).
 
     Raises
     ------
@@ -98,10 +86,6 @@ def build_arguments(theory: Theory, *, limit: int = DEFAULT_LIMIT) -> tuple[Argu
     >>> [(a.id, a.conclusion, a.top_rule, a.subs) for a in build_arguments(t)]
     [('A1', 'Delay(x)', None, ()), ('A2', 'Penalty(x)', 'r1', ('A1',)), ('A3', 'Delay(x)', 'r2', ('A2',))]
     """
-    return _build(theory, limit)
-
-
-def _build(theory: Theory, limit: int) -> tuple[Argument, ...]:
     args: list[Argument] = []
     append = args.append
     support: dict[str, list[int]] = {}
@@ -155,12 +139,9 @@ def _build(theory: Theory, limit: int) -> tuple[Argument, ...]:
 
 
 class ArgumentIndex:
-    """Lookup tables over a tuple of arguments, by integer position.
-
-    The index behind attack derivation (Definition 2): arguments by
-    conclusion, by top rule or fact, by rule used and by premise, and the
-    super-arguments of each argument (itself included) for internal-target
-    propagation.  Every list is ascending.
+    """Arguments by integer position, indexed for attack derivation (Definition 2): by conclusion, by
+    top rule or fact, by rule used, by premise, and the super-arguments of each (itself included,
+    for internal-target propagation).  Every list is ascending.
 
     Parameters
     ----------
@@ -246,29 +227,3 @@ class ArgumentIndex:
                 out[key] = sorted(set().union(*(self.containers[i] for i in seeds)))
         return out
 
-
-def super_arguments(arguments: Sequence[Argument]) -> dict[str, tuple[str, ...]]:
-    """Map each argument id to the ids of every argument that contains it.
-
-    An argument contains itself; the tuples are in argument order.
-    This is the index behind internal-target propagation (Definition 2).
-
-    Parameters
-    ----------
-    arguments : sequence of Argument
-        Arguments as returned by :func:`build_arguments` (sub-arguments first).
-
-    Returns
-    -------
-    dict of str to tuple of str
-
-    Examples
-    --------
-    >>> from symbolic.engine.results import Argument
-    >>> a1 = Argument("A1", "p", None, "f1", (), frozenset(), frozenset({"f1"}))
-    >>> a2 = Argument("A2", "q", "r1", None, ("A1",), frozenset({"r1"}), frozenset({"f1"}))
-    >>> super_arguments([a1, a2])
-    {'A1': ('A1', 'A2'), 'A2': ('A2',)}
-    """
-    index = ArgumentIndex(arguments)
-    return {ident: tuple(index.ids[j] for j in index.containers[i]) for i, ident in enumerate(index.ids)}

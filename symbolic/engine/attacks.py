@@ -1,271 +1,236 @@
-"""Attacks and their neutralization (Definitions 2 and 4, docs/semantics.md sections 4 and 5).
+"""Attacks (Definition 2) and their neutralization (Definition 4), docs/semantics.md sections 4 and 5.
 
-Derived attacks:
+Each kind of attack is one function of this module, read against Definition 2:
 
-- **rebut**: ``A`` rebuts ``B`` on ``B'`` when ``conc(A) = comp(conc(B'))`` and
-  ``B'`` has a defeasible or defeater top rule;
-- **undercut**: an argument for ``¬applicable(rK)`` attacks every argument using ``rK``;
-- **undermine**: ``A`` attacks ``B`` when ``conc(A) = comp(f)`` for a premise fact ``f`` of ``B``;
+- :func:`rebuts`: ``A`` rebuts ``B`` on ``B'`` when ``conc(A) = comp(conc(B'))`` and ``B'`` has a
+  defeasible or defeater top rule;
+- :func:`undercuts`: an argument for ``¬applicable(rK)`` attacks every argument using ``rK``;
+- :func:`undermines`: ``A`` attacks ``B`` when ``conc(A) = comp(f)`` for a premise fact ``f`` of ``B``;
+- :func:`reach`: what an explicit edge attacks, normalized to the same form.
 
-each propagated to every argument that contains the attacked element.
-Explicit :class:`~symbolic.scenario.model.AttackEdge` records are normalized to the same
-form (:meth:`_Builder.reach`) and merged (:func:`symbolic.engine.explicit.merge_explicit`, the
-columnar machinery that keeps a million explicit edges as cheap as derived attacks).  An attack is
-*neutralized* (Definition 4) iff some rule of ``targetRules`` is stronger in ``P+`` than its
-licensing rule (:meth:`_Builder.first_rule`, the attacked sub-argument's own top rule first); it
-is kept, with the priority pair that defeated it, and left out of the labelling.
-
-This module is the one place where Definition 2 is read: :meth:`_Builder.rebuts`,
-:meth:`_Builder.undercuts`, :meth:`_Builder.undermines` and :meth:`_Builder.reach`.  Derivation is
-indexed (by conclusion, rule used and premise: :class:`~symbolic.engine.arguments.ArgumentIndex`)
-and emits whole blocks ``attackers x targets`` as integer columns (an
-:class:`~symbolic.engine.results.AttackTable`), so its cost is proportional to the number of
-attacks, never to all pairs of arguments.
+Each attack reaches every argument that contains the attacked element (internal-target
+propagation: :attr:`ArgumentIndex.containers <symbolic.engine.arguments.ArgumentIndex>`).  An attack
+licensed by ``lic`` is neutralized (Definition 4) by the first rule of ``targetRules`` (Definition 4,
+:mod:`symbolic.engine.target_rules`) that is stronger than ``lic`` in ``P+`` (Definition 3):
+:func:`neutralizer`.  Each function emits whole blocks ``attackers x targets`` as integer columns,
+so the cost is proportional to the attacks, never to all pairs of arguments; explicit edges are
+merged in by :func:`symbolic.engine.explicit.merge_explicit`.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Sequence
 
 import numpy as np
 
 from symbolic.engine.arguments import ArgumentIndex
+from symbolic.engine.explicit import COLUMNS, merge_explicit
+from symbolic.engine.grounding import Theory
 from symbolic.engine.results import (SHAPE_ARGUMENT, SHAPE_FACT, SHAPE_RULE, Argument, AttackTable,
                                      PriorityOrder)
-from symbolic.engine.explicit import merge_explicit
-from symbolic.engine.grounding import Theory
+from symbolic.engine.target_rules import TargetRules
 from symbolic.scenario.labels import AttackKind, RuleKind
 from symbolic.scenario.literals import complement, excepted_rule, normalize_literal
-from symbolic.engine.target_rules import TargetRules
 
-__all__ = ["derive_attacks"]
+__all__ = ["Frame", "derive_attacks", "neutralizer", "reach", "rebuts", "undercuts", "undermines"]
 
 _REBUTTABLE = (RuleKind.DEFEASIBLE, RuleKind.DEFEATER)  # the top rules a rebut can hit
-_COLUMNS = ("attacker", "target", "on", "lic", "defeat", "kind", "shape", "explicit")
+REBUT, UNDERCUT, UNDERMINE = 0, 1, 2  # codes of the attack kinds (:data:`symbolic.engine.results.KINDS`)
 
 
-class _Builder:
-    """Indexes, neutralization (Definition 4) and the growing attack columns."""
+@dataclass(frozen=True)
+class Frame:
+    """What the attack functions read: the theory, its arguments indexed, ``targetRules`` and ``P+``.
 
-    def __init__(self, theory: Theory, arguments: Sequence[Argument], order: PriorityOrder,
-                 target_rules: TargetRules | None = None):
-        self.index = ArgumentIndex(arguments)
-        self.theory = theory
-        self.rule_ids = tuple(r.id for r in theory.rules)
-        self.rule_code = {r: i for i, r in enumerate(self.rule_ids)}
-        self.fact_ids = tuple(f.id for f in theory.facts)
-        self.fact_code = {f: i for i, f in enumerate(self.fact_ids)}
-        self.kind = {r.id: r.kind for r in theory.rules}
-        self.target_rules = target_rules or TargetRules(theory, arguments, order.closure)
-        self.numbers: dict[tuple[str, str], int] = {}  # defeating pairs, numbered as first met
-        self.blocks: list[tuple] = []
+    ``pairs`` numbers the ``(stronger, weaker)`` pairs of ``P+`` that neutralize an attack, as first
+    met (the ``defeat`` column holds these numbers): the one thing the functions add to.
+    """
 
-    # -- Definition 4 ------------------------------------------------------
-    @property
-    def stronger_than(self) -> dict[str, set[str]]:
-        """For each rule, the rules stronger than it in ``P+`` (:class:`TargetRules`)."""
-        return self.target_rules.stronger_than
+    theory: Theory
+    index: ArgumentIndex
+    target_rules: TargetRules
+    pairs: dict[tuple[str, str], int] = field(default_factory=dict)
+    rule_ids: tuple[str, ...] = field(init=False)
+    rule_code: dict[str, int] = field(init=False)
+    fact_ids: tuple[str, ...] = field(init=False)
+    fact_code: dict[str, int] = field(init=False)
+    kind: dict[str, RuleKind] = field(init=False)
 
-    def pair(self, strong: str, weak: str) -> int:
-        """Index of ``(strong, weak)`` in the table's defeating pairs (numbered as first met)."""
-        return self.numbers.setdefault((strong, weak), len(self.numbers))
+    def __post_init__(self):
+        rules, facts = tuple(r.id for r in self.theory.rules), tuple(f.id for f in self.theory.facts)
+        for name, value in (("rule_ids", rules), ("rule_code", {r: i for i, r in enumerate(rules)}),
+                            ("fact_ids", facts), ("fact_code", {f: i for i, f in enumerate(facts)}),
+                            ("kind", {r.id: r.kind for r in self.theory.rules})):
+            object.__setattr__(self, name, value)
 
-    def lic_codes(self, attackers: Sequence[int]) -> np.ndarray:
-        """Licensing rule codes of ``attackers``: their top rules (-1 for facts)."""
-        top = self.index.top
-        return np.array([self.rule_code[top[a]] if top[a] is not None else -1 for a in attackers],
-                        dtype=np.int32)
 
-    def rebut_rules(self, sub: int) -> list[str]:
-        """``targetRules`` of an attack on sub-argument ``sub``, its own top rule first."""
-        rules = self.target_rules.of_conclusion(self.index.conclusion[sub])
-        top = self.index.top[sub]
-        return [top] + [r for r in rules if r != top] if top in rules else rules
+# -- Definition 4 ----------------------------------------------------------------------------
 
-    def first_rule(self, rules, lic: str | None) -> str | None:
-        """The first of ``rules`` with ``rule >+ lic``, or ``None`` (Definition 4)."""
-        strong = self.stronger_than.get(lic) if lic is not None else None
-        if strong:
-            for rule in rules:
-                if rule in strong:
-                    return rule
-        return None
+def neutralizer(frame: Frame, rules: Sequence[str], lic: str | None) -> int:
+    """The pair ``(t, lic)`` with ``t`` the first of ``rules`` such that ``t >+ lic``, numbered in
+    ``frame.pairs``; -1 when there is none (an active attack, and every attack of a fact).
 
-    def first_stronger(self, rules, lic: str | None) -> int:
-        """The first of ``rules`` with ``rule >+ lic``, as a pair index, or -1 (Definition 4)."""
-        rule = self.first_rule(rules, lic)
-        return self.pair(rule, lic) if rule is not None else -1
+    >>> frame = Frame(Theory(frozenset()), ArgumentIndex([]), TargetRules(Theory(frozenset()), [], [("r2", "r1")]))
+    >>> neutralizer(frame, ["r3", "r2"], "r1"), neutralizer(frame, ["r1"], "r2"), frame.pairs
+    (0, -1, {('r2', 'r1'): 0})
+    """
+    strong = frame.target_rules.stronger_than.get(lic) if lic is not None else None
+    for rule in rules if strong else ():
+        if rule in strong:
+            return frame.pairs.setdefault((rule, lic), len(frame.pairs))
+    return -1
 
-    def depending_rules(self, target: int, fact: str) -> list[str]:
-        """``targetRules`` of undermining ``fact`` in argument ``target`` (by position)."""
-        return self.target_rules.of_undermine(self.index.ids[target], fact)
 
-    # -- emission ------------------------------------------------------------
-    def block(self, attackers, lics, targets, on, kind, shape, defeat) -> None:
-        """Emit ``attackers x targets`` (target-major); ``defeat`` has shape (targets, attackers).
+def _rebut_rules(frame: Frame, sub: int) -> list[str]:
+    """``targetRules`` of a rebut on sub-argument ``sub``: the rules concluding its conclusion, its own top rule first."""
+    rules = frame.target_rules.of_conclusion(frame.index.conclusion[sub])
+    top = frame.index.top[sub]
+    return [top] + [r for r in rules if r != top] if top in rules else rules
 
-        Blocks are kept as they are and written once into the columns by :meth:`columns`.
-        """
-        if len(attackers) and len(targets):
-            self.blocks.append((attackers, lics, targets, on, kind, shape, defeat))
 
-    def columns(self) -> dict[str, np.ndarray]:
-        """The attack columns of every block, each allocated once at its final size."""
-        sizes = [len(b[0]) * len(b[2]) for b in self.blocks]
-        total = sum(sizes)
-        dtypes = {"kind": np.int8, "shape": np.int8, "explicit": bool}
-        out = {name: np.empty(total, dtype=dtypes.get(name, np.int32)) for name in _COLUMNS}
-        out["explicit"][:] = False
-        start = 0
-        for (attackers, lics, targets, on, kind, shape, defeat), size in zip(self.blocks, sizes):
-            end, grid = start + size, (len(targets), len(attackers))
-            out["attacker"][start:end].reshape(grid)[...] = np.asarray(attackers, dtype=np.int32)
-            out["target"][start:end].reshape(grid)[...] = np.asarray(targets, dtype=np.int32)[:, None]
-            if np.isscalar(on):
-                out["on"][start:end] = on
-            else:
-                out["on"][start:end].reshape(grid)[...] = np.asarray(on, dtype=np.int32)[:, None]
-            out["lic"][start:end].reshape(grid)[...] = lics
-            out["defeat"][start:end].reshape(grid)[...] = defeat
-            out["kind"][start:end] = kind
-            out["shape"][start:end] = shape
-            start = end
-        return out
+def _rebuttable(frame: Frame, sub: int) -> bool:
+    """Whether argument ``sub`` has a defeasible or defeater top rule."""
+    top = frame.index.top[sub]
+    return top is not None and frame.kind[top] in _REBUTTABLE
 
-    # -- Definition 2 ----------------------------------------------------------
-    def rebuts(self) -> None:
-        """Rebuts, one block per complementary pair of conclusions.
 
-        The arguments concluding a literal attack every rebuttable sub-argument (defeasible or
-        defeater top rule) concluding its complement, and every argument containing it.  An
-        attack licensed by ``lic`` is neutralized by the first rule of the attacked conclusion's
-        team (``targetRules``) stronger than ``lic``, the sub-argument's own top rule first: one
-        default row of defeats per block, overridden where a sub-argument's top rule beats an
-        attacker.  Pairs are numbered in the order they are first needed: the defaults by
-        licensing rule, then the overrides top rule by top rule, attacker by attacker.
-        """
-        index, top, containers = self.index, self.index.top, self.index.containers
-        for literal, attackers in index.by_conclusion.items():
-            attacked = complement(literal)
-            subs = [b for b in index.by_conclusion.get(attacked, ()) if self.rebuttable(b)]
-            if not subs:
-                continue
-            lic_names = [top[a] for a in attackers]
-            rules = self.target_rules.of_conclusion(attacked)
-            # Each attacker's licensing rule, as its position among the block's distinct ones.
-            lics = {lic: i for i, lic in enumerate(dict.fromkeys(lic_names))}
-            of_attacker = np.fromiter(map(lics.__getitem__, lic_names), dtype=np.intp, count=len(lic_names))
-            # The default row: the first rule of the team stronger than each licensing rule.
-            default = np.array([self.first_stronger(rules, lic) for lic in lics], dtype=np.int32)
-            # The rows of top rules that beat a licensing rule themselves (found by set look-ups,
-            # numbered top rule by top rule, then licensing rule by first attacker).
-            tops = {rule: i for i, rule in enumerate(dict.fromkeys(top[b] for b in subs))}
-            stronger, own = self.stronger_than, {}
-            for _, j, rule, lic in sorted((tops[rule], j, rule, lic) for lic, j in lics.items()
-                                          if lic is not None for rule in stronger.get(lic, set()) & tops.keys()):
-                own.setdefault(rule, default.copy())[j] = self.pair(rule, lic)
-            rows = {rule: own_row[of_attacker] for rule, own_row in own.items()}  # per attacker
-            default = default[of_attacker]
-            targets = [t for sub in subs for t in containers[sub]]
-            defeat = np.empty((len(targets), len(attackers)), dtype=np.int32)
-            row = 0
-            for sub in subs:
-                n_rows = len(containers[sub])
-                defeat[row:row + n_rows] = rows.get(top[sub], default)
-                row += n_rows
-            on = np.repeat(np.asarray(subs, dtype=np.int32), [len(containers[sub]) for sub in subs])
-            self.block(attackers, self.lic_codes(attackers), targets, on, 0, SHAPE_ARGUMENT, defeat)
+def _lics(frame: Frame, attackers: Sequence[int]) -> np.ndarray:
+    """The licensing rule of each attacker, its top rule (as a rule code; -1 for a fact)."""
+    top, code = frame.index.top, frame.rule_code
+    return np.array([code[top[a]] if top[a] is not None else -1 for a in attackers], dtype=np.int32)
 
-    def rebuttable(self, sub: int) -> bool:
-        """Whether argument ``sub`` can be rebutted (a defeasible or defeater top rule)."""
-        top = self.index.top[sub]
-        return top is not None and self.kind[top] in _REBUTTABLE
 
-    def reach(self, target: str, kind: AttackKind) -> list[tuple[int, int, int, list[str] | None]]:
-        """What an explicit edge of ``kind`` on ``target`` attacks, after normalizing it to the form
-        of a derived attack: ``(attacked argument, on, shape, targetRules or None)`` for each.
+# -- Definition 2 ----------------------------------------------------------------------------
 
-        A rebut of rule ``rK`` attacks the conclusions ``rK`` draws (the same team reading of
-        ``targetRules`` as a derived rebut, Definition 4); any other edge on a rule attacks every
-        argument using it; an edge on a fact, every argument with that premise (its ``targetRules``
-        depend on the attacked argument: ``None``); an edge on a literal, every argument concluding
-        it, and its super-arguments (a rebut only those with a defeasible or defeater top rule).
-        """
-        index = self.index
-        if target in self.rule_code and kind is AttackKind.REBUT:
-            return [(t, sub, SHAPE_ARGUMENT, self.rebut_rules(sub))
-                    for sub in index.by_top.get(target, ()) if self.rebuttable(sub)
-                    for t in index.containers[sub]]
-        if target in self.rule_code:
-            on = self.rule_code[target]
-            return [(t, on, SHAPE_RULE, [target]) for t in index.users.get(target, ())]
-        if target in self.fact_code:
-            on = self.fact_code[target]
-            return [(t, on, SHAPE_FACT, None) for t in index.premise_users.get(target, ())]
-        return [(t, sub, SHAPE_ARGUMENT, self.rebut_rules(sub))
-                for sub in index.by_conclusion.get(normalize_literal(target), ())
-                if kind is not AttackKind.REBUT or self.rebuttable(sub)
-                for t in index.containers[sub]]
+def rebuts(frame: Frame) -> list[tuple]:
+    """Rebuts, one block per complementary pair of conclusions.
 
-    def undercuts(self) -> None:
-        """Undercuts: an argument for ``¬applicable(rK)`` attacks every argument using ``rK``, on
-        ``rK``; neutralized when ``rK >+ lic`` (``targetRules`` is ``{rK}``)."""
-        index = self.index
-        for literal, attackers in index.by_conclusion.items():
-            excepted = excepted_rule(literal)
-            if excepted is None or excepted not in self.rule_code:
-                continue
+    The arguments concluding a literal attack every rebuttable sub-argument (defeasible or defeater
+    top rule) concluding its complement, and every argument containing it.  The first rule of the
+    attacked conclusion's team stronger than ``lic`` neutralizes an attack, the sub-argument's own
+    top rule first: one default row per block, overridden where a sub-argument's top rule beats an
+    attacker (pairs numbered by licensing rule, then top rule by top rule).
+
+    Returns
+    -------
+    list of tuple
+        ``(attackers, lics, targets, on, kind, shape, defeat)`` blocks; ``defeat`` has shape
+        ``(targets, attackers)``.
+    """
+    index, top, containers, stronger = frame.index, frame.index.top, frame.index.containers, \
+        frame.target_rules.stronger_than
+    blocks = []
+    for literal, attackers in index.by_conclusion.items():
+        attacked = complement(literal)
+        subs = [b for b in index.by_conclusion.get(attacked, ()) if _rebuttable(frame, b)]
+        if not subs:
+            continue
+        lic_names = [top[a] for a in attackers]
+        rules = frame.target_rules.of_conclusion(attacked)
+        lics = {lic: i for i, lic in enumerate(dict.fromkeys(lic_names))}  # distinct licensing rules
+        of_attacker = np.fromiter(map(lics.__getitem__, lic_names), dtype=np.intp, count=len(lic_names))
+        default = np.array([neutralizer(frame, rules, lic) for lic in lics], dtype=np.int32)
+        tops = {rule: i for i, rule in enumerate(dict.fromkeys(top[b] for b in subs))}
+        own = {}  # the rows of the top rules that beat a licensing rule themselves
+        for _, j, rule, lic in sorted((tops[rule], j, rule, lic) for lic, j in lics.items()
+                                      if lic is not None for rule in stronger.get(lic, set()) & tops.keys()):
+            own.setdefault(rule, default.copy())[j] = frame.pairs.setdefault((rule, lic), len(frame.pairs))
+        rows = {rule: own_row[of_attacker] for rule, own_row in own.items()}
+        default = default[of_attacker]
+        targets = [t for sub in subs for t in containers[sub]]
+        defeat = np.concatenate([np.broadcast_to(rows.get(top[sub], default), (len(containers[sub]), len(attackers)))
+                                 for sub in subs])
+        on = np.repeat(np.asarray(subs, dtype=np.int32), [len(containers[sub]) for sub in subs])
+        blocks.append((attackers, _lics(frame, attackers), targets, on, REBUT, SHAPE_ARGUMENT, defeat))
+    return blocks
+
+
+def undercuts(frame: Frame) -> list[tuple]:
+    """Undercuts: an argument for ``¬applicable(rK)`` attacks every argument using ``rK``, on ``rK``;
+    neutralized when ``rK >+ lic`` (``targetRules`` is ``{rK}``).  Blocks as :func:`rebuts`."""
+    index, blocks = frame.index, []
+    for literal, attackers in index.by_conclusion.items():
+        excepted = excepted_rule(literal)
+        if excepted in frame.rule_code:
             users = index.users.get(excepted, ())
-            lic_names = [index.top[a] for a in attackers]
-            row = np.array([self.first_stronger((excepted,), lic) for lic in lic_names], dtype=np.int32)
-            self.block(attackers, self.lic_codes(attackers), users, self.rule_code[excepted], 1,
-                       SHAPE_RULE, np.broadcast_to(row, (len(users), len(attackers))))
+            row = np.array([neutralizer(frame, (excepted,), index.top[a]) for a in attackers], dtype=np.int32)
+            blocks.append((attackers, _lics(frame, attackers), users, frame.rule_code[excepted], UNDERCUT,
+                           SHAPE_RULE, np.broadcast_to(row, (len(users), len(attackers)))))
+    return blocks
 
-    def undermines(self) -> None:
-        """Undermines: an argument for ``comp(f)`` attacks every argument with premise ``f``, on
-        ``f``; ``targetRules`` are the rules of the attacked argument whose derivation uses ``f``."""
-        index = self.index
-        for fact in self.theory.facts:
-            attackers = index.by_conclusion.get(complement(fact.literal))
-            if not attackers:
-                continue
-            targets = index.premise_users.get(fact.id)
-            if not targets:
-                continue
-            lic_names = [index.top[a] for a in attackers]
-            defeat = np.full((len(targets), len(attackers)), -1, dtype=np.int32)
-            for j, lic in enumerate(lic_names):
-                if lic is not None and self.stronger_than.get(lic):
-                    for i, target in enumerate(targets):
-                        defeat[i, j] = self.first_stronger(self.depending_rules(target, fact.id), lic)
-            self.block(attackers, self.lic_codes(attackers), targets, self.fact_code[fact.id], 2,
-                       SHAPE_FACT, defeat)
 
-    def table(self) -> AttackTable:
-        self.rebuts()
-        self.undercuts()
-        self.undermines()
-        columns = merge_explicit(self, self.columns())
-        return AttackTable(self.index.ids, self.rule_ids, self.fact_ids, tuple(self.numbers), columns)
+def undermines(frame: Frame) -> list[tuple]:
+    """Undermines: an argument for ``comp(f)`` attacks every argument with premise ``f``, on ``f``;
+    ``targetRules`` are the rules of the attacked argument whose derivation uses ``f``.  Blocks as
+    :func:`rebuts`."""
+    index, blocks = frame.index, []
+    for fact in frame.theory.facts:
+        attackers = index.by_conclusion.get(complement(fact.literal))
+        targets = index.premise_users.get(fact.id) if attackers else None
+        if not targets:
+            continue
+        defeat = np.full((len(targets), len(attackers)), -1, dtype=np.int32)
+        for j, lic in enumerate(index.top[a] for a in attackers):
+            if lic is not None and frame.target_rules.stronger_than.get(lic):
+                for i, target in enumerate(targets):
+                    rules = frame.target_rules.of_undermine(index.ids[target], fact.id)
+                    defeat[i, j] = neutralizer(frame, rules, lic)
+        blocks.append((attackers, _lics(frame, attackers), targets, frame.fact_code[fact.id], UNDERMINE,
+                       SHAPE_FACT, defeat))
+    return blocks
+
+
+def reach(frame: Frame, target: str, kind: AttackKind) -> list[tuple[int, int, int, list[str] | None]]:
+    """What an explicit edge of ``kind`` on ``target`` attacks, normalized to the form of a derived
+    attack: ``(attacked argument, on, shape, targetRules or None)`` for each.
+
+    A rebut of rule ``rK`` attacks the conclusions ``rK`` draws (the team reading of ``targetRules``,
+    as a derived rebut); any other edge on a rule attacks every argument using it; an edge on a
+    fact, every argument with that premise (its ``targetRules`` depend on the attacked argument:
+    ``None``); an edge on a literal, every argument concluding it and its super-arguments (a rebut
+    only those with a defeasible or defeater top rule).
+    """
+    index = frame.index
+    if target in frame.rule_code and kind is AttackKind.REBUT:
+        return [(t, sub, SHAPE_ARGUMENT, _rebut_rules(frame, sub))
+                for sub in index.by_top.get(target, ()) if _rebuttable(frame, sub) for t in index.containers[sub]]
+    if target in frame.rule_code:
+        return [(t, frame.rule_code[target], SHAPE_RULE, [target]) for t in index.users.get(target, ())]
+    if target in frame.fact_code:
+        return [(t, frame.fact_code[target], SHAPE_FACT, None) for t in index.premise_users.get(target, ())]
+    return [(t, sub, SHAPE_ARGUMENT, _rebut_rules(frame, sub))
+            for sub in index.by_conclusion.get(normalize_literal(target), ())
+            if kind is not AttackKind.REBUT or _rebuttable(frame, sub) for t in index.containers[sub]]
+
+
+def _columns(blocks: list[tuple]) -> dict[str, np.ndarray]:
+    """The attack columns of ``blocks`` (target-major within a block), each allocated once."""
+    sizes = [len(b[0]) * len(b[2]) for b in blocks]
+    dtypes = {"kind": np.int8, "shape": np.int8, "explicit": bool}
+    out = {name: np.empty(sum(sizes), dtype=dtypes.get(name, np.int32)) for name in COLUMNS}
+    out["explicit"][:] = False
+    start = 0
+    for (attackers, lics, targets, on, kind, shape, defeat), size in zip(blocks, sizes):
+        end, grid = start + size, (len(targets), len(attackers))
+        out["attacker"][start:end].reshape(grid)[...] = np.asarray(attackers, dtype=np.int32)
+        out["target"][start:end].reshape(grid)[...] = np.asarray(targets, dtype=np.int32)[:, None]
+        out["on"][start:end].reshape(grid)[...] = on if np.isscalar(on) else np.asarray(on, dtype=np.int32)[:, None]
+        out["lic"][start:end].reshape(grid)[...] = lics
+        out["defeat"][start:end].reshape(grid)[...] = defeat
+        out["kind"][start:end], out["shape"][start:end] = kind, shape
+        start = end
+    return out
 
 
 def derive_attacks(theory: Theory, arguments: Sequence[Argument], order: PriorityOrder, *,
                    target_rules: TargetRules | None = None) -> AttackTable:
     """Derive, merge and neutralize the attacks of a theory (Definitions 2 and 4).
 
-    ``targetRules`` (Definition 4, team reading): for a rebut on ``B'`` every
-    applicable rule concluding ``conc(B')``; for an undercut of ``rK``,
-    ``{rK}``; for undermining fact ``f`` in ``B``, the rules of ``B`` whose
-    derivation uses ``f``.  Explicit edges: a source rule (fact) stands for
-    the arguments with that top rule (that fact); a target rule for every
-    argument using it, a target fact for every argument with that premise, a
-    target literal for every argument concluding it and its super-arguments;
-    ``lic`` defaults to the source rule.
-
     Parameters
     ----------
     theory : Theory
-        The grounded theory; ``theory.attacks`` holds the explicit edges.
+        The grounded theory; ``theory.attacks`` and ``theory.attack_table`` hold the explicit edges.
     arguments : sequence of Argument
         The arguments of ``theory`` (:func:`symbolic.engine.arguments.build_arguments`).
     order : PriorityOrder
@@ -276,11 +241,8 @@ def derive_attacks(theory: Theory, arguments: Sequence[Argument], order: Priorit
     Returns
     -------
     AttackTable
-        A lazy sequence with one :class:`~symbolic.engine.results.Attack` per distinct
-        ``(attacker, target, kind, on, lic)``; one found both by derivation and
-        by an explicit edge has ``explicit=True``.  ``defeated_by`` is the
-        ``(stronger, weaker)`` pair of ``P+`` that neutralized it (the attacked
-        rule itself first when it qualifies), or ``None``.
+        One attack per distinct ``(attacker, target, kind, on, lic)``: rebuts, undercuts, undermines,
+        then the explicit edges' other attacks; ``defeated_by`` is the pair that neutralized it.
 
     Raises
     ------
@@ -289,7 +251,6 @@ def derive_attacks(theory: Theory, arguments: Sequence[Argument], order: Priorit
 
     Examples
     --------
-    >>> from symbolic.engine.grounding import Theory
     >>> from symbolic.scenario.model import Fact, Priority, Rule
     >>> from symbolic.engine.arguments import build_arguments
     >>> from symbolic.engine.priorities import priority_order
@@ -303,4 +264,8 @@ def derive_attacks(theory: Theory, arguments: Sequence[Argument], order: Priorit
     >>> sorted((a.attacker, a.target, str(a.kind), a.defeated_by) for a in derive_attacks(t, args, priority_order(t)))
     [('A3', 'A4', 'rebut', ('r2', 'r1')), ('A4', 'A3', 'rebut', None)]
     """
-    return _Builder(theory, arguments, order, target_rules).table()
+    frame = Frame(theory, ArgumentIndex(arguments), target_rules or TargetRules(theory, arguments, order.closure))
+    blocks = [b for b in (*rebuts(frame), *undercuts(frame), *undermines(frame)) if len(b[0]) and len(b[2])]
+    columns = merge_explicit(frame, _columns(blocks), lambda target, kind: reach(frame, target, kind),
+                             lambda rules, lic: neutralizer(frame, rules, lic))
+    return AttackTable(frame.index.ids, frame.rule_ids, frame.fact_ids, tuple(frame.pairs), columns)

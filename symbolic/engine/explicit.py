@@ -1,16 +1,11 @@
-"""Explicit attack edges merged into the derived ones, column-wise (Definition 2,
-docs/semantics.md section 4): the speed machinery of :func:`symbolic.engine.attacks.derive_attacks`,
-behind one function, :func:`merge_explicit`.
+"""Explicit attack edges merged into the derived ones, column-wise: the speed machinery of
+:func:`symbolic.engine.attacks.derive_attacks`, behind one function, :func:`merge_explicit`.
 
-An explicit edge ``(source, target, kind, lic)`` stands for every attack of an
-argument with top rule (or fact) ``source`` on each argument its ``target``
-reaches (:meth:`symbolic.engine.attacks._Builder.reach`, where Definition 2 says what that is).
-Edges come from :attr:`~symbolic.engine.grounding.Theory.attacks` and from the
-columns of :attr:`~symbolic.engine.grounding.Theory.attack_table`; the work is done
-once per distinct source and per distinct ``(target, kind)``, and the
-expansion into attacks, the de-duplication and the merge with the derived
-attacks are numpy operations, so an abstract framework of a million explicit
-edges costs about as much as a derived one.
+An explicit edge ``(source, target, kind, lic)`` stands for every attack of an argument with top
+rule (or fact) ``source`` on each argument its ``target`` reaches (:func:`symbolic.engine.attacks.reach`,
+where Definition 2 says what that is).  The work is done once per distinct source and per distinct
+``(target, kind)``; the expansion, de-duplication and merge are numpy operations, so a million
+explicit edges cost about as much as a derived framework of that size.
 """
 
 from __future__ import annotations
@@ -124,13 +119,13 @@ def _csr(lists) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64), sizes
 
 
-def _expanded(builder, rows):
+def _expanded(frame, rows, reach, neutralize):
     """Every attack the explicit edges stand for, in edge order, then attacker, then target."""
     source_code, distinct_sources, target_code, distinct_targets, kind_of, given = rows
-    index = builder.index
+    index = frame.index
     n = len(source_code)
     attackers = [index.by_top.get(s, ()) for s in distinct_sources]
-    rule_code = builder.rule_code
+    rule_code = frame.rule_code
     lic_code = np.array([rule_code.get(s, -1) for s in distinct_sources], dtype=np.int32)[source_code]
     if given is not None:  # a given lic overrides the source rule
         lic_code = np.where(given == _DEFAULT_LIC, lic_code, given)
@@ -147,7 +142,7 @@ def _expanded(builder, rows):
         reach_code = (np.cumsum(present, dtype=np.int32) - 1)[pair_key]
     by_code = {v: k for k, v in _KIND_CODE.items()}
     pair_used = _present(reach_code, len(pairs))  # with targets coded as ids, some pairs are not used
-    reached = [builder.reach(distinct_targets[p // 3], by_code[p % 3]) if used else []
+    reached = [reach(distinct_targets[p // 3], by_code[p % 3]) if used else []
                for p, used in zip(pairs.tolist(), pair_used.tolist())]
     a_off, a_size = _csr(attackers)
     r_off, r_size = _csr(reached)
@@ -165,19 +160,20 @@ def _expanded(builder, rows):
     kind_code, lic = kind_of[edge], lic_code[edge]
     target, on, shape = r_cols[0][reach_row], r_cols[1][reach_row], r_cols[2].astype(np.int8)[reach_row]
     defeat = np.full(total, -1, dtype=np.int32)
-    beatable = [rule_code[r] for r in builder.stronger_than if r in rule_code]
+    beatable = [rule_code[r] for r in frame.target_rules.stronger_than if r in rule_code]
     if beatable and total:
         records = np.flatnonzero(_member(lic, np.array(beatable, dtype=np.int64)))
         if len(records):
             memo: dict[tuple[int, int], int] = {}
             for i in records.tolist():
-                row, name = int(reach_row[i]), builder.rule_ids[int(lic[i])]
+                row, name = int(reach_row[i]), frame.rule_ids[int(lic[i])]
                 key = (row, int(lic[i]))
                 if key not in memo:
                     rules = r_rules[row]
                     if rules is None:
-                        rules = builder.depending_rules(int(r_cols[0, row]), builder.fact_ids[int(r_cols[1, row])])
-                    memo[key] = builder.first_stronger(rules, name)
+                        rules = frame.target_rules.of_undermine(index.ids[int(r_cols[0, row])],
+                                                                 frame.fact_ids[int(r_cols[1, row])])
+                    memo[key] = neutralize(rules, name)
                 defeat[i] = memo[key]
     return {"attacker": attacker, "target": target, "on": on, "shape": shape, "kind": kind_code, "lic": lic,
             "defeat": defeat}
@@ -195,8 +191,8 @@ def _member(values: np.ndarray, pool: np.ndarray) -> np.ndarray:
 _KEY = ("attacker", "target", "kind", "shape", "on", "lic")
 
 
-def _group_ids(parts: list[dict[str, np.ndarray]]) -> tuple[list[np.ndarray], int]:
-    """One integer per distinct ``(attacker, target, kind, on, shape, lic)`` across ``parts``, and their bound.
+def _group_ids(parts: list[dict[str, np.ndarray]]) -> list[np.ndarray]:
+    """One integer per distinct ``(attacker, target, kind, on, shape, lic)`` across ``parts``.
 
     The columns are combined one at a time (mixed radix, each shifted to start
     at 0; a column with one value throughout is left out); the partial key is
@@ -221,47 +217,33 @@ def _group_ids(parts: list[dict[str, np.ndarray]]) -> tuple[list[np.ndarray], in
         if low:
             ids -= low
         bound *= width
-    return np.split(ids, np.cumsum(sizes)[:-1]), bound
+    return np.split(ids, np.cumsum(sizes)[:-1])
 
 
-def _repeats(ordered: np.ndarray) -> bool:
-    """Whether a sorted array holds a value twice."""
-    return len(ordered) > 1 and bool((ordered[1:] == ordered[:-1]).any())
+def _first_rows(key: np.ndarray) -> np.ndarray | None:
+    """The rows holding the first occurrence of each value of ``key``, in row order; ``None`` when
+    every value occurs once (the common case)."""
+    _, first = np.unique(key, return_index=True)
+    return None if len(first) == len(key) else np.sort(first)
 
 
-def _first_rows(key: np.ndarray, bound: int) -> np.ndarray | None:
-    """The rows holding the first occurrence of each value of ``key`` (in ``[0, bound)``), in row order.
+def merge_explicit(frame, columns: dict[str, np.ndarray], reach, neutralize) -> dict[str, np.ndarray]:
+    """Merge the explicit edges of ``frame.theory`` into the derived attack ``columns``.
 
-    ``None`` when every value occurs once (the common case, found by one sort).
-    Otherwise one sort of ``key * n + row`` puts each value's first row first.
-    """
-    n = len(key)
-    if not _repeats(np.sort(key)):
-        return None
-    if bound > ((1 << 62) // n):
-        _, first = np.unique(key, return_index=True)
-        first.sort()
-        return first
-    ordered = np.sort(key * n + np.arange(n))
-    value = ordered // n
-    start = np.ones(n, dtype=bool)
-    start[1:] = value[1:] != value[:-1]
-    return np.sort(ordered[start] % n)
-
-
-def merge_explicit(builder, columns: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Merge the explicit edges of ``builder.theory`` into the derived attack ``columns``.
-
-    A derived attack that an explicit edge also names is marked ``explicit``
-    (keeping its derived neutralization); every other attack an edge stands
-    for is appended once, in edge order, neutralized per Definition 4.
+    A derived attack that an explicit edge also names is marked ``explicit`` (keeping its derived
+    neutralization); every other attack an edge stands for is appended once, in edge order.
 
     Parameters
     ----------
-    builder : symbolic.engine.attacks._Builder
-        The attack builder of the theory (indexes, ``targetRules``, ``P+``).
+    frame : symbolic.engine.attacks.Frame
+        The theory, its argument index and ``targetRules``.
     columns : dict of str to numpy.ndarray
         The derived attacks.
+    reach : callable
+        ``reach(target, kind)``: what an edge attacks (:func:`symbolic.engine.attacks.reach`).
+    neutralize : callable
+        ``neutralize(rules, lic)``: the numbered pair neutralizing an attack, or -1
+        (:func:`symbolic.engine.attacks.neutralizer`).
 
     Returns
     -------
@@ -273,12 +255,12 @@ def merge_explicit(builder, columns: dict[str, np.ndarray]) -> dict[str, np.ndar
     KeyError
         If an edge's licensing rule is not a rule of the theory.
     """
-    rows = _rows(builder.theory, builder.rule_code, builder.fact_ids + builder.rule_ids)
+    rows = _rows(frame.theory, frame.rule_code, frame.fact_ids + frame.rule_ids)
     if rows is None:
         return columns
-    extra = _expanded(builder, rows)
-    (new_key, old_key), bound = _group_ids([extra, columns])
-    first = _first_rows(new_key, bound)
+    extra = _expanded(frame, rows, reach, neutralize)
+    new_key, old_key = _group_ids([extra, columns])
+    first = _first_rows(new_key)
     unique_key = new_key if first is None else new_key[first]
     keep = first
     named = _member(old_key, unique_key) if len(old_key) else np.zeros(0, dtype=bool)

@@ -1,12 +1,7 @@
-"""Grounded labelling (Algorithm 1, docs/semantics.md section 6).
-
-The least fixpoint of: IN when every attacker is OUT, OUT when some attacker
-is IN, UNDEC otherwise.  Computed by a worklist with attacker counters, linear
-in arguments plus attacks, that records its rounds in the shape of
-:func:`networkx.topological_generations`: round 0 holds the unattacked
-arguments (IN), round 1 the arguments they attack (OUT), round 2 the
-arguments whose last attacker went OUT in round 1 (IN), and so on; each round
-ascending.
+"""Grounded labelling (Algorithm 1, docs/semantics.md section 6): the least fixpoint of IN when every
+attacker is OUT, OUT when some attacker is IN, UNDEC otherwise, by a worklist with attacker counters
+(linear in arguments plus attacks) that records its rounds in the shape of
+:func:`networkx.topological_generations`.
 """
 
 from __future__ import annotations
@@ -41,13 +36,10 @@ def _index_column(values, name: str, n: int) -> np.ndarray:
 def grounded_state(n: int, src, dst) -> tuple[np.ndarray, list[list[int]]]:
     """Grounded labelling of an integer framework given as an edge list (Algorithm 1).
 
-    The worklist: every argument keeps a counter of its attackers that are not
-    yet OUT.  Round 0 labels IN the arguments whose counter is zero; each OUT
-    round labels OUT every unlabelled argument that a new IN argument attacks;
-    each argument that goes OUT counts down the counters of what it attacks,
-    and an argument whose counter reaches zero is IN in the next IN round.
-    What no round labels is UNDEC.  Each edge is read at most twice, once
-    from its IN attacker, once from its OUT attacker.
+    Every argument counts its attackers not yet OUT.  Round 0 labels IN those at zero; each OUT
+    round labels OUT what a new IN argument attacks; each argument going OUT counts down what it
+    attacks, and one reaching zero is IN in the next round.  What no round labels is UNDEC.  Each
+    edge is read at most twice.
 
     Parameters
     ----------
@@ -66,8 +58,7 @@ def grounded_state(n: int, src, dst) -> tuple[np.ndarray, list[list[int]]]:
     Raises
     ------
     ValueError
-        If an index is outside ``0 .. n-1`` (attackers checked first) or is
-        not an integer, or if ``src`` and ``dst`` differ in length.
+        If an index is not an integer in ``0 .. n-1``, or ``src`` and ``dst`` differ in length.
 
     Examples
     --------
@@ -121,14 +112,9 @@ def grounded_labelling(argument_ids: Iterable[str], attacks: Iterable[Attack]) -
     Parameters
     ----------
     argument_ids : iterable of str
-        The arguments, in the order the labels and rounds should follow.
+        The arguments, in the order the labels and rounds follow.
     attacks : iterable of Attack
-        Attacks; neutralized ones (``defeated_by`` set) are ignored.
-
-    Returns
-    -------
-    Labelling
-        A label per argument and the rounds of the worklist.
+        Neutralized ones (``defeated_by`` set) are ignored.
 
     Raises
     ------

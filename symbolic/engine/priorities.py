@@ -1,15 +1,10 @@
 """The priority order ``P+`` over rules (Definition 3, docs/semantics.md section 5).
 
-The grounded priority base ``P0`` is a set of ``(stronger, weaker)`` pairs.
-Its strongly connected components that contain a cycle (size > 1, or a
-self-loop) are *unresolved*: their rules are flagged ``unresolved_priority``
-and lose every comparison, including those with rules outside the cycle.
-``P+`` is the transitive closure of what remains, a strict partial order
-(Tarjan's components and descendant sets).
-
-The graph algorithms on adjacency dicts of rule ids are plain Python (the trace's rule names use
-them too): they spare the import of networkx, about a third of ``paratrace status``'s start-up,
-and are tested against it on random graphs (``tests/symbolic/test_digraph.py``).
+The strongly connected components of the grounded base ``P0`` that contain a cycle (size > 1, or
+a self-loop) are unresolved: their rules lose every comparison, also with rules outside the cycle.
+``P+`` is the transitive closure of the rest.  The graph algorithms are plain Python over adjacency
+dicts (the import of networkx would be a third of ``paratrace status``'s start-up); they are tested
+against networkx in ``tests/symbolic/test_digraph.py``.
 """
 
 from __future__ import annotations
@@ -51,29 +46,9 @@ def _order(strongs: Sequence[str], weaks: Sequence[str], stacklevel: int) -> Pri
     return PriorityOrder(base=base, cycles=tuple(cycles), unresolved=unresolved, closure=closure)
 
 
-def _columns(priorities) -> tuple[Sequence[str], Sequence[str]]:
-    """The stronger and the weaker rule of each priority."""
-    return [p.stronger for p in priorities], [p.weaker for p in priorities]
-
-
 def priority_order_from_pairs(pairs: Iterable[tuple[str, str]]) -> PriorityOrder:
-    """Compute ``P+`` from ``(stronger, weaker)`` pairs (Definition 3).
-
-    Parameters
-    ----------
-    pairs : iterable of (str, str)
-        The priority base ``P0``; duplicates are ignored.
-
-    Returns
-    -------
-    PriorityOrder
-        The base, the unresolved cycles (each sorted, in sorted order), the
-        unresolved rules and the transitive closure of the acyclic rest.
-
-    Warns
-    -----
-    PriorityCycleWarning
-        When the base contains a cycle, naming its rules.
+    """Compute ``P+`` from the ``(stronger, weaker)`` pairs of a base (Definition 3), as
+    :func:`priority_order` does from a theory's priorities.
 
     Examples
     --------
@@ -92,15 +67,11 @@ def priority_order_from_pairs(pairs: Iterable[tuple[str, str]]) -> PriorityOrder
 
 
 def priority_order(theory: Theory) -> PriorityOrder:
-    """Compute ``P+`` for a grounded theory (Definition 3).
-
-    Ungrounded priorities were already dropped by :func:`symbolic.engine.grounding.ground`;
-    only ``theory.priorities`` is used.
+    """Compute ``P+`` from the priorities of a grounded theory (Definition 3).
 
     Parameters
     ----------
     theory : Theory
-        The grounded theory.
 
     Returns
     -------
@@ -121,7 +92,7 @@ def priority_order(theory: Theory) -> PriorityOrder:
     >>> sorted(priority_order(t).closure)
     [('r2', 'r1'), ('r3', 'r1'), ('r3', 'r2')]
     """
-    return _order(*_columns(theory.priorities), 3)
+    return _order([p.stronger for p in theory.priorities], [p.weaker for p in theory.priorities], 3)
 
 
 # -- graph algorithms on adjacency dicts ---------------------------------------------------------

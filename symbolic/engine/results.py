@@ -1,18 +1,12 @@
-"""Value types the engine returns: arguments, attacks, the priority order, the
-grounded labelling and the evaluation of a target (Definitions 1-5).
-
-They are plain frozen records over string ids; the engine modules compute
-them and the trace module (:mod:`symbolic.traces.trace`) renders them.  Large theories have
-millions of attacks (Definition 2), which as Python objects cost about a microsecond and a
-hundred bytes each: an :class:`AttackTable` keeps one numpy column per field and builds an
-:class:`Attack` only when one is read, while the labelling (:mod:`symbolic.engine.labelling`)
-reads the integer columns directly.
+"""Value types the engine returns (Definitions 1-5): frozen records over string ids.  Large
+theories have millions of attacks, so an :class:`AttackTable` keeps one numpy column per field and
+builds an :class:`Attack` only when one is read; the labelling reads its integer columns directly.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Iterator, Mapping, Sequence, overload
 
 import numpy as np
@@ -24,15 +18,12 @@ __all__ = ["Argument", "Attack", "AttackTable", "Evaluation", "KINDS", "Label", 
            "SHAPE_ARGUMENT", "SHAPE_FACT", "SHAPE_RULE"]
 
 
-class Label(str, Enum):
+class Label(StrEnum):
     """Grounded labels (Algorithm 1)."""
 
     IN = "IN"
     OUT = "OUT"
     UNDEC = "UNDEC"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,18 +164,15 @@ class AttackTable(Sequence[Attack]):
 
     Parameters
     ----------
-    argument_ids : tuple of str
-        Names of the argument indices used by ``attacker``, ``target`` and
-        ``on`` (when ``shape`` is :data:`SHAPE_ARGUMENT`).
-    rule_ids, fact_ids : tuple of str
-        Names of the rule indices (``lic``, ``on`` for :data:`SHAPE_RULE`) and of
-        the fact indices (``on`` for :data:`SHAPE_FACT`).
+    argument_ids, rule_ids, fact_ids : tuple of str
+        What the indices name: arguments (``attacker``, ``target``, and ``on`` of
+        :data:`SHAPE_ARGUMENT`), rules (``lic``, ``on`` of :data:`SHAPE_RULE`), facts (``on`` of
+        :data:`SHAPE_FACT`).
     defeats : tuple of (str, str)
         The ``(stronger, weaker)`` pairs that ``defeat`` indexes.
     columns : dict of str to numpy.ndarray
-        ``attacker``, ``target``, ``on``, ``lic`` (-1 for none) and ``defeat``
-        (-1 for active) as int32; ``kind`` (index into :data:`KINDS`) and
-        ``shape`` as int8; ``explicit`` as bool.  All of one length.
+        ``attacker``, ``target``, ``on``, ``lic`` (-1: none), ``defeat`` (-1: active), ``kind``
+        (index into :data:`KINDS`), ``shape`` and ``explicit``, all of one length.
 
     Examples
     --------
@@ -218,21 +206,6 @@ class AttackTable(Sequence[Attack]):
     def __len__(self) -> int:
         return len(self.attacker)
 
-    def _make(self, i: int) -> Attack:
-        shape = self.shape[i]
-        names = (self.argument_ids, self.rule_ids, self.fact_ids)[shape]
-        lic = int(self.lic[i])
-        defeat = int(self.defeat[i])
-        return Attack(
-            attacker=self.argument_ids[self.attacker[i]],
-            target=self.argument_ids[self.target[i]],
-            kind=KINDS[self.kind[i]],
-            on=names[self.on[i]],
-            lic=None if lic < 0 else self.rule_ids[lic],
-            explicit=bool(self.explicit[i]),
-            defeated_by=None if defeat < 0 else self.defeats[defeat],
-        )
-
     @overload
     def __getitem__(self, index: int) -> Attack: ...
 
@@ -260,7 +233,7 @@ class AttackTable(Sequence[Attack]):
             i += n
         if not 0 <= i < n:
             raise IndexError(f"attack index {index} out of range for {n} attacks")
-        return self._make(i)
+        return next(self._rows(i, i + 1))
 
     def __iter__(self) -> Iterator[Attack]:
         chunk = 1 << 14

@@ -1,14 +1,9 @@
-"""The four-valued status of a target literal (Definition 5, docs/semantics.md section 7).
-
-For a target ``p`` (where "arguments for p" leaves out defeater arguments):
-
-- ``s(p) = 1`` iff some argument for ``p`` is IN or UNDEC;
-- ``a(p) = 1`` iff some argument for ``comp(p)``, defeaters included, is IN or
-  UNDEC, or arguments for ``p`` exist and none of them is IN;
-- ``(1, 0)`` accepted, ``(0, 1)`` rejected, ``(1, 1)`` both, ``(0, 0)`` undecidable.
-
-This is the reading of docs/semantics.md section 7 (it differs from the paper's literal
-"IN-labelled" text so that an unresolved conflict gives ``both``).
+"""The engine run and the four-valued status of a target literal (Definition 5, docs/semantics.md
+section 7): ``s(p) = 1`` iff some argument for ``p`` (defeaters left out) is IN or UNDEC; ``a(p) = 1``
+iff some argument for ``comp(p)`` (defeaters included) is IN or UNDEC, or arguments for ``p`` exist
+and none of them is IN; ``(1, 0)`` accepted, ``(0, 1)`` rejected, ``(1, 1)`` both, ``(0, 0)``
+undecidable.  This differs from the paper's literal "IN-labelled" text so that an unresolved
+conflict gives ``both`` (docs/semantics.md explains why).
 """
 
 from __future__ import annotations
@@ -28,12 +23,8 @@ from symbolic.engine.target_rules import TargetRules
 
 __all__ = ["evaluate", "evaluate_analysis", "four_valued", "support_against"]
 
-_STATUS = {
-    (True, False): Status.ACCEPTED,
-    (False, True): Status.REJECTED,
-    (True, True): Status.BOTH,
-    (False, False): Status.UNDECIDABLE,
-}
+_STATUS = {(True, False): Status.ACCEPTED, (False, True): Status.REJECTED, (True, True): Status.BOTH,
+           (False, False): Status.UNDECIDABLE}
 
 
 def support_against(target: str, arguments: Sequence[Argument], labelling: Labelling) -> tuple[bool, bool]:
@@ -69,30 +60,12 @@ def support_against(target: str, arguments: Sequence[Argument], labelling: Label
     pro = [labels[a.id] for a in arguments if a.conclusion == p and not a.defeater]
     con = [labels[a.id] for a in arguments if a.conclusion == q]
     support = any(label is not Label.OUT for label in pro)
-    against = any(label is not Label.OUT for label in con) or (
-        bool(pro) and all(label is not Label.IN for label in pro)
-    )
+    against = any(label is not Label.OUT for label in con) or (bool(pro) and all(label is not Label.IN for label in pro))
     return support, against
 
 
 def four_valued(target: str, arguments: Sequence[Argument], labelling: Labelling) -> Status:
-    """The four-valued status of ``target`` (Definition 5).
-
-    Parameters
-    ----------
-    target : str
-        The target literal.
-    arguments : sequence of Argument
-    labelling : Labelling
-
-    Returns
-    -------
-    Status
-
-    Raises
-    ------
-    ValueError
-        If ``target`` is not a literal.
+    """The four-valued status of ``target`` (Definition 5): :func:`support_against` as a :class:`Status`.
 
     Examples
     --------
@@ -110,22 +83,20 @@ def four_valued(target: str, arguments: Sequence[Argument], labelling: Labelling
 
 
 def evaluate(theory: Theory, target: str) -> Evaluation:
-    """Run the engine on a grounded theory: arguments, priorities, attacks,
-    grounded labelling and status (Definitions 1-5, Algorithm 1).
+    """Run the engine on a grounded theory: arguments, priorities, attacks, grounded labelling and
+    status (Definitions 1-5, Algorithm 1).
 
     Parameters
     ----------
     theory : Theory
         From :func:`symbolic.engine.grounding.ground`.
     target : str
-        The target literal.
 
     Returns
     -------
     Evaluation
-        ``evaluation.extra["target_rules"]`` is the :class:`~symbolic.engine.target_rules.TargetRules`
-        the attacks were neutralized with (Definition 4), for readers that need ``targetRules``
-        again (the trace's defeat edges) without recomputing them.
+        ``extra["target_rules"]`` holds the :class:`~symbolic.engine.target_rules.TargetRules` the
+        attacks were neutralized with, for the trace's defeat edges.
 
     Raises
     ------
@@ -168,24 +139,8 @@ def evaluate(theory: Theory, target: str) -> Evaluation:
 def evaluate_analysis(evidence_ids: Iterable[str], analysis: Analysis, target: str) -> Evaluation:
     """Ground ``analysis`` against an evidence package, then :func:`evaluate` it.
 
-    Parameters
-    ----------
-    evidence_ids : iterable of str
-        Normalized ids of the evidence package.
-    analysis : Analysis
-        Candidate facts, rules, attacks and priorities.
-    target : str
-        The target literal.
-
-    Returns
-    -------
-    Evaluation
-        ``evaluation.theory.dropped`` lists what grounding excluded.
-
-    Raises
-    ------
-    ValueError
-        If ``target`` is not a literal.
+    ``evaluation.theory.dropped`` lists what grounding excluded; raises ``ValueError`` if ``target``
+    is not a literal.
 
     Examples
     --------

@@ -1,19 +1,11 @@
-"""``targetRules`` of an attack (Definition 4, docs/semantics.md section 5).
+"""``targetRules`` of an attack (Definition 4, docs/semantics.md section 5): the one definition,
+read by the attack functions (:mod:`symbolic.engine.attacks`) and the trace's defeat edges.
 
-An attack from ``A`` on ``B`` is neutralized when some rule of
-``targetRules(attack)`` is stronger in ``P+`` than the attack's licensing
-rule.  Under the team reading of Definition 4:
-
-- a rebut on a sub-argument concluding ``L``: every applicable rule that
-  concludes ``L`` (:meth:`TargetRules.of_conclusion`);
-- an undercut of rule ``r``: ``{r}``;
-- an undermine of fact ``f`` inside ``B``: the top rules of the
-  sub-arguments of ``B`` whose derivation uses ``f``
-  (:meth:`TargetRules.of_undermine`).
-
-This module is the one definition; the attack builder (:mod:`symbolic.engine.attacks`,
-:mod:`symbolic.engine.explicit`) and the trace's defeat edges
-(:mod:`symbolic.traces.trace_attacks`) both call it.
+An attack is neutralized when some rule of ``targetRules(attack)`` is stronger in ``P+`` than its
+licensing rule.  Team reading: a rebut on a sub-argument concluding ``L``, every applicable rule
+concluding ``L`` (:meth:`TargetRules.of_conclusion`); an undercut of ``r``, ``{r}``; undermining
+fact ``f`` inside ``B``, the top rules of the sub-arguments of ``B`` that use ``f``
+(:meth:`TargetRules.of_undermine`).
 """
 
 from __future__ import annotations
@@ -62,11 +54,8 @@ class TargetRules:
     theory : Theory
     arguments : sequence of Argument
         The theory's arguments (Definition 1), sub-arguments first.
-    closure : iterable of (str, str)
-        The pairs ``(stronger, weaker)`` of the strict order ``P+`` (a collection: it is
-        read when :attr:`stronger_than` is first needed).
-    stronger_than : dict of str to set of str, optional
-        The same pairs grouped by weaker rule, when already computed; ``closure`` is then not read.
+    closure : collection of (str, str)
+        The pairs ``(stronger, weaker)`` of ``P+``, read when :attr:`stronger_than` is first needed.
 
     Attributes
     ----------
@@ -92,14 +81,13 @@ class TargetRules:
     __slots__ = ("concluders", "_stronger_than", "_arguments", "_by_id", "_sources",
                  "_neutralizing")
 
-    def __init__(self, theory: Theory, arguments: Sequence[Argument], closure: Iterable[tuple[str, str]],
-                 stronger_than: dict[str, set[str]] | None = None):
+    def __init__(self, theory: Theory, arguments: Sequence[Argument], closure: Iterable[tuple[str, str]]):
         applicable = applicable_rules(theory, arguments)
         self.concluders: dict[str, list[str]] = {}
         for rule in theory.rules:
             if rule.id in applicable:
                 self.concluders.setdefault(rule.consequent, []).append(rule.id)
-        self._stronger_than = stronger_than
+        self._stronger_than = None
         self._arguments = arguments
         self._sources = (theory, arguments, closure)
         self._neutralizing = None  # NeutralizingPairs.of, for the evaluation these were built for
@@ -163,18 +151,8 @@ class TargetRules:
 
 
 def target_rules_of(evaluation: Evaluation) -> TargetRules:
-    """The :class:`TargetRules` of an evaluation: the engine's own when it carries them
-    (``evaluation.extra["target_rules"]``, set by :func:`symbolic.engine.status.evaluate`), else
-    computed from its theory, arguments and ``P+``.
-
-    Parameters
-    ----------
-    evaluation : Evaluation
-
-    Returns
-    -------
-    TargetRules
-    """
+    """The :class:`TargetRules` of an evaluation: the engine's own (``evaluation.extra["target_rules"]``,
+    set by :func:`symbolic.engine.status.evaluate`) when it carries them, else computed afresh."""
     carried = _carried(evaluation)
     if carried is not None:
         return carried
@@ -204,20 +182,8 @@ class NeutralizingPairs:
 
     @classmethod
     def of(cls, evaluation: Evaluation) -> NeutralizingPairs:
-        """The neutralizing pairs of ``evaluation``, built once per evaluation.
-
-        Kept with the ``targetRules`` the evaluation carries (:func:`target_rules_of`), so
-        every caller after the first gets the same object; an evaluation that carries none
-        gets a new one each time.
-
-        Parameters
-        ----------
-        evaluation : Evaluation
-
-        Returns
-        -------
-        NeutralizingPairs
-        """
+        """The neutralizing pairs of ``evaluation``, built once and kept with the ``targetRules`` it
+        carries (:func:`target_rules_of`); an evaluation that carries none gets a new one each time."""
         carried = _carried(evaluation)
         if carried is None:
             return cls(evaluation)
@@ -226,22 +192,9 @@ class NeutralizingPairs:
         return carried._neutralizing
 
     def target_class(self, on: str, target: str) -> tuple:
-        """A key of the ``targetRules`` of an attack on ``on`` inside ``target`` (Definition 4):
-        attacks with equal keys have the same ``targetRules``, :meth:`targets_of_class`.
-
-        Parameters
-        ----------
-        on : str
-            The attacked element: a rule id (undercut), a fact id (undermine)
-            or an argument id (rebut on that sub-argument).
-        target : str
-            The attacked argument's id.
-
-        Returns
-        -------
-        tuple
-            ``(0, rule)``, ``(1, fact, target)`` or ``(2, attacked conclusion)``.
-        """
+        """A key of the ``targetRules`` of an attack on ``on`` (a rule, fact or sub-argument id) inside
+        argument ``target``: ``(0, rule)``, ``(1, fact, target)`` or ``(2, attacked conclusion)``;
+        attacks with equal keys have equal ``targetRules`` (:meth:`targets_of_class`)."""
         if on in self.rules:
             return (0, on)
         if on in self.facts:
@@ -257,24 +210,8 @@ class NeutralizingPairs:
         return self.target_rules.of_conclusion(key[1])
 
     def pairs(self, on: str, target: str, lic: str, defeated_by) -> frozenset[tuple[str, str]]:
-        """Every ``(t, lic)`` of ``P+`` with ``t`` in ``targetRules``, plus ``defeated_by``.
-
-        Parameters
-        ----------
-        on : str
-            The attacked element: a rule id (undercut), a fact id (undermine)
-            or an argument id (rebut on that sub-argument).
-        target : str
-            The attacked argument's id.
-        lic : str
-            The attack's licensing rule.
-        defeated_by : tuple of (str, str) or None
-            The pair the engine recorded as neutralizing the attack.
-
-        Returns
-        -------
-        frozenset of (str, str)
-        """
+        """Every ``(t, lic)`` of ``P+`` with ``t`` in the ``targetRules`` of an attack on ``on`` inside
+        ``target`` (as in :meth:`target_class`), plus the engine's own pair ``defeated_by`` (or ``None``)."""
         targets = set(self.targets_of_class(self.target_class(on, target)))
         strong = self.target_rules.stronger(lic)
         found = {(t, lic) for t in (targets & strong if len(targets) > len(strong) else strong & targets)} \

@@ -1,19 +1,11 @@
 """The paper's penalty example (docs/semantics.md section 8), defined once.
 
-A delayed delivery makes the supplier liable to a penalty (r1), force majeure
-excuses the delay (r2, an exception to r1: ``r2 > r1``), and gross negligence
-takes the excuse away (r3, an exception to r2: ``r3 > r2``); with the three
-facts the penalty is **accepted**.  The fragments are numbered norms first:
-E-01 to E-03 are the clauses (r1, r2, r3 and the priority each states), E-04
-to E-06 the delivery log, the supplier's notice and the audit (the facts).
-With ``facts_first=True`` the same fragments are numbered the other way round
-(the facts' E-01 to E-03, the clauses' E-04 to E-06), as the metrics' examples
-cite them.
-
-:func:`penalty_analysis` gives the objects of each variant the worked examples
-and the tests use, :func:`penalty_scenario` one case, and
-:func:`penalty_table` the rows of the section 8 table
-(``tests/symbolic/fixtures/penalty_suite.jsonl`` is written from it).
+A delayed delivery makes the supplier liable to a penalty (r1), force majeure excuses it (r2,
+``r2 > r1``), gross negligence takes the excuse away (r3, ``r3 > r2``): the penalty is accepted.
+Fragments E-01 to E-03 are the clauses, E-04 to E-06 the facts' sources (the other way round with
+``facts_first=True``, as the metrics' examples cite them).  :func:`penalty_analysis` gives each
+variant's objects, :func:`penalty_scenario` one case, :func:`penalty_table` the rows of the section 8
+table (``tests/symbolic/fixtures/penalty_suite.jsonl`` is written from it).
 
 Examples
 --------

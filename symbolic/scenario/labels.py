@@ -5,7 +5,7 @@ kinds, priority bases, evidence ids (docs/semantics.md sections 1, 7 and 10).
 from __future__ import annotations
 
 import re
-from enum import Enum
+from enum import StrEnum
 
 __all__ = [
     "AttackKind",
@@ -18,7 +18,7 @@ __all__ = [
 ]
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     """The four-valued status of a target literal (Definition 5)."""
 
     ACCEPTED = "accepted"
@@ -26,33 +26,24 @@ class Status(str, Enum):
     BOTH = "both"
     UNDECIDABLE = "undecidable"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class RuleKind(str, Enum):
+class RuleKind(StrEnum):
     """Kinds of rule (docs/semantics.md section 1)."""
 
     STRICT = "strict"
     DEFEASIBLE = "defeasible"
     DEFEATER = "defeater"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class AttackKind(str, Enum):
+class AttackKind(StrEnum):
     """Kinds of attack (Definition 2)."""
 
     REBUT = "rebut"
     UNDERCUT = "undercut"
     UNDERMINE = "undermine"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class Basis(str, Enum):
+class Basis(StrEnum):
     """The basis a priority is grounded on (Definition 3)."""
 
     EXCEPTION = "exception"
@@ -60,9 +51,6 @@ class Basis(str, Enum):
     SPECIFICITY = "specificity"
     TEMPORAL = "temporal"
     AUTHORITY = "authority"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 _STATUS_SPELLINGS = {
@@ -95,6 +83,18 @@ def _key(text: str) -> str:
     return " ".join(re.sub(r"[_\-]+", " ", text).lower().split())
 
 
+def _canonical(label, kind, spellings: dict, what: str, expected: str):
+    """``label`` as a member of ``kind``, read through ``spellings`` (case, spaces, ``_`` and ``-`` ignored)."""
+    if isinstance(label, kind):
+        return label
+    if not isinstance(label, str):
+        raise ValueError(f"a {what} must be a string, got {type(label).__name__} {label!r}")
+    try:
+        return spellings[_key(label)]
+    except KeyError:
+        raise ValueError(f"unknown {what} {label!r}; expected {expected}") from None
+
+
 def normalize_status(label) -> Status:
     """Canonicalize a status label.
 
@@ -117,16 +117,7 @@ def normalize_status(label) -> Status:
     >>> normalize_status("Accepted"), normalize_status("BOTH"), normalize_status("undetermined")
     (<Status.ACCEPTED: 'accepted'>, <Status.BOTH: 'both'>, <Status.UNDECIDABLE: 'undecidable'>)
     """
-    if isinstance(label, Status):
-        return label
-    if not isinstance(label, str):
-        raise ValueError(f"a status label must be a string, got {type(label).__name__} {label!r}")
-    try:
-        return _STATUS_SPELLINGS[_key(label)]
-    except KeyError:
-        raise ValueError(
-            f"unknown status label {label!r}; expected accepted, rejected, both or undecidable"
-        ) from None
+    return _canonical(label, Status, _STATUS_SPELLINGS, "status label", "accepted, rejected, both or undecidable")
 
 
 def normalize_basis(label) -> Basis:
@@ -140,17 +131,8 @@ def normalize_basis(label) -> Basis:
     ValueError
         If the label names none of the five bases.
     """
-    if isinstance(label, Basis):
-        return label
-    if not isinstance(label, str):
-        raise ValueError(f"a priority basis must be a string, got {type(label).__name__} {label!r}")
-    try:
-        return _BASIS_SPELLINGS[_key(label)]
-    except KeyError:
-        raise ValueError(
-            f"unknown priority basis {label!r}; expected exception, hierarchy, "
-            "specificity, temporal or authority"
-        ) from None
+    return _canonical(label, Basis, _BASIS_SPELLINGS, "priority basis",
+                      "exception, hierarchy, specificity, temporal or authority")
 
 
 def normalize_evidence_id(text: str) -> str:

@@ -20,7 +20,6 @@ __all__ = [
     "DEFAULT_MAX_FILE_BYTES",
     "DEFAULT_MAX_LINE_BYTES",
     "parse_json",
-    "parse_validated",
     "scan_json_records",
 ]
 
@@ -163,42 +162,6 @@ def parse_json(text, *, file=None, line=None):
         raise error(str(exc).split(";")[0]) from None
 
 
-def parse_validated(text, validate: Callable, *, file=None, line=None):
-    """``validate(value)`` of the JSON value of ``text``.
-
-    Parameters
-    ----------
-    text : str or bytes
-        The JSON text (bytes must be UTF-8; a leading BOM is ignored).
-    validate : callable
-        Takes the decoded value, returns the validated object or raises
-        :class:`~symbolic.errors.ScenarioError`.  It must refuse infinite
-        numbers, as the scenario schema does (its only numeric fields are
-        integers).
-    file, line
-        As in :func:`parse_json`.
-
-    Returns
-    -------
-    object
-        What ``validate`` returns: the same result, and on failure the same
-        error, as ``validate(parse_json(text))``.
-
-    Raises
-    ------
-    ScenarioError
-        The error of :func:`parse_json`, or else of ``validate``.
-
-    Examples
-    --------
-    >>> parse_validated('{"n": [1, 2]}', lambda value: value["n"])
-    [1, 2]
-    """
-    if isinstance(text, (bytes, bytearray)):
-        text = _decode(bytes(text), file=file, line=line)
-    return validate(parse_json(text, file=file, line=line))
-
-
 def _open(path, max_file_bytes: int) -> tuple[BinaryIO, os.stat_result]:
     file = str(path)
     handle = open_input(path, error=ScenarioError)  # never blocks; a pipe or a device is refused on the descriptor
@@ -244,18 +207,14 @@ def _document(handle: BinaryIO, file: str, max_file_bytes: int, validate: Callab
 def scan_json_records(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
                       max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
                       keep_going: bool = False, validate: Callable | None = None) -> Iterator[tuple[int, object]]:
-    """Yield ``(line, value)`` for each JSON record of a JSONL file or ``.json`` document.
+    """Yield ``(line, value)`` for each JSON record of a JSONL file (blank lines skipped) or of a
+    ``*.json`` document (an array yields its elements).
 
     Parameters
     ----------
     path : str or path-like
-        A JSONL file (blank lines skipped), or a file named ``*.json`` holding
-        one JSON value (an array yields its elements).
-    max_line_bytes : int
-        A longer line is refused without being read whole.
-    max_file_bytes : int
-        A larger file is refused from its size.  Only regular files are read: a
-        named pipe, a device or a socket is refused before it is opened.
+    max_line_bytes, max_file_bytes : int
+        A longer line is refused unread, a larger file from its size; only regular files are read.
     keep_going : bool, default False
         Yield a line's :class:`ScenarioError` as its value instead of raising
         it, and go on with the next line.  File-level errors always raise.

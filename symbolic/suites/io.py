@@ -1,27 +1,22 @@
-"""Scenario suites on disk: loading with precise errors, deterministic dumping,
-and the JSON Schema of a scenario.
-
-A *suite* is a JSONL file: one scenario object (:class:`~symbolic.scenario.model.Scenario`)
-per line, blank lines ignored.  A file whose name ends in ``.json`` is read as
-one JSON document instead: a single scenario object or an array of them.
-
-Every problem is reported as a :class:`~symbolic.errors.ScenarioError` naming
-the file, the 1-based line, the dotted field path inside the record and the bad
-value.  Sizes are checked before data is read: a file larger than
-``max_file_bytes`` is refused from its size alone, and a line is never read
-past ``max_line_bytes``.
+"""Scenario suites on disk: loading with precise errors, deterministic atomic dumping, and the JSON
+Schema of a scenario.  A suite is a JSONL file, one :class:`~symbolic.scenario.model.Scenario` a line
+(blank lines ignored), or a ``.json`` document holding one scenario or an array.  Every problem is a
+:class:`~symbolic.errors.ScenarioError` naming the file, the 1-based line, the dotted field path
+and the bad value; sizes are checked before data is read (:mod:`symbolic.suites._jsonread`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
-from typing import Iterator
+from pathlib import Path
+from typing import Iterable, Iterator
 
 from pydantic import ValidationError
 
-from symbolic.suites._jsonread import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_BYTES, parse_validated, scan_json_records
-from symbolic.suites._suitewrite import dump_suite, scenario_line, write_atomic
+from symbolic.suites._jsonread import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_BYTES, parse_json, scan_json_records
+from symbolic.support.fsio import write_atomic
 from symbolic.errors import ScenarioError
 from symbolic.scenario.model import Scenario
 
@@ -38,7 +33,6 @@ __all__ = [
     "scenario_json_schema",
     "scenario_line",
     "validate_scenario",
-    "write_atomic",
 ]
 
 _VALUE_WIDTH = 80
@@ -68,25 +62,9 @@ def _reason(err: dict) -> tuple[str, bool]:
 def validate_scenario(obj, *, file=None, line=None) -> Scenario:
     """Validate one decoded JSON value as a scenario.
 
-    Parameters
-    ----------
-    obj : object
-        A decoded JSON value; it must be an object.
-    file : str or path-like, optional
-        Where it came from, for error messages.
-    line : int, optional
-        The 1-based line where the object starts.
-
-    Returns
-    -------
-    Scenario
-        The scenario, with ids, literals and labels normalized.
-
-    Raises
-    ------
-    ScenarioError
-        Naming the first offending field (dotted path, from pydantic's
-        ``loc``) and its value; the count of further problems is appended.
+    The scenario comes with ids, literals and labels normalized; ``file`` and ``line`` are for
+    messages.  A :class:`ScenarioError` names the first offending field (dotted path) and its value,
+    and counts the further problems.
 
     Examples
     --------
@@ -126,25 +104,9 @@ def _json_type(value) -> str:
 def load_scenario_text(text, *, file=None, line=None) -> Scenario:
     """Parse and validate one scenario from JSON text.
 
-    Parameters
-    ----------
-    text : str or bytes
-        One JSON object (bytes must be UTF-8).
-    file : str or path-like, optional
-        Where it came from, for error messages.
-    line : int, optional
-        The 1-based line of ``text`` in ``file``; JSON errors on later lines of
-        a multi-line ``text`` are offset from it.
-
-    Returns
-    -------
-    Scenario
-
-    Raises
-    ------
-    ScenarioError
-        On malformed JSON, non-UTF-8 bytes, duplicate keys, a non-object value
-        or any schema violation.
+    ``text`` is one JSON object (bytes must be UTF-8); ``file`` and ``line`` (1-based, where ``text``
+    starts) are for messages.  Raises :class:`ScenarioError` on malformed JSON, non-UTF-8 bytes,
+    duplicate keys, a non-object value or any schema violation.
 
     Examples
     --------
@@ -154,7 +116,7 @@ def load_scenario_text(text, *, file=None, line=None) -> Scenario:
     symbolic.errors.ScenarioError: x.jsonl:7: malformed JSON: Expecting property name enclosed in double quotes at column 13
     """
     file = None if file is None else str(file)
-    return parse_validated(text, lambda value: validate_scenario(value, file=file, line=line), file=file, line=line)
+    return validate_scenario(parse_json(text, file=file, line=line), file=file, line=line)
 
 
 def _records(path, max_line_bytes, max_file_bytes, keep_going) -> Iterator[tuple[int, Scenario | ScenarioError]]:
@@ -184,26 +146,13 @@ def _records(path, max_line_bytes, max_file_bytes, keep_going) -> Iterator[tuple
 
 def iter_suite_lines(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
                      max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> Iterator[tuple[int, Scenario]]:
-    """Yield ``(line, scenario)`` pairs of a suite, lazily.
-
-    Parameters
-    ----------
-    path : str or path-like
-        A JSONL suite, or a ``.json`` document (one scenario or an array).
-    max_line_bytes, max_file_bytes : int
-        Size limits, checked before the data is read.
-
-    Yields
-    ------
-    tuple of (int, Scenario)
-        The 1-based line where each scenario starts, and the scenario.
+    """Yield ``(line, scenario)`` pairs of a suite, lazily, with the parameters of :func:`load_suite`.
 
     Raises
     ------
     ScenarioError
-        At the first problem: missing file, directory, size limit, non-UTF-8
-        bytes, malformed JSON, schema violation, duplicate case id, or no
-        scenario at all.
+        At the first problem: missing file, directory, size limit, non-UTF-8 bytes, malformed JSON,
+        schema violation, duplicate case id, or no scenario at all.
     """
     for line, item in _records(path, max_line_bytes, max_file_bytes, keep_going=False):
         if isinstance(item, ScenarioError):
@@ -267,23 +216,8 @@ class SuiteCheck:
 
 def check_suite(path, *, max_errors: int = 100, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
                 max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> SuiteCheck:
-    """Validate a whole suite, collecting errors instead of stopping at the first.
-
-    Line-level problems (malformed JSON, non-UTF-8 line, schema violation,
-    duplicate id) are collected up to ``max_errors``; file-level problems
-    (missing file, directory, size limits) end the scan.
-
-    Parameters
-    ----------
-    path : str or path-like
-    max_errors : int, default 100
-        Stop after this many errors.
-    max_line_bytes, max_file_bytes : int
-        As in :func:`load_suite`.
-
-    Returns
-    -------
-    SuiteCheck
+    """Validate a whole suite, collecting line-level errors (malformed JSON, non-UTF-8 line, schema
+    violation, duplicate id) up to ``max_errors``; a file-level problem ends the scan.
 
     Examples
     --------
@@ -306,16 +240,8 @@ def check_suite(path, *, max_errors: int = 100, max_line_bytes: int = DEFAULT_MA
 
 
 def scenario_json_schema() -> dict:
-    """The JSON Schema (draft 2020-12) of one scenario record.
-
-    The schema describes the canonical form that :func:`dump_suite` writes;
-    the loader also accepts spelling variants that it normalizes (evidence ids
-    such as ``E_01``, negations such as ``not X``, status labels such as
-    ``Positive``).
-
-    Returns
-    -------
-    dict
+    """The JSON Schema (draft 2020-12) of the canonical scenario record :func:`dump_suite` writes (the
+    loader also accepts the spellings it normalizes: ``E_01``, ``not X``, ``Positive``...).
 
     Examples
     --------
@@ -326,3 +252,66 @@ def scenario_json_schema() -> dict:
     schema = Scenario.model_json_schema(mode="validation")
     return {"$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": "https://paratrace.invalid/schemas/scenario-v1.json", **schema}
+
+
+def scenario_line(scenario: Scenario) -> str:
+    """The canonical one-line JSON of a scenario: compact, sorted keys, no nulls.
+
+    Examples
+    --------
+    >>> from symbolic.scenario.model import EvidenceFragment, Gold, Scenario
+    >>> s = Scenario(id="c1", query="Penalty?", target="Penalty(x)",
+    ...              evidence=[EvidenceFragment(id="e1", text="t", source="doc")],
+    ...              gold=Gold(status="Accepted"))
+    >>> scenario_line(s)[:60]
+    '{"evidence":[{"id":"E-01","source":"doc","tags":[],"text":"t'
+    """
+    return json.dumps(scenario.model_dump(mode="json", exclude_none=True), sort_keys=True,
+                      separators=(",", ":"), ensure_ascii=False)
+
+
+def dump_suite(scenarios: Iterable[Scenario], path) -> str:
+    """Write scenarios as a deterministic JSONL suite (one :func:`scenario_line` a line, UTF-8),
+    atomically (:func:`symbolic.support.fsio.write_atomic`: a reader sees the old file or the new one).
+
+    Parameters
+    ----------
+    scenarios : iterable of Scenario
+    path : str or path-like
+
+    Returns
+    -------
+    str
+        The SHA-256 hex digest of the written bytes.
+
+    Raises
+    ------
+    ScenarioError
+        If an item is not a :class:`Scenario`, two scenarios share a case id,
+        or there is no scenario (an empty suite could not be loaded back).
+    OSError
+        If the file cannot be written.
+
+    Examples
+    --------
+    >>> dump_suite([], "/tmp/never-written.jsonl")
+    Traceback (most recent call last):
+    ...
+    symbolic.errors.ScenarioError: /tmp/never-written.jsonl: refusing to write an empty suite
+    """
+    path = Path(path)
+    lines, seen = [], {}
+    for index, scenario in enumerate(scenarios):
+        if not isinstance(scenario, Scenario):
+            raise ScenarioError(f"item {index} is a {type(scenario).__name__}, not a Scenario",
+                                file=str(path), value=scenario)
+        if scenario.id in seen:
+            raise ScenarioError(f"duplicate case id {scenario.id!r} (items {seen[scenario.id]} and {index})",
+                                file=str(path), field="id", value=scenario.id)
+        seen[scenario.id] = index
+        lines.append(scenario_line(scenario) + "\n")
+    if not lines:
+        raise ScenarioError("refusing to write an empty suite", file=str(path))
+    data = "".join(lines).encode("utf-8")
+    write_atomic(path, data, error=ScenarioError)
+    return hashlib.sha256(data).hexdigest()

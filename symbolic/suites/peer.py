@@ -1,28 +1,10 @@
-"""Import the public peer corpus format (thecontrey/neuro_symbolic) as scenarios.
-
-docs/semantics.md section 9.  A peer record carries ``source_units``, a fact table
-(literal -> bool), rules (``antecedents``, ``consequent``, ``type``,
-``source``), priorities (``stronger``/``weaker`` with a free-text ``basis``)
-and a three-valued gold label (Positive / Negative / Undetermined).  The
-mapping onto :class:`~symbolic.scenario.model.Scenario` is:
-
-- each source unit becomes an evidence fragment ``E-01``, ``E-02``... in record
-  order: ``text`` -> text, ``doc_id`` -> source, ``path`` -> clause,
-  ``span`` -> span, and the original id is kept as the tag
-  ``peer_source_unit:<id>``;
-- the fact table becomes one more, synthetic fragment (the last ``E-NN``)
-  whose text lists the whole table and says it is synthetic; each literal
-  marked ``true`` becomes a fact ``f1``, ``f2``... grounded in it; a literal
-  marked ``false`` is simply absent;
-- rules map one to one (``type`` -> kind, ``source`` -> evidence); a cited
-  source that is no source unit of the record is kept as ``peer:<id>`` and so
-  is dropped as ungrounded by the parser-validator, as in the peer engine;
-- priorities map one to one; the free-text basis is mapped onto the five
-  bases (:func:`peer_basis`) and kept verbatim in ``Priority.note``;
-- the gold status is the engine's four-valued status, stored only if it
-  projects (:data:`PEER_PROJECTION`) to the peer's label; otherwise
-  :class:`PeerLabelMismatch` is raised.  The peer label, record id, dataset,
-  tier and phenomenon are kept in ``metadata.tags``.
+"""Import the public peer corpus format (thecontrey/neuro_symbolic) as scenarios; the mapping is
+docs/semantics.md section 9: source units become fragments ``E-01``... (original id kept as the tag
+``peer_source_unit:<id>``), the fact table one last synthetic fragment grounding each ``true``
+literal, rules and priorities map one to one (a cited source that is no source unit is kept as
+``peer:<id>``, hence dropped as ungrounded; a free-text basis goes through :func:`peer_basis` and is
+kept in ``Priority.note``), and the gold status is the engine's, stored only if it projects
+(:data:`PEER_PROJECTION`) to the peer's label, else :class:`PeerLabelMismatch`.
 """
 
 from __future__ import annotations
@@ -72,17 +54,7 @@ class PeerLabelMismatch(ScenarioError):
 
 
 def project_status(status) -> str:
-    """The three-valued peer label of a four-valued status (docs/semantics.md section 9).
-
-    Parameters
-    ----------
-    status : Status or str
-        Any status spelling accepted by :func:`~symbolic.scenario.labels.normalize_status`.
-
-    Returns
-    -------
-    str
-        ``"Positive"``, ``"Negative"`` or ``"Undetermined"``.
+    """The three-valued peer label of a four-valued status in any spelling (docs/semantics.md section 9).
 
     Raises
     ------
@@ -250,21 +222,8 @@ def _contradiction(facts, rules) -> bool:
 def import_peer_record(record: dict, *, file=None, line=None) -> Scenario:
     """Convert one peer corpus record into a scenario (docs/semantics.md section 9).
 
-    Parameters
-    ----------
-    record : dict
-        A decoded peer record (``case_id``, ``query``, ``target_literal``,
-        ``source_units``, ``facts``, ``rules``, ``priorities``, ``gold_label``).
-    file : str, optional
-        For error messages.
-    line : int, optional
-        1-based line of the record in ``file``.
-
-    Returns
-    -------
-    Scenario
-        Gold analysis = the record's facts, rules and priorities; gold status =
-        the engine's status (see the module docstring).
+    ``record`` is a decoded peer record (``case_id``, ``query``, ``target_literal``, ``source_units``,
+    ``facts``, ``rules``, ``priorities``, ``gold_label``); ``file`` and ``line`` are for messages.
 
     Raises
     ------
@@ -333,18 +292,8 @@ def import_peer_record(record: dict, *, file=None, line=None) -> Scenario:
 
 def import_peer_file(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
                      max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> list[Scenario]:
-    """Import every record of a peer JSONL file.
-
-    Parameters
-    ----------
-    path : str or path-like
-        A peer corpus JSONL file (or a ``.json`` array of records).
-    max_line_bytes, max_file_bytes : int
-        Size limits, as in :func:`symbolic.suites.io.load_suite`.
-
-    Returns
-    -------
-    list of Scenario
+    """Import every record of a peer JSONL file (or ``.json`` array), with the size limits of
+    :func:`symbolic.suites.io.load_suite`.
 
     Raises
     ------

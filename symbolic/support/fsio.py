@@ -1,21 +1,9 @@
 """Which paths paratrace reads and writes: regular files only, never a hang.
 
-Inputs must be regular files (a symbolic link to one is followed, unless the
-reader says otherwise).  Every input is opened by :func:`open_input`: without
-blocking (``O_NONBLOCK``, so opening a named pipe that nobody writes returns at
-once), then checked on the opened descriptor (``fstat``), so what is refused is
-what was opened, not what a path named a moment before (a pipe swapped in after
-a check cannot hang the read).  A named pipe (FIFO), a socket or a directory is
-refused that way; a device is refused before it is opened (opening one can act
-on it), and again on the descriptor.  Outputs are written only to
-a regular file or a new path, through a temporary file and a rename in the same
-directory (a reader sees the old file or the new one).  A symbolic link given
-as an output is followed: its *target* is written and the link is kept.  A
-device, a pipe, a socket or a directory at an output path is refused; nothing
-is replaced.
-
-Every refusal is a :class:`PathError` (exit code 2 on the command line) that
-names the path and what is there.
+Inputs are opened by :func:`open_input` (without blocking, then checked on the descriptor, so a
+pipe swapped in after a check cannot hang the read); outputs are written by :func:`write_atomic`
+(a regular file or a new path, through a temporary file and a rename).  Every refusal is a
+:class:`PathError` (exit code 2 on the command line) naming the path and what is there.
 """
 
 from __future__ import annotations
@@ -172,14 +160,8 @@ def _open_problem(path: str, exc: OSError, follow_links: bool) -> str:
 
 
 def open_input(path, *, error=PathError, follow_links: bool = True) -> BinaryIO:
-    """Open a regular file for reading, never blocking, checked on the opened descriptor.
-
-    The file is opened with ``O_NONBLOCK`` (and ``O_NOCTTY``, ``O_CLOEXEC``;
-    ``O_NOFOLLOW`` when ``follow_links`` is false), then ``fstat`` of the
-    descriptor decides: anything but a regular file is closed and refused.  A
-    named pipe therefore never blocks the open or the read, even one swapped
-    in for the file after a check of its path.  A device is refused from its
-    path before it is opened, and again on the descriptor.
+    """Open a regular file for reading: with ``O_NONBLOCK`` (``O_NOFOLLOW`` unless ``follow_links``),
+    then ``fstat`` of the descriptor decides; a device is refused from its path before it is opened.
 
     Parameters
     ----------
@@ -363,13 +345,9 @@ def append_whole(path: str | os.PathLike, data: bytes) -> None:
 
 
 def write_atomic(path, data: bytes | str, *, error=PathError) -> Path:
-    """Write ``data`` to ``path`` through a temporary file and a rename.
-
-    A reader sees the old file or the new one, never a mix; on failure the
-    temporary file is removed and any previous file is untouched.  The file
-    gets the usual permissions (``0o666`` minus the umask), whoever wrote it.
-    A symbolic link is followed (its target is written, the link is kept);
-    a directory, device, pipe or socket at ``path`` is refused.
+    """Write ``data`` to ``path`` through a temporary file and a rename: a reader sees the old file or
+    the new one; on failure the previous file is untouched.  Permissions are ``0o666`` minus the
+    umask; a link's target is written; a directory, device, pipe or socket is refused.
 
     Parameters
     ----------

@@ -11,11 +11,9 @@ Two kinds of text are masked as ``***``:
   credential after ``Bearer``.
 
 :func:`redact_text` masks a string, :func:`redact` a nested value (and drops
-mapping entries whose key names a credential).  :func:`install_log_redaction`
-masks every log record of the process; :func:`redact_span` is an MLflow span
-processor (``mlflow.tracing.configure(span_processors=[redact_span])``) that
-masks span attributes (inputs, outputs), events (``exception.message``,
-``exception.stacktrace``) and the status description before a span is stored.
+mapping entries whose key names a credential); :func:`install_log_redaction`
+masks every log record of the process.  MLflow's spans are masked where tracking is
+set up (:mod:`experiments.runner.span_redaction`).
 """
 
 from __future__ import annotations
@@ -30,9 +28,7 @@ __all__ = [
     "MASK",
     "SECRET_NAME",
     "install_log_redaction",
-    "install_mlflow_redaction",
     "redact",
-    "redact_span",
     "redact_text",
     "register_secret",
     "secret_values",
@@ -162,44 +158,3 @@ def install_log_redaction() -> None:
     current = logging.getLogRecordFactory()
     if not isinstance(current, _RedactingFactory):
         logging.setLogRecordFactory(_RedactingFactory(current))
-
-
-def redact_span(span) -> None:
-    """MLflow span processor: mask attributes, events and the status description of ``span``.
-
-    Runs before the span is exported (``mlflow.tracing.configure``), so the
-    trace store never receives the secret.
-    """
-    otel = getattr(span, "_span", None)
-    if otel is None:
-        return
-    for key, value in list((otel.attributes or {}).items()):
-        if isinstance(value, str):
-            clean = redact_text(value)
-            if clean != value:
-                otel.set_attribute(key, clean)
-    events = list(getattr(otel, "_events", ()) or ())
-    if events:
-        from opentelemetry.sdk.trace import Event
-        from opentelemetry.sdk.util import BoundedList
-
-        cleaned = [Event(e.name, {k: redact_text(v) if isinstance(v, str) else v
-                                  for k, v in (e.attributes or {}).items()}, e.timestamp) for e in events]
-        otel._events = BoundedList.from_seq(getattr(otel._events, "maxlen", None), cleaned)
-    status = getattr(otel, "status", None)
-    description = getattr(status, "description", None)
-    if description:
-        clean = redact_text(description)
-        if clean != description:
-            from opentelemetry.trace import Status
-
-            otel._status = Status(status.status_code, clean)
-
-
-def install_mlflow_redaction(mlflow) -> None:
-    """Register :func:`redact_span` with MLflow tracing (keeps other processors; idempotent)."""
-    from mlflow.tracing.config import get_config
-
-    processors = list(get_config().span_processors or [])
-    if redact_span not in processors:
-        mlflow.tracing.configure(span_processors=[*processors, redact_span])

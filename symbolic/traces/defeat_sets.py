@@ -1,17 +1,11 @@
-"""Defeat sets of a trace's attack edges (Definition 4).
+"""Defeat sets of a trace's attack edges (Definition 4, docs/performance.md "Defeat sets").
 
-A defeated attack edge's *defeat set* is every pair of ``P+`` that neutralizes one of its attacks:
-for each attack, :meth:`symbolic.engine.target_rules.NeutralizingPairs.pairs` -- the engine's
-``defeated_by`` plus each ``(t, lic)`` of ``P+`` with ``t`` in ``targetRules`` -- the one
-definition of the pairs that :func:`symbolic.traces.trace.neutralizers` reads too.  An edge's
-set is the union over its attacks, named by its priority node ids
-(:meth:`symbolic.traces.naming.Namer.priority_id`, ``priority:(<strong>)>(<weak>)``), sorted, each
-once: a tuple of str.  Its id is ``defeats:`` and 12 hex of the sha256 of its ids joined by
-newlines (:func:`defeat_set_id`; docs/performance.md "Defeat sets: the summarized TNF").
-
-The pairs of an attack depend only on what it is on (and, for an undermine, the attacked
-argument), its ``lic`` and its engine pair, so they are looked up once per distinct such
-combination: at the peer size 590 k defeated attacks fall into a few thousand.
+A defeated attack edge's defeat set is the union over its attacks of the pairs of ``P+`` that
+neutralize them (:meth:`symbolic.engine.target_rules.NeutralizingPairs.pairs`, the one definition
+:func:`symbolic.traces.trace.neutralizers` reads too), named by their priority node ids, sorted.
+The pairs of an attack depend only on its ``targetRules`` class, ``lic`` and engine pair, so they
+are looked up once per distinct combination (at the peer size, 590 k defeated attacks fall into a
+few thousand).
 """
 
 from __future__ import annotations

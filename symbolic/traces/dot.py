@@ -1,30 +1,21 @@
-"""Graphviz DOT rendering of a trace (no graphviz dependency).
+"""Graphviz DOT rendering of a trace (no graphviz dependency; ``dot -Tsvg trace.dot > trace.svg``).
 
-Render with ``dot -Tsvg trace.dot > trace.svg``.  Node shapes follow the node
-type; attack edges are red and labelled with their kind, a *defeated* attack
-is dashed; a defeat edge (priority -> the attack it neutralizes, drawn to the
-attacked argument) is blue and dotted.  Output is deterministic: nodes sorted
-by id, edges by :func:`symbolic.traces.naming.edge_id`.  :func:`write_dot` is the one writer of the
-format: it writes the :class:`~symbolic.traces.trace_rows.TraceRows` of a trace, whether that comes
-from a :class:`~symbolic.scenario.model.Trace` (:func:`to_dot`) or from an evaluation
-(:func:`symbolic.traces.trace.evaluation_rows`).
+Node shapes follow the node type; attack edges are red and labelled with their kind, a defeated
+one dashed; a defeat edge (priority -> the attacked argument) is blue and dotted.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from symbolic.scenario.model import EdgeType, NodeType, Trace
-from symbolic.traces.trace_rows import NodeRow, TraceRows, rows_of_trace
+from symbolic.traces.trace_rows import NodeRow, TraceRows, pieces, rows_of_trace
 
 if TYPE_CHECKING:  # a graph is read, never built, here: no import at start-up
     import networkx as nx
 
-__all__ = ["CHUNK", "dot_escape", "to_dot", "write_dot"]
-
-CHUNK = 4096
-"""Lines joined per piece of :func:`write_dot`'s output."""
+__all__ = ["dot_escape", "to_dot", "write_dot"]
 
 _NODE_STYLE = {
     NodeType.QUERY: 'shape=note, style=filled, fillcolor="#fff7d6"',
@@ -91,62 +82,27 @@ def _edge_line(edge: dict) -> str:
     return f"  {dot_escape(edge['source'])} -> {dot_escape(edge['target'])} [{style}];\n"
 
 
-def _joined(lines: Iterable[str]) -> Iterator[bytes]:
-    """The lines in UTF-8 pieces of about :data:`CHUNK` lines."""
-    batch = []
-    for line in lines:
-        batch.append(line)
-        if len(batch) == CHUNK:
-            yield "".join(batch).encode("utf-8")
-            batch = []
-    if batch:
-        yield "".join(batch).encode("utf-8")
-
-
 def write_dot(rows: TraceRows, *, name: str = "trace") -> Iterator[bytes]:
     """Graphviz DOT of a trace, in UTF-8 pieces: the one writer of the format.
 
-    Nodes sorted by id (the label, the authors' ids below it), edges sorted by edge id.  In the
-    summary form each defeated attack edge carries ``defeats="<set id>"`` and one comment line per
-    set, ``// defeats:<id>: <priority ids>``, follows the nodes; the columns form is written as
-    the summary form (DOT has no columns).
-
-    Parameters
-    ----------
-    rows : TraceRows
-    name : str, optional
-        The graph's name.
-
-    Yields
-    ------
-    bytes
+    Nodes sorted by id, edges by edge id.  In the summary form each defeated attack edge carries
+    ``defeats="<set id>"`` and a comment line per set, ``// defeats:<id>: <priority ids>``, follows
+    the nodes (DOT has no columns: the columns form is written as the summary form).
     """
     yield (f"digraph {dot_escape(name)} {{\n  rankdir=LR;\n"
            '  node [fontname="Helvetica", fontsize=10];\n  edge [fontname="Helvetica", fontsize=9];\n').encode("utf-8")
-    yield from _joined(map(_node_line, rows.nodes))
+    yield from pieces(map(_node_line, rows.nodes))
     if rows.defeat_sets is not None:
-        yield from _joined(f"  // {ident}: {', '.join(members)}".replace("\n", " ") + "\n"
+        yield from pieces(f"  // {ident}: {', '.join(members)}".replace("\n", " ") + "\n"
                            for ident, members in rows.defeat_sets)
-    yield from _joined(map(_edge_line, rows.edges))
+    yield from pieces(map(_edge_line, rows.edges))
     yield b"}\n"
 
 
 def to_dot(trace: Trace | nx.MultiDiGraph, *, name: str = "trace") -> str:
-    """Render a trace (or a trace graph) as Graphviz DOT text.
-
-    Parameters
-    ----------
-    trace : Trace or networkx.MultiDiGraph
-        A TNF or the graph of :func:`symbolic.traces.trace.build_trace`; for a graph
-        the authors' ids (``names``) are shown under each label.
-    name : str, optional
-        The graph's name.
-
-    Returns
-    -------
-    str
-        ``digraph`` text ending in a newline; byte-identical for equal input:
-        :func:`write_dot` of :func:`~symbolic.traces.trace_rows.rows_of_trace`.
+    """Graphviz DOT text of a trace, or of a trace graph (:func:`symbolic.traces.trace.build_trace`,
+    the authors' ids shown under each label): :func:`write_dot` of
+    :func:`~symbolic.traces.trace_rows.rows_of_trace`.
 
     Examples
     --------

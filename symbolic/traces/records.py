@@ -1,34 +1,23 @@
 """Serialized attack records and provenance events -> typed objects (TNF step ii,
 docs/semantics.md section 12).
 
-Assistants and annotators write attacks in many shapes.  This module turns
-each record into the typed objects of :mod:`symbolic.scenario.model`:
+Each record becomes a typed object of :mod:`symbolic.scenario.model`:
 
-- **attack records** -> :class:`~symbolic.scenario.model.AttackEdge`.  Accepted
-  spellings: ``{"attacker": "r2", "attacked": "r1", "type": "rebuttal"}``,
-  ``{"from": .., "to": .., "kind": ..}``, ``{"source": .., "target": ..}``,
-  an event ``{"event": "attack", ...}`` or ``{"event": "rebuts", ...}``, a
-  JSON object as text, or a sentence ``"r2 rebuts r1"``, ``"r2 -rebut-> r1"``,
-  ``"r2 attacks r1 (undercut)"``.  A list target yields one edge per item.
-- **priority records** -> :class:`~symbolic.scenario.model.Priority`:
-  ``{"stronger": "r3", "weaker": "r2", "basis": "hierarchy"}``,
-  ``{"priority": "r3 > r2", "basis": ..}`` or ``"r3 > r2 (hierarchy)"``.
-  A priority needs a basis (Definition 3).
-- **proof steps** -> :class:`ProofStep`: derivation events
-  (``{"event": "derive", "id": "s3", "rule": "r1", "from": ["f1"],
-  "conclusion": "Penalty(x)"}``).  They carry no normative content of their
-  own: the engine rebuilds every derivation.  Their ids are *proof aliases*
-  of the rule (or fact) they apply, and attack or priority records that name
-  a step are resolved to it (:meth:`Records.resolved`).
-- **grounding events** -> :class:`Grounding`: ``{"event": "grounds", "from":
-  "E_01", "to": "f1"}`` or ``{"event": "grounded_in", "from": "f1", "to":
-  "E-01"}``; TNF adds the fragment to the object's evidence.
-- **claims** -> :class:`Claim`: events that restate a computed result
-  (``defeat``, ``label``, ``status``...).  TNF recomputes them.
+- **attack records** -> :class:`~symbolic.scenario.model.AttackEdge`: ``{"attacker": "r2",
+  "attacked": "r1", "type": "rebuttal"}``, ``{"from", "to", "kind"}``, ``{"source", "target"}``, an
+  event ``{"event": "attack" | "rebuts", ...}``, JSON as text, or a sentence (``"r2 rebuts r1"``,
+  ``"r2 -rebut-> r1"``, ``"r2 attacks r1 (undercut)"``); a list target yields one edge per item;
+- **priority records** -> :class:`~symbolic.scenario.model.Priority`: ``{"stronger", "weaker",
+  "basis"}``, ``{"priority": "r3 > r2", "basis": ..}`` or ``"r3 > r2 (hierarchy)"`` (a basis is needed);
+- **proof steps** -> :class:`ProofStep` (``{"event": "derive", "id": "s3", "rule": "r1", ...}``): no
+  normative content of their own; their ids are proof aliases of the rule or fact they apply, and
+  records naming a step are resolved to it (:meth:`Records.resolved`);
+- **grounding events** -> :class:`Grounding` (``{"event": "grounds", "from": "E_01", "to": "f1"}``):
+  TNF adds the fragment to the object's evidence;
+- **claims** -> :class:`Claim`: events restating a computed result (``defeat``, ``status``...).
 
-Unknown keys are an error (a misspelt ``"atacker"`` must not silently lose
-the attacker), except for free-text and state keys that TNF recomputes
-(``id``, ``note``, ``state``, ``defeated_by``, ``confidence``...).
+Unknown keys are an error (a misspelt ``"atacker"`` must not lose the attacker), except free-text
+and state keys that TNF recomputes (``id``, ``note``, ``state``, ``defeated_by``...).
 """
 
 from __future__ import annotations

@@ -1,19 +1,8 @@
-"""The skeleton of a trace: its nodes and its grounding, derivation and status edges
-(paper Section 4.3, docs/semantics.md section 12).
-
-:func:`build_skeleton` makes them object by object, in this order:
-
-- each fact, then each rule, with the evidence nodes it is the first to cite and one grounding
-  edge per cited fragment;
-- each priority ``stronger > weaker`` of the theory (one node per id, the authors' names and the
-  bases of every priority of that id in it), with its evidence and grounding edges;
-- each argument, with the conclusion node it is the first to reach, and its derivation edges
-  (fact or top rule -> argument, each sub-argument -> argument, argument -> conclusion);
-- each pair of ``P+`` that a defeat set uses and the base does not have, as a ``[closure]``
-  priority node, derived from the base pairs behind it (Definition 3);
-- the goal conclusion, the query and the status, joined by the status edges.
-
-The attack and defeat edges are not here: :mod:`symbolic.traces.trace_attacks` holds them.
+"""The skeleton of a trace: its nodes and its grounding, derivation and status edges (paper Section
+4.3, docs/semantics.md section 12), made object by object: facts and rules with their evidence,
+the theory's priorities, the arguments with their conclusions, a ``[closure]`` node for each pair of
+``P+`` a defeat set uses that the base lacks (derived from the base pairs behind it, Definition 3),
+and the query, goal and status.  The attack and defeat edges are in :mod:`symbolic.traces.trace_attacks`.
 """
 
 from __future__ import annotations
@@ -162,22 +151,8 @@ def _closure(skeleton: Skeleton, evaluation, namer: Namer, known: set, pairs) ->
 
 
 def build_skeleton(evaluation, namer: Namer, pairs, *, query: str | None = None) -> Skeleton:
-    """The skeleton of an evaluation's trace (module docstring).
-
-    Parameters
-    ----------
-    evaluation : Evaluation
-    namer : Namer
-        Names of the evaluation's theory and arguments.
-    pairs : iterable of (str, str)
-        The pairs of ``P+`` the defeat sets use (those outside the base become closure nodes).
-    query : str, optional
-        The query node's label (default: the target literal).
-
-    Returns
-    -------
-    Skeleton
-    """
+    """The skeleton of an evaluation's trace, named by ``namer``; ``pairs`` are the pairs of ``P+``
+    the defeat sets use, ``query`` the query node's label (default: the target literal)."""
     theory = evaluation.theory
     target = namer.literal(evaluation.target)
     skeleton = Skeleton(target=target, status=evaluation.status, support=evaluation.support,

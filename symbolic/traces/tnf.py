@@ -1,57 +1,18 @@
-"""Trace normal form (paper Section 4.3 and Algorithm 4, docs/semantics.md section 12).
+"""Trace normal form (paper Section 4.3 and Algorithm 4, docs/semantics.md section 10).
 
-:func:`tnf` turns an analysis over an evidence package into its trace normal
-form in six steps:
+:func:`normal_form` turns an analysis over an evidence package into its TNF in six steps:
+(i) normalize ids, propositions and status labels (the model types do this on construction);
+(ii) turn serialized attack records and provenance events into typed objects
+(:mod:`symbolic.traces.records`), resolving proof-step ids and adding the fragments of grounding
+events; (iii) drop ungrounded objects (:func:`symbolic.engine.grounding.ground`); (v) collapse proof
+aliases (:func:`collapse_aliases`), on the grounded theory and *before* the engine runs, so the
+engine never sees two copies of one norm; (iv) evaluate (:func:`symbolic.engine.status.evaluate`);
+(vi) give every node a canonical, content-derived id (:mod:`symbolic.traces.naming`) and sort.
 
-(i)   normalize ids, propositions and status labels (:mod:`symbolic.scenario.labels`,
-      :mod:`symbolic.scenario.literals`; the model types already normalize what they hold);
-(ii)  turn serialized attack records and provenance events into typed objects
-      (:mod:`symbolic.traces.records`), resolving proof-step ids to what they apply
-      and adding the fragments of grounding events to the objects they name;
-(iii) drop ungrounded objects (:func:`symbolic.engine.grounding.ground`);
-(iv)  compute arguments, attacks, neutralization, labels and status with the
-      engine (:func:`symbolic.engine.status.evaluate`);
-(v)   collapse proof aliases: rules with the same content (antecedent set,
-      consequent, kind) become one rule, facts with the same literal one fact,
-      each grounded in the union of their fragments (aliases that also share
-      their sources leave no trace at all); priorities and attacks that name
-      an alias are redirected to it; a rule whose consequent is one of its own
-      antecedents is a mere proof step and is dropped.  This is done on the
-      grounded theory, *before* the engine runs, so the engine never sees two
-      copies of one norm (a priority over ``r1`` then also governs its
-      restatement ``r1b``);
-(vi)  give every node a canonical, content-derived id and sort (the scheme is
-      documented in :mod:`symbolic.traces.naming`): two TNF-equivalent traces
-      serialize byte-identically under :func:`tnf_json`.
-
-**Ids** (full table in :mod:`symbolic.traces.naming`): ``query:<target>``,
-``evidence:E-01``, ``fact:Delay(x)``, ``rule:Delay(x)=>Penalty(x)`` (body
-sorted and ``&``-joined; ``->`` strict, ``=>`` defeasible, ``~>`` defeater;
-``¬applicable(r1)`` is written ``¬applicable[<content of r1>]``),
-``priority:(<stronger rule content>)>(<weaker rule content>)``,
-``arg:<conclusion>@<12 hex>`` (a hash of the derivation: the top rule's
-content and the ids of the sub-arguments), ``conclusion:<literal>``,
-``status:accepted``.  No id depends on an author's name or on the engine's
-argument numbering.
-
-**Equivalence.**  Two traces are TNF-equivalent iff their TNF JSON is equal
-(:func:`tnf_equivalent`).  Renaming rules or facts, reordering objects,
-spelling an attack as a record instead of a typed edge, restating a fact or
-duplicating a rule under another id do not change the TNF; removing a
-priority that neutralizes an attack does.  The query node's label is the
-question text when one is given: pass the same ``query`` (or none) on both
-sides when comparing.
-
-**Alignment.**  A scorer aligns two TNFs edge by edge on :func:`edge_id`
-(``grounding:evidence:E-01→fact:Delay(x)``,
-``attack:rebut:<attacker arg>→<attacked arg>``, ``defeat:<priority>→<attack id>``);
-an attack edge's ``state`` and ``lic`` are attributes to compare after
-alignment, not part of its id.  The JSON of each edge carries its ``id``.
-
-**JSON** (:func:`tnf_json`): ``{"edges": [...], "nodes": [...],
-"schema_version": "tnf-v1"}`` with sorted keys, compact separators, UTF-8 text
-(``ensure_ascii=False``), nodes sorted by id, edges by id; ``None`` fields
-are omitted.
+Two traces are TNF-equivalent iff their TNF JSON is equal (:func:`tnf_equivalent`): renaming rules
+or facts, reordering objects, spelling an attack as a record or restating a fact do not change it;
+removing a priority that neutralizes an attack does.  A scorer aligns two TNFs edge by edge on
+:func:`edge_id`; an attack edge's ``state`` and ``lic`` are compared after alignment.
 """
 
 from __future__ import annotations
@@ -105,9 +66,7 @@ class NormalForm:
     query : str or None
         The question, the query node's label.
     trace : Trace
-        The trace normal form, built on first access (a large trace can
-        instead be written from ``evaluation``: :func:`symbolic.traces.tnf_json.write_tnf` of
-        :func:`symbolic.traces.trace.evaluation_rows` writes the same JSON).
+        The TNF, built on first access (``write_tnf(evaluation_rows(evaluation))`` writes its JSON).
     """
 
     evaluation: Evaluation
@@ -145,10 +104,8 @@ def normal_form(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
         Serialized attack records, priority records and provenance events
         (:func:`symbolic.traces.records.parse_records`).
     evaluated : Evaluation, optional
-        The engine's result on the grounded analysis (as from
-        :func:`symbolic.engine.status.evaluate_analysis`), reused as the normal
-        form's evaluation when steps (ii)-(v) leave that theory and target
-        unchanged (equal), so that the engine runs once; recomputed otherwise.
+        The engine's result on the grounded analysis, reused when steps (ii)-(v) leave its theory
+        and target unchanged, so that the engine runs once.
 
     Returns
     -------
@@ -165,10 +122,6 @@ def normal_form(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
     PriorityCycleWarning
         When the priorities contain a cycle.
     """
-    return _normal_form(evidence_ids, analysis, target, query, raw_edges, evaluated)
-
-
-def _normal_form(evidence_ids, analysis, target, query, raw_edges, evaluated) -> NormalForm:
     from symbolic.engine.status import evaluate
 
     evidence = set()
@@ -244,30 +197,8 @@ def _add_groundings(facts, rules, priorities, groundings):
 
 def tnf(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
         query: str | None = None, raw_edges: Iterable = ()) -> Trace:
-    """The trace normal form of an analysis (Section 4.3, Algorithm 4).
-
-    Parameters
-    ----------
-    evidence_ids : iterable of str
-        Ids of the evidence package.
-    analysis : Analysis
-        Facts, rules, explicit attacks and priorities.
-    target : str
-        The target literal.
-    query : str, optional
-        The question; the query node's label.
-    raw_edges : iterable, optional
-        Serialized attack records and provenance events.
-
-    Returns
-    -------
-    Trace
-        Canonical ids, sorted nodes and edges (see :func:`normal_form`).
-
-    Raises
-    ------
-    RecordError
-        If a raw record is malformed.
+    """The trace normal form of an analysis (Section 4.3, Algorithm 4): ``normal_form(...).trace``,
+    with the parameters and errors of :func:`normal_form`.
 
     Examples
     --------
@@ -285,34 +216,22 @@ def tnf(evidence_ids: Iterable[str], analysis: Analysis, target: str, *,
 
 
 # -- step (v): proof-alias collapse ------------------------------------------------------------
-#
-# A proof alias is a node with no normative content of its own: a rule stated twice under two ids
-# (same antecedent set, consequent and kind), a fact restated under another id, or a rule whose
-# consequent is one of its own antecedents (a mere proof step).  collapse_aliases merges the first
-# two kinds into one object grounded in the union of their fragments and drops the third, on the
-# grounded theory and before the engine runs, so the engine never reasons with two copies of one norm.
 
 def _union(*groups: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted({e for group in groups for e in group}))
 
 
 def collapse_aliases(theory: Theory) -> tuple[Theory, dict[str, str]]:
-    """Collapse the proof aliases of a grounded theory (TNF step v).
-
-    Parameters
-    ----------
-    theory : Theory
-        A grounded theory.
+    """Collapse the proof aliases of a grounded theory (TNF step v): a rule stated twice (same
+    antecedent set, consequent and kind), a fact restated, a rule whose consequent is one of its own
+    antecedents (a mere proof step, dropped).
 
     Returns
     -------
     (Theory, dict)
-        The theory with one rule per rule content and one fact per literal
-        (the first in input order is kept, grounded in the union of the
-        fragments), priorities and attacks redirected, ``applicable(rK)``
-        literals rewritten, proof-step rules dropped; and the map from each
-        collapsed id to its representative.  Every collapse is listed in
-        ``theory.dropped`` with its reason.
+        The theory with the first of each rule content and of each fact literal kept, grounded in
+        the union of the fragments, priorities, attacks and ``applicable(rK)`` literals redirected,
+        every collapse listed in ``dropped``; and the map from each collapsed id to its representative.
 
     Examples
     --------

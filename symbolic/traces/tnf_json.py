@@ -1,23 +1,13 @@
-"""The trace normal form on disk: canonical JSON, reading it back, consistency
-checks and TNF equivalence (docs/semantics.md section 12).
-
-:func:`tnf_json` writes ``{"edges": [...], "nodes": [...], "schema_version":
-"tnf-v1"}`` with sorted keys, compact separators and UTF-8 text
-(``ensure_ascii=False``); nodes are sorted by id, edges by
-:func:`symbolic.traces.naming.edge_id`, and each edge carries that id as ``id``.
-Two TNF-equivalent traces serialize byte-identically.
-
-:func:`trace_from_json` also reads the two compact forms that
-``paratrace status`` writes for very large traces (schema
-``tnf-v1-summary``: defeat sets instead of defeat edges; ``tnf-v1-columns``:
-attack edges as columns too, see :mod:`symbolic.traces.trace_rows` and
-docs/performance.md); :func:`expand_tnf` turns them back into the full form.
+"""The trace normal form on disk (docs/semantics.md section 12): the canonical JSON writer
+(:func:`write_tnf`, :func:`tnf_json`), reading it back with its consistency checks
+(:func:`trace_from_json`, :func:`check_trace`), the compact forms expanded (:func:`expand_tnf`) and
+TNF equivalence.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 
 from json.encoder import encode_basestring as _quote  # json.dumps(text, ensure_ascii=False) of a string
 
@@ -26,11 +16,10 @@ from pydantic import ValidationError
 from symbolic.errors import SymbolicError
 from symbolic.scenario.model import EdgeType, NodeType, Trace, TraceEdge, TraceNode
 from symbolic.traces.naming import EDGE_ARROW, edge_id
-from symbolic.traces.trace_rows import (COLUMNS_SCHEMA_VERSION, SCHEMA_VERSION, SUMMARY_SCHEMA_VERSION, TraceRows,
+from symbolic.traces.trace_rows import (COLUMNS_SCHEMA_VERSION, SCHEMA_VERSION, SUMMARY_SCHEMA_VERSION, TraceRows, pieces,
                                         rows_of_trace)
 
 __all__ = [
-    "CHUNK",
     "COLUMNS_SCHEMA_VERSION",
     "SCHEMA_VERSION",
     "SUMMARY_SCHEMA_VERSION",
@@ -43,8 +32,6 @@ __all__ = [
     "write_tnf",
 ]
 
-CHUNK = 4096
-"""Rows joined per piece of :func:`write_tnf`'s output."""
 _BLOCK = 1 << 16  # integers of a column per piece
 
 _ATTACK_COLUMNS = ("active", "arguments", "defeats", "kind", "kinds", "lic", "rules", "source", "target")
@@ -67,34 +54,12 @@ def _row(row: dict) -> str:
         return _dumps(row)
 
 
-def _listed(items: Iterable[str]) -> Iterator[bytes]:
-    """The items, comma-separated, in UTF-8 pieces of about :data:`CHUNK` items."""
-    batch, first = [], True
-    for item in items:
-        batch.append(item)
-        if len(batch) == CHUNK:
-            yield (("" if first else ",") + ",".join(batch)).encode("utf-8")
-            batch, first = [], False
-    if batch:
-        yield (("" if first else ",") + ",".join(batch)).encode("utf-8")
-
-
 def write_tnf(rows: TraceRows) -> Iterator[bytes]:
     """The TNF JSON of a trace, in UTF-8 pieces: the one writer of the format.
 
-    ``{"edges": [...], "nodes": [...], "schema_version": ...}`` with sorted keys, compact
-    separators and UTF-8 text (``ensure_ascii=False``), exactly ``json.dumps(..., sort_keys=True,
-    separators=(",", ":"), ensure_ascii=False)`` of the whole object; the summary form adds
-    ``"defeat_sets"`` and the columns form ``"attack_edges"`` (:mod:`symbolic.traces.trace_rows`).
-
-    Parameters
-    ----------
-    rows : TraceRows
-
-    Yields
-    ------
-    bytes
-        Pieces whose concatenation is one JSON object.
+    Exactly ``json.dumps(..., sort_keys=True, separators=(",", ":"), ensure_ascii=False)`` of
+    ``{"edges": [...], "nodes": [...], "schema_version": ...}``, plus ``"defeat_sets"`` in the
+    summary form and ``"attack_edges"`` in the columns form (:mod:`symbolic.traces.trace_rows`).
 
     Examples
     --------
@@ -117,29 +82,19 @@ def write_tnf(rows: TraceRows) -> Iterator[bytes]:
         yield b"},"
     if rows.defeat_sets is not None:
         yield b'"defeat_sets":['
-        yield from _listed(_dumps({"id": ident, "priorities": list(members)}) for ident, members in rows.defeat_sets)
+        sets = (_dumps({"id": ident, "priorities": list(members)}) for ident, members in rows.defeat_sets)
+        yield from pieces(sets, ",")
         yield b"],"
     yield b'"edges":['
-    yield from _listed(map(_row, rows.edges))
+    yield from pieces(map(_row, rows.edges), ",")
     yield b'],"nodes":['
-    yield from _listed(_row({"id": n.id, "label": n.label, "type": n.type}) for n in rows.nodes)
+    yield from pieces((_row({"id": n.id, "label": n.label, "type": n.type}) for n in rows.nodes), ",")
     yield f'],"schema_version":{_dumps(rows.schema_version)}}}'.encode("utf-8")
 
 
 def tnf_json(trace: Trace) -> str:
-    """Serialize a trace deterministically (sorted, compact, UTF-8 text).
-
-    Parameters
-    ----------
-    trace : Trace
-        Usually a TNF from :func:`tnf`.
-
-    Returns
-    -------
-    str
-        ``{"edges":[...],"nodes":[...],"schema_version":"tnf-v1"}``; each
-        edge carries its :func:`edge_id` as ``id``: :func:`write_tnf` of
-        :func:`~symbolic.traces.trace_rows.rows_of_trace`.
+    """Serialize a trace deterministically: :func:`write_tnf` of
+    :func:`~symbolic.traces.trace_rows.rows_of_trace`, each edge with its :func:`edge_id` as ``id``.
 
     Examples
     --------
@@ -151,16 +106,7 @@ def tnf_json(trace: Trace) -> str:
 
 
 def tnf_equivalent(a: Trace, b: Trace) -> bool:
-    """Whether two trace normal forms are equivalent (their TNF JSON is equal).
-
-    Parameters
-    ----------
-    a, b : Trace
-        Outputs of :func:`tnf` (or of :func:`trace_from_json`).
-
-    Returns
-    -------
-    bool
+    """Whether two trace normal forms are equivalent: their TNF JSON is equal.
 
     Examples
     --------
@@ -173,15 +119,9 @@ def tnf_equivalent(a: Trace, b: Trace) -> bool:
 
 
 def check_trace(trace: Trace) -> None:
-    """Check a trace's internal consistency.
-
-    Every edge endpoint is a declared node, edge ids are unique, attack edges
-    carry a kind and a state and join two arguments, and a defeat edge comes
-    from a priority and names a defeated attack edge whose target it points to.
-
-    Parameters
-    ----------
-    trace : Trace
+    """Check that every edge endpoint is a declared node, edge ids are unique, attack edges carry a
+    kind and a state and join two arguments, and a defeat edge comes from a priority and names a
+    defeated attack edge whose target it points to.
 
     Raises
     ------
@@ -230,20 +170,8 @@ def check_trace(trace: Trace) -> None:
 
 
 def trace_from_json(text: str) -> Trace:
-    """Read a trace written by :func:`tnf_json` (or any ``{"nodes", "edges"}`` JSON).
-
-    The compact forms (``tnf-v1-summary``, ``tnf-v1-columns``) are expanded
-    first (:func:`expand_tnf`): the trace holds every defeat edge.
-
-    Parameters
-    ----------
-    text : str
-        The JSON text.
-
-    Returns
-    -------
-    Trace
-        Checked with :func:`check_trace`.
+    """Read a trace written by :func:`tnf_json` or :func:`write_tnf` (compact forms expanded), checked
+    with :func:`check_trace`.
 
     Raises
     ------
@@ -356,25 +284,8 @@ def _attack_rows(columns, sets: list[tuple[str, list[str]]]) -> list[dict]:
 
 
 def expand_tnf(data: Mapping) -> dict:
-    """The full form (``tnf-v1``) of a parsed TNF in any of its three forms.
-
-    ``tnf-v1-summary``: each attack edge's ``"defeats"`` set id becomes one
-    defeat edge per priority of the set; ``tnf-v1-columns``: every row of
-    ``attack_edges`` becomes its attack edge (and its defeat edges).  The
-    edges come out sorted by id, so ``json.dumps(expand_tnf(x),
-    sort_keys=True, separators=(",", ":"), ensure_ascii=False)`` is the
-    :func:`tnf_json` text of the same trace.
-
-    Parameters
-    ----------
-    data : mapping
-        A parsed TNF object (``json.loads`` of the text).
-
-    Returns
-    -------
-    dict
-        ``{"edges": [...], "nodes": [...], "schema_version": "tnf-v1"}`` and
-        any other member of ``data``; ``data`` itself is not changed.
+    """The full form (``tnf-v1``) of a parsed TNF in any of its three forms, edges sorted by id (its
+    canonical ``json.dumps`` is the :func:`tnf_json` text); ``data`` itself is not changed.
 
     Raises
     ------

@@ -1,36 +1,14 @@
-"""The trace graph of an evaluation (paper Section 4.3, docs/semantics.md section 12).
+"""The trace of an evaluation (paper Section 4.3, docs/semantics.md section 12): its parts, its rows
+and its graph.
 
-:func:`build_trace` renders an :class:`~symbolic.engine.results.Evaluation` as a
-typed :class:`networkx.MultiDiGraph` whose nodes carry *content-derived* ids
-(:mod:`symbolic.traces.naming`), so the graph of two analyses that differ only in
-the authors' names for their rules and facts is the same graph.
-
-Nodes (attribute ``type`` is a :class:`~symbolic.scenario.model.NodeType`):
-query, evidence, fact, rule, priority, argument, conclusion, status.
-Edges (attribute ``type`` is an :class:`~symbolic.scenario.model.EdgeType`; the
-multigraph key is :func:`symbolic.traces.naming.edge_id`):
-
-- grounding: evidence -> fact, rule, priority;
-- derivation: fact -> fact argument; top rule -> argument; sub-argument ->
-  argument; argument -> conclusion; base priority -> the ``P+`` priority it
-  entails (only for closure pairs that neutralize an attack);
-- attack: attacking argument -> attacked argument, with ``kind``, ``lic``
-  (the licensing rule's node id) and ``state`` (``active`` or ``defeated``);
-  an attack is always an edge, never a node;
-- defeat: priority -> the attacked argument, with ``attack`` = the id of the
-  attack edge it neutralizes (Definition 4): one defeat edge per priority of
-  ``P+`` that neutralizes the attack;
-- status: query -> target conclusion -> status.
-
-Node attributes: ``type``, ``label`` (content only), ``names`` (the authors'
-ids and the engine's argument ids that the node stands for); arguments also
-carry ``labelling`` (IN/OUT/UNDEC) and ``round`` (the worklist round, or
-``None`` for UNDEC).  Attack edges also carry ``explicit``.
-
-The graph is for readers that want one; every output is written from the rows of
-:func:`evaluation_rows`, and :func:`trace_edge_map` and :func:`trace_edge_attrs` give the TNF edges
-by canonical id from the same rows, so a scorer that compares traces edge by edge pays for the
-edges, not for a graph around them.
+Nodes carry content-derived ids (:mod:`symbolic.traces.naming`) and ``type`` (a
+:class:`~symbolic.scenario.model.NodeType`); edges are grounding, derivation (a base priority ->
+the ``P+`` pair it entails, for closure pairs a defeat uses), attack (with ``kind``, ``lic``,
+``state``; never a node), defeat (priority -> attacked argument, ``attack`` = the attack edge's
+id, one per pair of ``P+`` that neutralizes it, Definition 4) and status.  Every output is written
+from :func:`evaluation_rows`; :func:`trace_edge_map` and :func:`trace_edge_attrs` read the same
+rows; :func:`build_trace` joins the parts in a :class:`networkx.MultiDiGraph` whose nodes also
+carry ``names`` (the authors' and engine's ids), ``labelling`` and ``round``.
 """
 
 from __future__ import annotations
@@ -71,24 +49,13 @@ _EDGE_TYPE = {**{t: t.value for t in EdgeType}, **{t.value: t.value for t in Edg
 
 
 def neutralizers(evaluation: Evaluation, attack: Attack) -> frozenset[tuple[str, str]]:
-    """Every pair of ``P+`` that neutralizes ``attack`` (Definition 4).
-
-    The engine records one such pair in ``attack.defeated_by``; the trace
-    shows all of them, so that it does not depend on the order in which the
-    engine happened to try the target rules.
-
-    Parameters
-    ----------
-    evaluation : Evaluation
-        The evaluation the attack belongs to.
-    attack : Attack
-        One of ``evaluation.attacks``.
+    """Every pair of ``P+`` that neutralizes ``attack`` (Definition 4): the trace shows all of them,
+    not only the engine's ``attack.defeated_by``, so it does not depend on the order of ``targetRules``.
 
     Returns
     -------
     frozenset of (str, str)
-        ``(stronger, weaker)`` pairs with ``stronger in targetRules(attack)``
-        and ``weaker = lic(attack)``; empty for an active attack.
+        ``(t, lic(attack))`` with ``t`` in ``targetRules(attack)``; empty for an active attack.
 
     Examples
     --------
@@ -115,11 +82,8 @@ def build_trace(evaluation: Evaluation, *, query: str | None = None) -> nx.Multi
     Parameters
     ----------
     evaluation : Evaluation
-        From :func:`symbolic.engine.status.evaluate` or
-        :func:`symbolic.engine.status.evaluate_analysis`.
     query : str, optional
-        The natural-language question; the query node's label (default: the
-        target literal).
+        The question, the query node's label (default: the target literal).
 
     Returns
     -------
@@ -148,12 +112,8 @@ def build_trace(evaluation: Evaluation, *, query: str | None = None) -> nx.Multi
 
 
 def trace_parts(evaluation: Evaluation, *, query: str | None = None) -> tuple[Skeleton, AttackEdges]:
-    """The trace without its attack and defeat edges, and those edges as columns.
-
-    Every node is in the :class:`Skeleton` (closure priorities included); the
-    attack and defeat edges are in the :class:`~symbolic.traces.trace_attacks.AttackEdges`
-    (their defeat edges as defeat sets).  :func:`evaluation_rows` writes the two as the rows
-    of every output; :func:`build_trace` joins them in a graph.
+    """The trace's nodes and other edges (a :class:`Skeleton`), and its attack and defeat edges as
+    columns (:class:`~symbolic.traces.trace_attacks.AttackEdges`).
 
     Parameters
     ----------
@@ -165,10 +125,6 @@ def trace_parts(evaluation: Evaluation, *, query: str | None = None) -> tuple[Sk
     -------
     (Skeleton, AttackEdges)
     """
-    return _trace_parts(evaluation, query)
-
-
-def _trace_parts(evaluation: Evaluation, query: str | None) -> tuple[Skeleton, AttackEdges]:
     namer = Namer(evaluation.theory.rules, evaluation.arguments)
     edges = attack_edges(evaluation, namer)
     return build_skeleton(evaluation, namer, edges.pairs, query=query), edges
@@ -261,9 +217,7 @@ def _skeleton_rows(skeleton: Skeleton) -> Iterator[dict]:
 
 def evaluation_rows(evaluation: Evaluation, *, query: str | None = None, defeats: str = "auto",
                     attacks: str = "auto") -> TraceRows:
-    """The trace of an evaluation as rows (:class:`~symbolic.traces.trace_rows.TraceRows`), in the
-    form that ``defeats`` and ``attacks`` choose, from the trace's parts
-    (:func:`symbolic.traces.trace.trace_parts`): no graph and no typed edge object is built.
+    """The trace of an evaluation as rows, in the form ``defeats`` and ``attacks`` choose.
 
     Parameters
     ----------
@@ -272,15 +226,11 @@ def evaluation_rows(evaluation: Evaluation, *, query: str | None = None, defeats
     query : str, optional
         The query node's label.
     defeats : {"auto", "edges", "summary"}
-        ``edges``: one defeat edge per priority and attack edge, the form of
-        :func:`symbolic.traces.tnf_json.tnf_json`; ``summary``: defeat sets
-        (module docstring); ``auto``: ``summary`` only when the full form
-        would have more than :data:`DEFEAT_EDGE_LIMIT` defeat edges.
+        ``edges``: one defeat edge per priority and attack edge (``tnf-v1``); ``summary``: defeat
+        sets; ``auto``: ``summary`` above :data:`DEFEAT_EDGE_LIMIT` defeat edges.
     attacks : {"auto", "edges", "columns"}
-        ``edges``: one row per attack edge; ``columns``: the attack
-        edges as columns, with defeat sets (module docstring); ``auto``:
-        ``columns`` only above :data:`ATTACK_EDGE_LIMIT` attack edges and
-        unless ``defeats`` is ``edges``.
+        ``columns``: the attack edges as columns, with defeat sets; ``auto``: ``columns`` above
+        :data:`ATTACK_EDGE_LIMIT` attack edges unless ``defeats`` is ``edges``.
 
     Returns
     -------
@@ -311,30 +261,14 @@ def evaluation_rows(evaluation: Evaluation, *, query: str | None = None, defeats
 
 
 def trace_edge_map(evaluation: Evaluation, *, query: str | None = None) -> dict[str, TraceEdge]:
-    """The trace's edges by canonical edge id (:func:`symbolic.traces.naming.edge_id`), sorted by id.
+    """The trace's edges by canonical edge id (:func:`symbolic.traces.naming.edge_id`), sorted: equal,
+    key for key, to the edges of ``graph_to_trace(build_trace(evaluation))``, without the graph.
 
-    Parameters
-    ----------
-    evaluation : Evaluation
-        From :func:`symbolic.engine.status.evaluate` or :func:`symbolic.traces.tnf.normal_form`.
-    query : str, optional
-        The query node's label (it does not change any edge).
-
-    Returns
-    -------
-    dict of str to TraceEdge
-        Equal, key for key and in order, to the edges of
-        :func:`symbolic.traces.trace_graph.graph_to_trace` of :func:`symbolic.traces.trace.build_trace`.
-
-    Examples
-    --------
     >>> from symbolic.scenario.model import Analysis, Fact, Rule
     >>> from symbolic.engine.status import evaluate_analysis
     >>> a = Analysis(facts=[Fact(id="f1", literal="Delay(x)", evidence=["E-01"])],
-    ...              rules=[Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)",
-    ...                          evidence=["E-02"])])
-    >>> edges = trace_edge_map(evaluate_analysis(["E-01", "E-02"], a, "Penalty(x)"))
-    >>> next(iter(edges))
+    ...              rules=[Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)", evidence=["E-02"])])
+    >>> next(iter(trace_edge_map(evaluate_analysis(["E-01", "E-02"], a, "Penalty(x)"))))
     'derivation:arg:Delay(x)@...'
     """
     made = TraceEdge.model_construct
@@ -348,31 +282,13 @@ def trace_edge_map(evaluation: Evaluation, *, query: str | None = None) -> dict[
 
 
 def trace_edge_attrs(evaluation: Evaluation, *, query: str | None = None) -> dict[str, tuple]:
-    """The trace's edge ids, sorted, each with the attributes an alignment compares (Algorithm 4).
+    """The keys of :func:`trace_edge_map`, each with what an alignment compares (Algorithm 4):
+    ``(state, lic)`` for an attack edge, ``()`` for any other, with no edge object made.
 
-    The same keys, in the same order, as :func:`trace_edge_map`; the value is
-    ``(state, lic)`` for an attack edge and ``()`` for any other edge, as
-    :func:`scorer.align.align_edges` reads them from a
-    :class:`~symbolic.scenario.model.TraceEdge`.  No edge object is made, so a scorer
-    that needs only ids and these attributes pays for the ids alone.
-
-    Parameters
-    ----------
-    evaluation : Evaluation
-    query : str, optional
-        The query node's label (it does not change any edge).
-
-    Returns
-    -------
-    dict of str to tuple
-
-    Examples
-    --------
     >>> from symbolic.scenario.model import Analysis, Fact, Rule
     >>> from symbolic.engine.status import evaluate_analysis
     >>> a = Analysis(facts=[Fact(id="f1", literal="Delay(x)", evidence=["E-01"])],
-    ...              rules=[Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)",
-    ...                          evidence=["E-02"])])
+    ...              rules=[Rule(id="r1", antecedents=["Delay(x)"], consequent="Penalty(x)", evidence=["E-02"])])
     >>> ev = evaluate_analysis(["E-01", "E-02"], a, "Penalty(x)")
     >>> list(trace_edge_attrs(ev)) == list(trace_edge_map(ev))
     True

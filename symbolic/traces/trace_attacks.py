@@ -1,25 +1,12 @@
-"""Attack and defeat edges of a trace, computed column-wise (paper Section 4.3,
-Definition 4, docs/semantics.md section 12).
+"""Attack and defeat edges of a trace, computed column-wise (paper Section 4.3, Definition 4,
+docs/semantics.md section 12).
 
-The trace has one attack edge per ``(attacker node, attacked node, kind)``
-and, for a defeated attack edge, one defeat edge per pair of ``P+`` that
-neutralizes one of its attacks.  With many attacks and dense priorities the
-defeat edges outnumber the attacks by the size of a rule team, so this module
-never builds a Python object per attack or per defeat edge: it groups the
-engine's :class:`~symbolic.engine.results.AttackTable` columns with numpy and
-computes ``targetRules`` once per *class* of attacks that share them (for a
-rebut, the attacked conclusion; for an undercut, the rule; for an undermine,
-the fact and the attacked argument).  Each defeated attack edge then points to
-a *defeat set*: the sorted priority node ids that neutralize it.
-
-:func:`explicit_attack_edges` writes the engine's attacks in the form an analysis states them
-(the attacker's top rule or fact against the conclusion of the rebutted sub-argument, the undercut
-rule, or the undermined fact): the controlled suite writes its candidates' edges this way and B4's
-audit compares a candidate's edges with its own in the same form.
-
-:class:`AttackEdges` holds the result in canonical order (by
-:func:`symbolic.traces.naming.edge_id`), ready for :mod:`symbolic.traces.trace` (the graph)
-and :func:`symbolic.traces.trace.evaluation_rows` (the rows every output is written from).
+One attack edge per ``(attacker node, attacked node, kind)``; a defeated one points to its *defeat
+set*, the sorted priority node ids that neutralize one of its attacks (:mod:`symbolic.traces.defeat_sets`).
+With dense priorities the defeat edges outnumber the attacks by the size of a rule team, so no
+Python object is built per attack or defeat edge: the engine's
+:class:`~symbolic.engine.results.AttackTable` columns are grouped with numpy.
+:func:`explicit_attack_edges` writes the engine's attacks in the form an analysis states them.
 """
 
 from __future__ import annotations
@@ -40,17 +27,8 @@ _KIND_RANK = {kind: i for i, kind in enumerate(sorted(KINDS, key=lambda k: k.val
 
 
 def attack_columns(evaluation: Evaluation) -> AttackTable:
-    """The evaluation's attacks as an :class:`AttackTable` (converted when given as objects).
-
-    Parameters
-    ----------
-    evaluation : Evaluation
-
-    Returns
-    -------
-    AttackTable
-        Indexed by the evaluation's arguments and theory rules and facts.
-    """
+    """The evaluation's attacks as an :class:`AttackTable` indexed by its arguments, rules and facts
+    (converted when given as :class:`~symbolic.engine.results.Attack` objects)."""
     attacks = evaluation.attacks
     ids = tuple(a.id for a in evaluation.arguments)
     if isinstance(attacks, AttackTable) and attacks.argument_ids == ids:
@@ -177,10 +155,8 @@ class AttackEdges:
 
 def _edge_keys(table: AttackTable, arg_node: np.ndarray, source_rank: np.ndarray, kind_rank: np.ndarray,
                n_nodes: int) -> np.ndarray:
-    """The sort key of each attack's edge: ``(kind rank * n_nodes + source rank) * n_nodes + target node``.
-
-    The keys are as narrow as they can be, since fresh memory is what these columns cost most.
-    """
+    """The sort key of each attack's edge, ``(kind rank * n_nodes + source rank) * n_nodes + target
+    node``, in the narrowest integer type (fresh memory is what these columns cost most)."""
     key_type = np.int32 if len(KINDS) * n_nodes * n_nodes < 1 << 31 else np.int64
     if not len(table):
         return np.zeros(0, dtype=key_type)
@@ -263,18 +239,9 @@ def attack_edges(evaluation: Evaluation, namer: Namer) -> AttackEdges:
 
 
 def explicit_attack_edges(evaluation: Evaluation) -> tuple[AttackEdge, ...]:
-    """One edge per derived attack, duplicates merged, sorted by ``(source, kind, target)``.
-
-    Each edge cites the evidence of its source object.
-
-    Parameters
-    ----------
-    evaluation : Evaluation
-        The engine's result for one target.
-
-    Returns
-    -------
-    tuple of AttackEdge
+    """One :class:`~symbolic.scenario.model.AttackEdge` per derived attack (source rule or fact against
+    the rebutted conclusion, the undercut rule or the undermined fact), duplicates merged, sorted by
+    ``(source, kind, target)``, each citing its source object's evidence.
 
     Examples
     --------

@@ -19,20 +19,8 @@ __all__ = ["graph_to_trace", "trace_to_graph"]
 
 
 def graph_to_trace(graph: nx.MultiDiGraph) -> Trace:
-    """Project a trace graph onto a :class:`~symbolic.scenario.model.Trace` in canonical order.
-
-    Only the typed content is kept (node id, type, label; edge endpoints, type,
-    kind, lic, state, attack): author names, engine ids and rounds are dropped.
-
-    Parameters
-    ----------
-    graph : networkx.MultiDiGraph
-        From :func:`build_trace` or :func:`trace_to_graph`.
-
-    Returns
-    -------
-    Trace
-        Nodes sorted by id, edges sorted by :func:`~symbolic.traces.naming.edge_id`.
+    """Project a trace graph onto a :class:`~symbolic.scenario.model.Trace` in canonical order,
+    keeping only the typed content (author names, engine ids and rounds are dropped).
 
     Raises
     ------
@@ -60,19 +48,8 @@ def graph_to_trace(graph: nx.MultiDiGraph) -> Trace:
 
 
 def trace_to_graph(trace: Trace) -> nx.MultiDiGraph:
-    """Load a :class:`~symbolic.scenario.model.Trace` into a multigraph keyed by edge id.
-
-    Parameters
-    ----------
-    trace : Trace
-
-    Returns
-    -------
-    networkx.MultiDiGraph
-        Node attributes ``type`` and ``label``; edge attributes the edge's
-        fields; keys :func:`~symbolic.traces.naming.edge_id`.  An edge whose endpoint
-        is not a declared node creates a bare node (check with
-        :func:`symbolic.traces.tnf.check_trace`).
+    """Load a :class:`~symbolic.scenario.model.Trace` into a multigraph keyed by edge id (an edge whose
+    endpoint is not a declared node creates a bare node: :func:`symbolic.traces.tnf.check_trace`).
 
     Examples
     --------

@@ -1,33 +1,16 @@
 """A trace as the rows its outputs write: the one trace value behind every output format
 (paper Section 4.3 and Algorithm 4 step vi, docs/semantics.md section 12).
 
-:class:`TraceRows` holds a trace in canonical order: its nodes sorted by id, its edges sorted by
-:func:`symbolic.traces.naming.edge_id`, each edge a JSON-ready dict (``id``, ``source``,
-``target``, ``type`` and, where set, ``kind``, ``lic``, ``state``, ``attack``).  The TNF JSON
-writer (:func:`symbolic.traces.tnf_json.write_tnf`) and the DOT writer
-(:func:`symbolic.traces.dot.write_dot`) read nothing else, so every output of one trace comes
-from one value, and each format has one writer.
-
-A trace comes in three forms, which differ only in how the attack and defeat edges are written
-(docs/performance.md, "Defeat sets"):
-
-- ``tnf-v1``: every attack and defeat edge is a row;
-- ``tnf-v1-summary``: the defeat edges are left out; each defeated attack edge carries
-  ``"defeats": "<set id>"`` and :attr:`TraceRows.defeat_sets` lists each set of priority node ids
-  once (``{"id": "defeats:<12 hex>", "priorities": [...]}`` in JSON).  The attack edge ``e`` with
-  set ``d`` stands for the defeat edges ``priority -> target(e)`` with ``attack = id(e)``, one per
-  priority of ``d``: the same content, linear in the attack edges;
-- ``tnf-v1-columns``: the attack edges too are left out of the rows and held as columns
-  (:attr:`TraceRows.attack_columns`), with defeat sets: ``"attack_edges": {"active",
-  "arguments", "defeats", "kind", "kinds", "lic", "rules", "source", "target"}``; row ``i`` is
-  the attack edge from ``arguments[source[i]]`` to ``arguments[target[i]]`` of kind
-  ``kinds[kind[i]]``, licensed by ``rules[lic[i]]`` (none when ``-1``), ``active`` when
-  ``active[i]`` is 1, else ``defeated`` with the set ``defeat_sets[defeats[i]]``.
-
-:func:`symbolic.traces.tnf_json.expand_tnf` turns either compact form back into the full one.
-:func:`rows_of_trace` makes the value of a :class:`~symbolic.scenario.model.Trace` (or a trace
-graph); :func:`symbolic.traces.trace.evaluation_rows` makes it from an evaluation, straight
-from the trace's parts, one row at a time as it is written (no typed edge object, no graph).
+:class:`TraceRows` holds nodes sorted by id and edges sorted by
+:func:`symbolic.traces.naming.edge_id`, each edge a JSON-ready dict; the TNF writer
+(:func:`symbolic.traces.tnf_json.write_tnf`) and the DOT writer (:func:`symbolic.traces.dot.write_dot`)
+read nothing else.  Three forms differ only in how attack and defeat edges are written
+(docs/performance.md, "Defeat sets"): ``tnf-v1``, every edge a row; ``tnf-v1-summary``, no defeat
+edges, each defeated attack edge names its defeat set (``"defeats": "<set id>"``, the sets listed
+once in :attr:`TraceRows.defeat_sets`); ``tnf-v1-columns``, the attack edges too held as columns
+(:attr:`TraceRows.attack_columns`: ``active``, ``arguments``, ``defeats``, ``kind``, ``kinds``,
+``lic``, ``rules``, ``source``, ``target``).  :func:`symbolic.traces.tnf_json.expand_tnf` turns
+either compact form back into the full one.
 """
 
 from __future__ import annotations
@@ -42,12 +25,30 @@ from symbolic.traces.naming import trace_sort_key
 if TYPE_CHECKING:  # a graph is read, never built, here
     import networkx as nx
 
-__all__ = ["COLUMNS_SCHEMA_VERSION", "EdgeRows", "NodeRow", "SCHEMA_VERSION", "SUMMARY_SCHEMA_VERSION",
-           "TraceRows", "edge_row", "rows_of_trace"]
+__all__ = ["CHUNK", "COLUMNS_SCHEMA_VERSION", "EdgeRows", "NodeRow", "SCHEMA_VERSION", "SUMMARY_SCHEMA_VERSION",
+           "TraceRows", "edge_row", "pieces", "rows_of_trace"]
 
 SCHEMA_VERSION = "tnf-v1"
 SUMMARY_SCHEMA_VERSION = "tnf-v1-summary"
 COLUMNS_SCHEMA_VERSION = "tnf-v1-columns"
+CHUNK = 4096
+"""Rows joined per piece of a writer's output."""
+
+
+def pieces(items: Iterable[str], separator: str = "") -> Iterator[bytes]:
+    """``separator.join(items)`` in UTF-8 pieces of :data:`CHUNK` items (what the writers yield).
+
+    >>> list(pieces(["a", "b"], ","))
+    [b'a,b']
+    """
+    batch, lead = [], ""
+    for item in items:
+        batch.append(item)
+        if len(batch) == CHUNK:
+            yield (lead + separator.join(batch)).encode("utf-8")
+            batch, lead = [], separator
+    if batch:
+        yield (lead + separator.join(batch)).encode("utf-8")
 
 
 class NodeRow(NamedTuple):

@@ -144,7 +144,7 @@ def test_localization_on_a_sample_of_the_peer_corpus():
 
 
 def test_the_class_table_lists_the_six_classes_in_the_papers_order():
-    from symbolic.scenario.locations import parse_location
+    from scorer.locations import parse_location
 
     assert tuple(spec.defect_class for spec in DEFECTS) == DEFECT_CLASSES
     for spec in DEFECTS:

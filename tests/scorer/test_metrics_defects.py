@@ -48,7 +48,7 @@ def test_gold_without_location_needs_only_the_class():
     ("target:Penalty(x)", "target:¬Penalty(x)", 0.0),
 ])
 def test_typed_locations_compare_by_kind_and_ident(gold, reported, value):
-    from symbolic.scenario.locations import same_location
+    from scorer.locations import same_location
     from symbolic.scenario.examples import penalty_analysis
 
     assert same_location(reported, gold, penalty_analysis()) is bool(value)

@@ -14,16 +14,17 @@ from itertools import product
 
 import numpy as np
 
-from symbolic.engine.results import SHAPE_ARGUMENT, Argument
-from symbolic.engine.arguments import ArgumentLimitError
-from symbolic.engine.attacks import _Builder
+from symbolic.engine.results import SHAPE_ARGUMENT, Argument, AttackTable
+from symbolic.engine.arguments import ArgumentIndex, ArgumentLimitError
+from symbolic.engine.attacks import (_REBUTTABLE, Frame, _columns, _lics, neutralizer, reach, undercuts,
+                                     undermines)
+from symbolic.engine.explicit import merge_explicit
 from symbolic.engine.grounding import Theory
 from symbolic.scenario.labels import RuleKind
 from symbolic.scenario.literals import complement
-from symbolic.engine.attacks import _REBUTTABLE
 from symbolic.engine.target_rules import TargetRules
 
-__all__ = ["PreviousBuilder", "previous_build", "previous_index"]
+__all__ = ["previous_build", "previous_index", "previous_rebuts", "previous_table"]
 
 _EMPTY: frozenset[str] = frozenset()
 _DEFEATER, _STRICT = RuleKind.DEFEATER, RuleKind.STRICT
@@ -143,47 +144,54 @@ def _beaten_by(beatable: list[tuple[int, set[str]]], subs: int) -> dict[str, lis
     return beaten
 
 
-class PreviousBuilder(_Builder):
-    """The attack builder with the previous rebut blocks and ``targetRules`` built from ``P+``."""
+def previous_rebuts(frame) -> list[tuple]:  # the previous version, verbatim but for the frame
+    """Rebuts, one block per complementary pair of conclusions.
 
-    def __init__(self, theory, arguments, order):
-        super().__init__(theory, arguments, order, TargetRules(theory, arguments, order.closure))
+    ``targetRules`` depend only on the attacked conclusion, so one default
+    row of defeats serves the whole block; a sub-argument whose own top
+    rule beats an attacker overrides that entry (it is named first).
+    """
+    index, stronger_than, blocks = frame.index, frame.target_rules.stronger_than, []
 
-    def rebuts(self) -> None:  # the previous version, verbatim
-        """Rebuts, one block per complementary pair of conclusions.
+    def pair(strong, weak):
+        return frame.pairs.setdefault((strong, weak), len(frame.pairs))
 
-        ``targetRules`` depend only on the attacked conclusion, so one default
-        row of defeats serves the whole block; a sub-argument whose own top
-        rule beats an attacker overrides that entry (it is named first).
-        """
-        index = self.index
-        for literal, attackers in index.by_conclusion.items():
-            subs = [b for b in index.by_conclusion.get(complement(literal), ())
-                    if index.top[b] is not None and self.kind[index.top[b]] in _REBUTTABLE]
-            if not subs:
-                continue
-            lic_names = [index.top[a] for a in attackers]
-            rules = self.target_rules.of_conclusion(complement(literal))
-            default = [self.first_stronger(rules, lic) for lic in lic_names]
-            beatable = [(j, self.stronger_than[lic]) for j, lic in enumerate(lic_names)
-                        if lic is not None and lic in self.stronger_than]
-            beaten_by = _beaten_by(beatable, len(subs))
-            targets, on, fixes = [], [], []
-            for sub in subs:
-                top = index.top[sub]
-                if beaten_by is None:
-                    row_fixes = [(j, self.pair(top, lic_names[j])) for j, strong in beatable if top in strong]
-                else:
-                    row_fixes = [(j, self.pair(top, lic_names[j])) for j in beaten_by.get(top, ())]
-                for target in index.containers[sub]:
-                    if row_fixes:
-                        fixes.extend((len(targets), j, value) for j, value in row_fixes)
-                    targets.append(target)
-                    on.append(sub)
-            defeat = np.empty((len(targets), len(attackers)), dtype=np.int32)
-            defeat[:] = np.asarray(default, dtype=np.int32)
-            if fixes:
-                rows, cols, values = zip(*fixes)
-                defeat[list(rows), list(cols)] = values
-            self.block(attackers, self.lic_codes(attackers), targets, on, 0, SHAPE_ARGUMENT, defeat)
+    for literal, attackers in index.by_conclusion.items():
+        subs = [b for b in index.by_conclusion.get(complement(literal), ())
+                if index.top[b] is not None and frame.kind[index.top[b]] in _REBUTTABLE]
+        if not subs:
+            continue
+        lic_names = [index.top[a] for a in attackers]
+        rules = frame.target_rules.of_conclusion(complement(literal))
+        default = [neutralizer(frame, rules, lic) for lic in lic_names]
+        beatable = [(j, stronger_than[lic]) for j, lic in enumerate(lic_names)
+                    if lic is not None and lic in stronger_than]
+        beaten_by = _beaten_by(beatable, len(subs))
+        targets, on, fixes = [], [], []
+        for sub in subs:
+            top = index.top[sub]
+            if beaten_by is None:
+                row_fixes = [(j, pair(top, lic_names[j])) for j, strong in beatable if top in strong]
+            else:
+                row_fixes = [(j, pair(top, lic_names[j])) for j in beaten_by.get(top, ())]
+            for target in index.containers[sub]:
+                if row_fixes:
+                    fixes.extend((len(targets), j, value) for j, value in row_fixes)
+                targets.append(target)
+                on.append(sub)
+        defeat = np.empty((len(targets), len(attackers)), dtype=np.int32)
+        defeat[:] = np.asarray(default, dtype=np.int32)
+        if fixes:
+            rows, cols, values = zip(*fixes)
+            defeat[list(rows), list(cols)] = values
+        blocks.append((attackers, _lics(frame, attackers), targets, on, 0, SHAPE_ARGUMENT, defeat))
+    return blocks
 
+
+def previous_table(theory, arguments, order) -> AttackTable:
+    """The attack table with the previous rebut blocks and ``targetRules`` built from ``P+``."""
+    frame = Frame(theory, ArgumentIndex(arguments), TargetRules(theory, arguments, order.closure))
+    blocks = [b for b in (*previous_rebuts(frame), *undercuts(frame), *undermines(frame)) if len(b[0]) and len(b[2])]
+    columns = merge_explicit(frame, _columns(blocks), lambda t, k: reach(frame, t, k),
+                             lambda rules, lic: neutralizer(frame, rules, lic))
+    return AttackTable(frame.index.ids, frame.rule_ids, frame.fact_ids, tuple(frame.pairs), columns)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from symbolic.engine.arguments import ArgumentLimitError, build_arguments, super_arguments
+from symbolic.engine.arguments import ArgumentIndex, ArgumentLimitError, build_arguments
 
 
 def _shape(args):
@@ -99,7 +99,8 @@ def test_limit_guards_the_blow_up(theory):
 
 def test_super_arguments_include_self_and_every_container(theory):
     args = build_arguments(theory(facts={"f1": "a"}, rules={"r1": "a => b", "r2": "b => c", "r3": "a, c => d"}))
-    supers = super_arguments(args)
+    index = ArgumentIndex(args)
+    supers = {a: tuple(index.ids[j] for j in index.containers[i]) for i, a in enumerate(index.ids)}
     assert supers["A1"] == ("A1", "A2", "A3", "A4")
     assert supers["A2"] == ("A2", "A3", "A4")
     assert supers["A4"] == ("A4",)

@@ -63,7 +63,7 @@ def test_the_collector_state_is_restored_when_the_consumer_stops_early():
 
 def test_paratrace_status_in_process_restores_the_collector_after_an_error(monkeypatch):
     import optimize.root as root
-    import symbolic.traces.outputs as formats
+    import optimize.status_outputs as formats
     from typer.testing import CliRunner
 
     suite = Path(__file__).resolve().parent / "fixtures" / "penalty_suite.jsonl"

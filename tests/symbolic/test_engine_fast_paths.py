@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from previous_engine import PreviousBuilder, previous_build, previous_index
+from previous_engine import previous_build, previous_index, previous_table
 from symbolic.engine.arguments import ArgumentIndex, build_arguments
-from symbolic.engine.attacks import _Builder
+from symbolic.engine.attacks import derive_attacks
 from symbolic.errors import PriorityCycleWarning
 from symbolic.engine.grounding import ground
 from symbolic.scenario.model import Analysis
@@ -70,8 +70,8 @@ def _check_engine(theory) -> None:
         previous = priority_order_from_pairs((p.stronger, p.weaker) for p in theory.priorities)
         assert order == previous
         rules = TargetRules(theory, args, order.closure)
-        new = _Builder(theory, args, order, rules).table()
-        old = PreviousBuilder(theory, args, order).table()
+        new = derive_attacks(theory, args, order, target_rules=rules)
+        old = previous_table(theory, args, order)
     for name in _COLUMNS:
         assert np.array_equal(getattr(new, name), getattr(old, name)), name
     assert new.defeats == old.defeats

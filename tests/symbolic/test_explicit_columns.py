@@ -18,7 +18,8 @@ import pytest
 
 from symbolic.engine import attacks as attacks_module
 from symbolic.engine import explicit
-from symbolic.engine.arguments import build_arguments
+from symbolic.engine.arguments import ArgumentIndex, build_arguments
+from symbolic.engine.target_rules import TargetRules
 from symbolic.engine.grounding import ground
 from symbolic.scenario.labels import AttackKind
 from symbolic.scenario.model import Analysis
@@ -28,9 +29,9 @@ E = ["E-01"]
 KINDS = (AttackKind.REBUT, AttackKind.UNDERCUT, AttackKind.UNDERMINE)
 
 
-def reference_merge(builder, columns: dict) -> dict:
+def reference_merge(frame, columns: dict) -> dict:
     """``merge_explicit`` one edge at a time, with dicts (the definition, not the fast path)."""
-    theory = builder.theory
+    theory = frame.theory
     edges = [(e.source, e.target, e.kind, e.lic) for e in theory.attacks]
     table = theory.attack_table
     if table is not None:
@@ -39,17 +40,17 @@ def reference_merge(builder, columns: dict) -> dict:
         return columns
     rows: dict[tuple, int] = {}
     for source, target, kind, lic in edges:
-        lic_code = builder.rule_code[lic] if lic is not None else builder.rule_code.get(source, -1)
-        for attacker in builder.index.by_top.get(source, ()):
-            for attacked, on, shape, rules in builder.reach(target, kind):
+        lic_code = frame.rule_code[lic] if lic is not None else frame.rule_code.get(source, -1)
+        for attacker in frame.index.by_top.get(source, ()):
+            for attacked, on, shape, rules in attacks_module.reach(frame, target, kind):
                 key = (attacker, attacked, KINDS.index(kind), shape, on, lic_code)
                 if key in rows:
                     continue
                 defeat = -1
-                if lic_code >= 0 and builder.rule_ids[lic_code] in builder.stronger_than:
+                if lic_code >= 0 and frame.rule_ids[lic_code] in frame.target_rules.stronger_than:
                     if rules is None:
-                        rules = builder.depending_rules(attacked, builder.fact_ids[on])
-                    defeat = builder.first_stronger(rules, builder.rule_ids[lic_code])
+                        rules = frame.target_rules.of_undermine(frame.index.ids[attacked], frame.fact_ids[on])
+                    defeat = attacks_module.neutralizer(frame, rules, frame.rule_ids[lic_code])
                 rows[key] = defeat
     derived = list(zip(*(columns[name].tolist() for name in ("attacker", "target", "kind", "shape", "on", "lic"))))
     named = set(rows) & set(derived)
@@ -101,17 +102,18 @@ def random_theory(seed: int) -> dict:
 
 
 def both_merges(theory):
-    """The engine's columns from ``merge_explicit`` and from the reference, on the same builder."""
+    """The engine's columns from ``merge_explicit`` and from the reference, on the same frame."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         arguments = build_arguments(theory)
-        builder = attacks_module._Builder(theory, arguments, priority_order(theory))
-    builder.rebuts()
-    builder.undercuts()
-    builder.undermines()
-    derived = builder.columns()
-    fast = explicit.merge_explicit(builder, derived)
-    slow = reference_merge(builder, derived)
+        frame = attacks_module.Frame(theory, ArgumentIndex(arguments),
+                                     TargetRules(theory, arguments, priority_order(theory).closure))
+    blocks = [b for b in (*attacks_module.rebuts(frame), *attacks_module.undercuts(frame),
+                          *attacks_module.undermines(frame)) if len(b[0]) and len(b[2])]
+    derived = attacks_module._columns(blocks)
+    fast = explicit.merge_explicit(frame, derived, lambda t, k: attacks_module.reach(frame, t, k),
+                                   lambda rules, lic: attacks_module.neutralizer(frame, rules, lic))
+    slow = reference_merge(frame, derived)
     return {name: np.asarray(fast[name]).tolist() for name in explicit.COLUMNS}, \
         {name: np.asarray(slow[name]).tolist() for name in explicit.COLUMNS}
 

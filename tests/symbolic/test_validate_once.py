@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from symbolic.engine import status
-from symbolic.traces.outputs import scenario_normal_form, trace_disagreement
+from optimize.status_outputs import scenario_normal_form, trace_disagreement
 from symbolic.suites.io import load_suite
 from symbolic.scenario.model import Analysis, Fact, Rule
 from symbolic.engine.status import evaluate_analysis
