@@ -19,6 +19,8 @@ built from the case, a whole class of invalid replies cannot be generated at all
   fragments whose condition it meets) or nothing relevant; every link names a
   fragment of the package, never its own, and a condition is never the target's
   predicate, so no reference can dangle and facts always match a rule's condition;
+* an audit (the controlled suites' cases) names its defect class from the enum and its location
+  from the places the candidate has (:func:`audit_locations`), or null;
 * every list and free text is bounded, so a looping model stops early.
 
 The schema only narrows what the pydantic model accepts; the model still
@@ -31,12 +33,13 @@ import re
 import string
 from typing import Any, Callable, Mapping, Sequence
 
-from symbolic.scenario.labels import RuleKind, Status, normalize_evidence_id
-from symbolic.scenario.literals import NEG, normalize_literal
+from symbolic.scenario.labels import AttackKind, RuleKind, Status, normalize_evidence_id
+from symbolic.scenario.literals import NEG, complement, normalize_literal
+from symbolic.scenario.model import DefectClass
 
 from .by_fragment import fragment_entry_schema
 
-__all__ = ["LIMITS", "case_schema", "literal_pattern", "name_except", "output_example"]
+__all__ = ["LIMITS", "audit_locations", "case_schema", "literal_pattern", "name_except", "output_example"]
 
 #: Bounds of a constrained reply: list lengths and free-text characters.
 LIMITS: Mapping[str, int] = {"facts": 6, "rules": 5, "antecedents": 3, "over": 2, "meets": 2,
@@ -196,12 +199,66 @@ def _self_check(ids: Sequence[str], target: str | None) -> dict[str, Any]:
                    final=_cited_answer(ids))
 
 
-def _builders() -> dict[type, Callable[[Sequence[str], str | None], dict[str, Any]]]:
-    from .extraction import Extraction, StructuredAnswer, TargetedExtraction
-    from .schemas import CitedAnswer, SelfCheck
+def audit_locations(ids: Sequence[str], target: str | None, analysis: Any) -> tuple[list[str], str]:
+    """The locations an audit of ``analysis`` can name: an enum of the whole ones, and a pattern of attacks.
 
-    return {CitedAnswer: lambda ids, target: _cited_answer(ids), Extraction: _extraction,
-            TargetedExtraction: _targeted_extraction, StructuredAnswer: _structured_answer, SelfCheck: _self_check}
+    A location is a fragment of the package or one the candidate cites (``evidence:E-03``), a fact or rule of the candidate
+    (``fact:f2``, ``rule:r3``), two of its rules in either order (``priority:r3>r2``), the target
+    (``target:Penalty(x)``), or an attack from one of its facts or rules, of a kind, on one of its
+    rules or on a literal it names (``attack:r2-rebut->Penalty(x)``): a missing attack can only be
+    located between things the candidate has.
+
+    Examples
+    --------
+    >>> from symbolic.scenario.model import Analysis
+    >>> a = Analysis(facts=[{"id": "f1", "literal": "Delay(x)", "evidence": ["E-01"]}],
+    ...              rules=[{"id": "r1", "antecedents": ["Delay(x)"], "consequent": "Penalty(x)", "evidence": ["E-02"]}])
+    >>> whole, attack = audit_locations(["E-01", "E-02"], "Penalty(x)", a)
+    >>> whole
+    ['evidence:E-01', 'evidence:E-02', 'fact:f1', 'rule:r1', 'target:Penalty(x)']
+    >>> bool(re.match(attack, "attack:f1-rebut->¬Penalty(x)")), bool(re.match(attack, "attack:r9-rebut->r1"))
+    (True, False)
+    """
+    facts = [f.id for f in getattr(analysis, "facts", ())]
+    rules = [r.id for r in getattr(analysis, "rules", ())]
+    literals = {normalize_literal(f.literal) for f in getattr(analysis, "facts", ())}
+    for rule in getattr(analysis, "rules", ()):
+        literals |= {normalize_literal(x) for x in (*rule.antecedents, rule.consequent)}
+    if target:
+        literals.add(target)
+    literals |= {complement(x) for x in literals}
+    cited = [normalize_evidence_id(e) for obj in (*getattr(analysis, "facts", ()), *getattr(analysis, "rules", ()),
+                                                 *getattr(analysis, "priorities", ()), *getattr(analysis, "attacks", ()))
+             for e in obj.evidence]  # a fragment the candidate cites may be missing from the package
+    whole = ([f"evidence:{i}" for i in dict.fromkeys([*ids, *cited])] + [f"fact:{f}" for f in facts] + [f"rule:{r}" for r in rules]
+             + [f"priority:{a}>{b}" for a in rules for b in rules if a != b] + ([f"target:{target}"] if target else []))
+    def one_of(names):
+        return "(" + "|".join(re.escape(n) for n in names) + ")"
+
+    sources, targets = [*facts, *rules], [*rules, *sorted(literals)]
+    kinds = one_of([k.value for k in AttackKind])
+    attack = (f"^attack:{one_of(sources)}-{kinds}->{one_of(targets)}$" if sources and targets
+              else "^attack:$.")  # nothing to attack from: a pattern no string matches
+    return whole, attack
+
+
+def _audit_verdict(ids: Sequence[str], target: str | None, candidate: Any) -> dict[str, Any]:
+    whole, attack = audit_locations(ids, target, getattr(candidate, "analysis", candidate))
+    location = {"anyOf": [{"enum": whole}, {"type": "string", "pattern": attack}, {"type": "null"}]}
+    return _object(defect_class={"enum": [d.value for d in DefectClass]}, location=location,
+                   explanation=_text(LIMITS["note_chars"]), corrected=_cited_answer(ids))
+
+
+def _builders(inputs: Mapping[str, Any]) -> dict[type, Callable[[Sequence[str], str | None], dict[str, Any]]]:
+    from .extraction import Extraction, StructuredAnswer, TargetedExtraction
+    from .schemas import AuditVerdict, CitedAnswer, SelfCheck
+
+    builders = {CitedAnswer: lambda ids, target: _cited_answer(ids), Extraction: _extraction,
+                TargetedExtraction: _targeted_extraction, StructuredAnswer: _structured_answer,
+                SelfCheck: _self_check}
+    if inputs.get("candidate") is not None:
+        builders[AuditVerdict] = lambda ids, target: _audit_verdict(ids, target, inputs["candidate"])
+    return builders
 
 
 def case_schema(output_fields: Mapping[str, Any], inputs: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -233,7 +290,7 @@ def case_schema(output_fields: Mapping[str, Any], inputs: Mapping[str, Any]) -> 
     ids = [normalize_evidence_id(f.id) for f in getattr(package, "fragments", ()) or ()]
     if not ids:
         return None
-    builders = _builders()
+    builders = _builders(inputs)
     target = inputs.get("target")
     try:
         target = normalize_literal(target) if isinstance(target, str) and target.strip() else None
@@ -269,11 +326,17 @@ _ANSWER_EXAMPLE = {"answer": "<one sentence naming the decisive clauses>", "cite
                    "status": "<accepted|rejected|both|undecidable>"}
 
 
+_AUDIT_EXAMPLE = {"defect_class": "<" + "|".join(d.value for d in DefectClass) + ">",
+                  "location": "<where the defect is, as kind:id (rule:r3, fact:f2, priority:r3>r2, evidence:E-03, "
+                              "attack:r2-rebut->Penalty(x), target:Penalty(x)), or null when there is none>",
+                  "explanation": "<one sentence on the defect>", "corrected": _ANSWER_EXAMPLE}
+
+
 def _examples() -> dict[type, Any]:
     from .extraction import Extraction, StructuredAnswer, TargetedExtraction
-    from .schemas import CitedAnswer, SelfCheck
+    from .schemas import AuditVerdict, CitedAnswer, SelfCheck
 
-    return {CitedAnswer: _ANSWER_EXAMPLE, Extraction: _BY_FRAGMENT_EXAMPLE,
+    return {CitedAnswer: _ANSWER_EXAMPLE, AuditVerdict: _AUDIT_EXAMPLE, Extraction: _BY_FRAGMENT_EXAMPLE,
             TargetedExtraction: {"target": "Penalty(x)", **_BY_FRAGMENT_EXAMPLE},
             StructuredAnswer: {**_LITERALS, "result": _ANSWER_EXAMPLE},
             SelfCheck: {"missing_exceptions": ["<an exception the draft overlooked>"], "contradictions": [],

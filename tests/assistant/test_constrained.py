@@ -202,3 +202,57 @@ def test_under_the_grammar_extraction_demos_are_shown_in_the_by_fragment_form():
     demo_reply = json.loads(script.requests[0][2]["content"])["theory"]
     assert {entry["role"] for entry in demo_reply.values()} >= {"rule", "fact"}
     assert "facts" not in demo_reply
+
+
+def _audit_schema(candidate):
+    from assistant.schemas import AuditVerdict
+    from assistant.signatures import CandidateAnalysis
+
+    return case_schema({"audit": AuditVerdict}, {"evidence": PACKAGE, "query": QUERY, "target": TARGET,
+                                                 "candidate": CandidateAnalysis(analysis=candidate)})
+
+
+def _penalty_candidate():
+    theory = Extraction.model_validate(BY_FRAGMENT, context={"evidence": PACKAGE, "target": TARGET})
+    return to_analysis(theory)
+
+
+def test_the_audit_grammar_converts_and_names_only_places_the_candidate_has():
+    """Without a grammar Gemma 270M wrote the location "None" on 22 of 24 controlled cases (parse failures)."""
+    grammar_mod = pytest.importorskip("llama_cpp.llama_grammar")
+    schema = _audit_schema(_penalty_candidate())
+    converter = grammar_mod.SchemaConverter(prop_order={}, allow_fetch=False, dotall=False, raw_pattern=False)
+    converter.visit(converter.resolve_refs(schema, ""), "")
+    grammar_mod.LlamaGrammar.from_string(converter.format_grammar(), verbose=False)
+    audit = schema["properties"]["audit"]
+    assert audit["required"] == ["defect_class", "location", "explanation", "corrected"]
+    whole, attack, null = audit["properties"]["location"]["anyOf"]
+    assert null == {"type": "null"} and "None" not in whole["enum"] and not re.match(attack["pattern"], "None")
+    assert {"rule:r2", "fact:f1", "priority:r3>r2", "priority:r2>r3", "evidence:E-06", "target:Penalty(x)"} \
+        <= set(whole["enum"])
+    assert "rule:r7" not in whole["enum"] and "fact:f9" not in whole["enum"]
+    assert re.match(attack["pattern"], "attack:r2-rebut->Penalty(x)")
+    assert not re.match(attack["pattern"], "attack:r9-rebut->Penalty(x)")
+
+
+def test_every_gold_defect_location_of_controlled_140_is_one_the_audit_grammar_allows():
+    from assistant.constrained import audit_locations
+    from experiments.suites.registry import load_suite
+    from symbolic.scenario.literals import normalize_literal
+
+    located = [sc for sc in load_suite("controlled-140") if sc.metadata.defect_location is not None]
+    assert len(located) == 120
+    for sc in located:
+        whole, attack = audit_locations([e.id for e in sc.evidence], normalize_literal(sc.target), sc.candidate)
+        assert sc.metadata.defect_location in whole or re.match(attack, sc.metadata.defect_location), sc.id
+
+
+def test_a_grammar_shaped_audit_validates_against_its_candidate():
+    from assistant.schemas import AuditVerdict
+
+    reply = {"defect_class": "priority_inversion", "location": "priority:r3>r2", "explanation": "inverted",
+             "corrected": {"answer": "A penalty is due.", "cited": ["E-06"], "conflict": True,
+                           "priority_applied": True, "status": "accepted"}}
+    verdict = AuditVerdict.model_validate(reply, context={"candidate": _penalty_candidate(), "evidence": PACKAGE,
+                                                          "target": TARGET})
+    assert verdict.location == "priority:r3>r2"
