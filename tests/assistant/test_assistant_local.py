@@ -97,6 +97,31 @@ def test_b4_on_the_default_model_answers_fragment_by_fragment_under_the_case_gra
         assert all(f.literal in conditions for f in facts)  # every fact meets a rule's condition
 
 
+@pytest.mark.parametrize("name", ["local/qwen2.5-coder-0.5b", "local/gemma-3-270m"])
+def test_an_audit_on_a_real_model_names_a_location_the_candidate_has(name, tmp_path, monkeypatch):
+    """B1 on a controlled case: the audit's grammar keeps the reply valid (Gemma 270M wrote "None" without it)."""
+    import re
+
+    from assistant.api import Assistant
+    from assistant.constrained import audit_locations
+    from assistant.local_llm import stop_server
+    from assistant.local_models import local_model
+    from experiments.suites.registry import load_suite
+
+    if importlib.util.find_spec(local_model(name).chunks[0][0]) is None:
+        pytest.skip(f"{name} is not installed")
+    case = next(sc for sc in load_suite("controlled-140") if sc.id == "ctl-bank-001-priority_inversion")
+    monkeypatch.setenv("PARATRACE_CACHE_DIR", str(tmp_path))
+    try:
+        res = Assistant("b1", model=name, cache=False).run_scenario(case)
+    finally:
+        stop_server(name)
+    assert not res.record.meta.hard_failure, res.record.meta.failure_reason
+    location = json.loads(res.calls[-1].raw_text)["audit"]["location"]
+    whole, attack = audit_locations([e.id for e in case.evidence], case.target, case.candidate)
+    assert location is None or location in whole or re.match(attack, location)
+
+
 @pytest.mark.parametrize("name", ["local/qwen2.5-coder-0.5b", "local/qwen2.5-coder-1.5b", "local/gemma-3-270m"])
 def test_each_installed_model_assembles_verified_and_carries_its_chat_template(name, tmp_path, monkeypatch):
     from llama_cpp import Llama
