@@ -174,8 +174,10 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, r
                 done = summary.done
                 if done > shown[0] and (done in (1, todo) or done % max(1, todo // 20) == 0):
                     shown[0] = done
+                    cached = f" ({summary.cached} calls from the response cache)" if summary.cached else ""
                     console.print(f"{spec.name}: {done}/{todo} cases, {summary.failures} failures, "
-                                  f"{summary.tokens:,} tokens", soft_wrap=True, markup=False, highlight=False)
+                                  f"{summary.tokens:,} tokens{cached}", soft_wrap=True, markup=False,
+                                  highlight=False)
 
         started = time.monotonic()
         result = run_experiment(spec, workdir=workdir, resume=resume, track=track, repair=repair,
@@ -185,8 +187,9 @@ def _execute(spec, *, workdir: Path, resume: bool, dry_run: bool, track: bool, r
     s = result.summary
     console.print(f"{spec.name}: {s.done} run, {s.skipped} already done, {s.scored} scored, "
                   f"{s.parse_failures} parse failures, not scored ({s.infra_errors} infrastructure errors, "
-                  f"{s.limits} token/time limits), {s.retries} retries, {s.calls} calls, {s.tokens:,} tokens "
-                  f"in {time.monotonic() - started:.1f} s")
+                  f"{s.limits} token/time limits), {s.retries} retries, {s.calls} calls"
+                  + (f" ({s.cached} answered from the response cache, which spends no tokens)" if s.cached else "")
+                  + f", {s.tokens:,} tokens in {time.monotonic() - started:.1f} s")
     if s.pending - s.held:
         console.print(f"[yellow]budget reached: {s.pending - s.held} cases pending; "
                       f"continue with `paratrace run ... --resume`[/yellow]")

@@ -43,7 +43,8 @@ class CaseOutcome:
     ``outcome`` separates scored cases, parse failures (the model answered but
     the output could not be repaired: scored incorrect), infrastructure errors
     (no answer after retries) and limits (a call hit its token or time bound);
-    the last two are no model answer and are never scored.
+    the last two are no model answer and are never scored.  ``cached`` counts
+    the calls answered from the response cache (no tokens spent).
     """
 
     outcome: Outcome
@@ -51,6 +52,7 @@ class CaseOutcome:
     calls: int = 0
     tokens: int = 0
     extra: Mapping = field(default_factory=dict)
+    cached: int = 0
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,7 @@ class RunSummary:
     retries: int = 0
     calls: int = 0
     tokens: int = 0
+    cached: int = 0
     stopped_by_budget: bool = False
     pending: int = 0
     stopped_backbones: dict[str, str] = field(default_factory=dict)
@@ -93,6 +96,7 @@ class RunSummary:
             self.retries += retries
             self.calls += outcome.calls
             self.tokens += outcome.tokens
+            self.cached += outcome.cached
             if outcome.outcome == "scored":
                 self.scored += 1
             elif outcome.outcome == "parse_failure":

@@ -111,7 +111,8 @@ class AssistantSolver:
         tokens = (meta.prompt_tokens or 0) + (meta.completion_tokens or 0)
         outcome = "parse_failure" if meta.hard_failure else "scored"
         return CaseOutcome(outcome, record.model_dump(mode="json", exclude_none=True),
-                           calls=meta.calls or 0, tokens=tokens, extra={"prompt_hash": prompt_hash})
+                           calls=meta.calls or 0, tokens=tokens, extra={"prompt_hash": prompt_hash},
+                           cached=sum(1 for call in result.calls if call.cache_hit))
 
 
 def limit_outcome(task: Task, exc, prompt_hash: str = "") -> CaseOutcome:

@@ -151,3 +151,18 @@ def test_a_case_that_hits_the_token_bound_is_reported_as_a_limit_not_an_answer(t
     cell = result.scores[0].cells[0]
     assert cell.results == () and cell.not_scored_text() == "not scored (1 token/time limits)"
     assert result.summary.limits == 1 and result.summary.scored == 0
+
+
+def test_a_rerun_says_which_calls_the_response_cache_answered(tmp_path):
+    """Replies from the cache spend no tokens: the summary says so instead of a bare "0 tokens"."""
+    script = Script([healthy] * 20)
+    with ScriptedServer(script) as server:
+        base = ["run", "--suite", str(SUITE), "--config", "b1", "--model", "openai/m", "--api-base",
+                server.base_url, "--workdir", str(tmp_path), "--no-track", "--limit", "2"]
+        first = CliRunner().invoke(app, [*base, "--name", "first"])
+        again = CliRunner().invoke(app, [*base, "--name", "again"])
+    assert first.exit_code == 0 and again.exit_code == 0, first.output + again.output
+    assert "response cache" not in first.output
+    said = " ".join(again.output.split())
+    assert "2/2 cases, 0 failures, 0 tokens (2 calls from the response cache)" in said
+    assert "2 calls (2 answered from the response cache, which spends no tokens), 0 tokens" in said
