@@ -202,8 +202,8 @@ def _self_check(ids: Sequence[str], target: str | None) -> dict[str, Any]:
 def audit_locations(ids: Sequence[str], target: str | None, analysis: Any) -> tuple[list[str], str]:
     """The locations an audit of ``analysis`` can name: an enum of the whole ones, and a pattern of attacks.
 
-    A location is a fragment of the package or one the candidate cites (``evidence:E-03``), a fact or rule of the candidate
-    (``fact:f2``, ``rule:r3``), two of its rules in either order (``priority:r3>r2``), the target
+    A location is a fragment of the package or one the candidate cites (``evidence:E-03``), a
+    fact or rule of the candidate (``fact:f2``, ``rule:r3``), two of its rules in either order (``priority:r3>r2``), the target
     (``target:Penalty(x)``), or an attack from one of its facts or rules, of a kind, on one of its
     rules or on a literal it names (``attack:r2-rebut->Penalty(x)``): a missing attack can only be
     located between things the candidate has.
@@ -219,19 +219,20 @@ def audit_locations(ids: Sequence[str], target: str | None, analysis: Any) -> tu
     >>> bool(re.match(attack, "attack:f1-rebut->¬Penalty(x)")), bool(re.match(attack, "attack:r9-rebut->r1"))
     (True, False)
     """
-    facts = [f.id for f in getattr(analysis, "facts", ())]
-    rules = [r.id for r in getattr(analysis, "rules", ())]
-    literals = {normalize_literal(f.literal) for f in getattr(analysis, "facts", ())}
-    for rule in getattr(analysis, "rules", ()):
+    fact_objs, rule_objs = tuple(getattr(analysis, "facts", ())), tuple(getattr(analysis, "rules", ()))
+    facts, rules = [f.id for f in fact_objs], [r.id for r in rule_objs]
+    literals = {normalize_literal(f.literal) for f in fact_objs}
+    for rule in rule_objs:
         literals |= {normalize_literal(x) for x in (*rule.antecedents, rule.consequent)}
     if target:
         literals.add(target)
     literals |= {complement(x) for x in literals}
-    cited = [normalize_evidence_id(e) for obj in (*getattr(analysis, "facts", ()), *getattr(analysis, "rules", ()),
-                                                 *getattr(analysis, "priorities", ()), *getattr(analysis, "attacks", ()))
-             for e in obj.evidence]  # a fragment the candidate cites may be missing from the package
-    whole = ([f"evidence:{i}" for i in dict.fromkeys([*ids, *cited])] + [f"fact:{f}" for f in facts] + [f"rule:{r}" for r in rules]
-             + [f"priority:{a}>{b}" for a in rules for b in rules if a != b] + ([f"target:{target}"] if target else []))
+    objects = (*fact_objs, *rule_objs, *getattr(analysis, "priorities", ()), *getattr(analysis, "attacks", ()))
+    cited = [normalize_evidence_id(e) for obj in objects for e in obj.evidence]  # may be missing from the package
+    whole = ([f"evidence:{i}" for i in dict.fromkeys([*ids, *cited])] + [f"fact:{f}" for f in facts]
+             + [f"rule:{r}" for r in rules] + [f"priority:{a}>{b}" for a in rules for b in rules if a != b]
+             + ([f"target:{target}"] if target else []))
+
     def one_of(names):
         return "(" + "|".join(re.escape(n) for n in names) + ")"
 
