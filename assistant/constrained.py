@@ -153,7 +153,22 @@ def _definitions(ids: Sequence[str], target: str | None) -> dict[str, Any]:
 
 
 def _text(chars: int) -> dict[str, Any]:
-    return {"type": "string", "maxLength": chars}
+    """Free text of 1 to ``chars`` characters that does not open with ``<``.
+
+    The prompt shows the reply's shape with ``<...>`` placeholders, and Gemma 3 270M
+    copied "<one sentence naming the decisive clauses>" as its answer; a leading ``<``
+    is refused so that a model writes its own sentence.  The bound lies inside the
+    pattern (llama.cpp's schema converter ignores ``maxLength`` beside a ``pattern``),
+    and quotes, backslashes and control characters are left out, so the text needs
+    no JSON escapes.
+
+    >>> import re
+    >>> rx = re.compile(_text(5)["pattern"])
+    >>> [bool(rx.match(t)) for t in ("Yes.", "<one sentence>", "", "too long")]
+    [True, False, False, False]
+    """
+    first, rest = r'[^<"\\\x00-\x1f]', r'[^"\\\x00-\x1f]'
+    return {"type": "string", "pattern": f"^{first}{rest}{{0,{chars - 1}}}$"}
 
 
 def _object(**properties: Any) -> dict[str, Any]:

@@ -122,6 +122,26 @@ def test_an_audit_on_a_real_model_names_a_location_the_candidate_has(name, tmp_p
     assert location is None or location in whole or re.match(attack, location)
 
 
+def test_gemma_writes_its_own_answer_not_the_placeholder_of_the_reply_shape(tmp_path, monkeypatch):
+    """Gemma 3 270M copied "<one sentence naming the decisive clauses>" into every B1 answer;
+    the free-text grammar refuses a leading '<', so the answer is the model's own sentence."""
+    from assistant.api import Assistant
+    from assistant.local_llm import stop_server
+    from assistant.local_models import local_model
+
+    name = "local/gemma-3-270m"
+    if importlib.util.find_spec(local_model(name).chunks[0][0]) is None:
+        pytest.skip(f"{name} is not installed")
+    monkeypatch.setenv("PARATRACE_CACHE_DIR", str(tmp_path))
+    try:
+        res = Assistant("b1", model=name, cache=False).run(QUERY, FRAGMENTS)
+    finally:
+        stop_server(name)
+    assert not res.record.meta.hard_failure, res.record.meta.failure_reason
+    answer = json.loads(res.calls[-1].raw_text)["result"]["answer"]
+    assert answer.strip() and not answer.lstrip().startswith("<"), answer
+
+
 @pytest.mark.parametrize("name", ["local/qwen2.5-coder-0.5b", "local/qwen2.5-coder-1.5b", "local/gemma-3-270m"])
 def test_each_installed_model_assembles_verified_and_carries_its_chat_template(name, tmp_path, monkeypatch):
     from llama_cpp import Llama
