@@ -3,7 +3,7 @@
 Three steps, each resumable::
 
     python benchmarks/local_results.py plan                 # the runs and the slices (cases listed)
-    python benchmarks/local_results.py run [--only SUBSTR]  # run or resume them (paratrace run --resume)
+    python benchmarks/local_results.py run [--jobs 2]       # run or resume them (paratrace run --resume)
     python benchmarks/local_results.py optimize             # B4 and B1 optimized per family (labeled demos)
     python benchmarks/local_results.py page [--out docs/results.md]   # the page, from what has finished
 
@@ -15,7 +15,12 @@ from its runs on all 85 cases (the same calls), not run twice.  Each run is ``pa
 as a user types it, in ``--workdir`` (default ``.paratrace-results``), without
 MLflow tracking and without the response cache (a cached reply costs no time and
 no tokens, which would falsify the page's seconds and tokens per case); a killed
-run continues where it stopped.  ``optimize`` runs
+run continues where it stopped.  ``--jobs N`` runs N of them at once, each in
+its own cache directory under ``<workdir>/slots`` (sharing the assembled models), so
+each has its own embedded server: a call never queues behind another run's, and
+the seconds per case stay the model's.  The embedded server decodes on half the
+cores, so ``--jobs 2`` keeps a 2-core machine busy and halves the wall time.
+``optimize`` runs
 ``paratrace optimize --config b4`` (and ``--config b1``) ``--optimizer labeled --budget 2 --seed 0`` on the
 default Qwen model and on Gemma 3 270M into ``<workdir>/optimize-runs`` (a
 finished run is kept).  ``page`` scores every finished case with the project's
@@ -28,11 +33,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import queue
 import random
 import statistics
 import subprocess
 import sys
 from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 # Run as a script, benchmarks/ is first on sys.path and benchmarks/assistant.py would shadow the package.
@@ -41,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "true")
 os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
 
-__all__ = ["main", "plan_runs", "slice_ids"]
+__all__ = ["main", "plan_runs", "run_all", "slice_ids"]
 
 _SUITES = ("normative-en", "controlled-140")
 _CONFIGS = ("b1", "b2", "b3", "b4")
@@ -95,7 +102,44 @@ def _results(workdir: Path, run: dict) -> Path:
     return workdir / "runs" / run.get("source", run["name"]) / "results.jsonl"
 
 
-def _run(workdir: Path, run: dict) -> int:
+def _slot_env(workdir: Path, slot: int) -> dict[str, str]:
+    """The environment of parallel slot ``slot``: its own cache directory, the assembled models shared.
+
+    The embedded server is found through the cache directory's state file, so two runs in one
+    cache directory would share one server and each call would wait for the other run's.
+    """
+    from assistant.local_llm import cache_dir
+
+    own = workdir / "slots" / str(slot)
+    own.mkdir(parents=True, exist_ok=True)
+    models = own / "models"
+    if not models.exists():
+        shared = cache_dir() / "models"
+        shared.mkdir(parents=True, exist_ok=True)
+        models.symlink_to(shared.resolve(), target_is_directory=True)
+    return {**os.environ, "PARATRACE_CACHE_DIR": str(own)}
+
+
+def run_all(workdir: Path, runs: list[dict], jobs: int = 1) -> dict[str, int]:
+    """Run or resume ``runs``, ``jobs`` at a time (each in its own slot, :func:`_slot_env`); exit code per run."""
+    if jobs <= 1:
+        return {r["name"]: _run(workdir, r) for r in runs}
+    slots: queue.Queue[int] = queue.Queue()
+    for slot in range(jobs):
+        slots.put(slot)
+
+    def one(run: dict) -> int:
+        slot = slots.get()
+        try:
+            return _run(workdir, run, env=_slot_env(workdir, slot))
+        finally:
+            slots.put(slot)
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return dict(zip([r["name"] for r in runs], pool.map(one, runs)))
+
+
+def _run(workdir: Path, run: dict, env: dict[str, str] | None = None) -> int:
     if "source" in run:
         print(f"[local_results] {run['name']}: read from {run['source']}", file=sys.stderr, flush=True)
         return 0
@@ -104,7 +148,7 @@ def _run(workdir: Path, run: dict) -> int:
            "--config", run["config"], "--model", run["model"], "--name", run["name"], "--workdir", str(workdir),
            "--no-track", "--no-cache", *(["--resume"] if results.exists() else [])]
     print(f"[local_results] {run['name']}: {' '.join(cmd[3:])}", file=sys.stderr, flush=True)
-    return subprocess.call(cmd)
+    return subprocess.call(cmd, env=env)
 
 
 def _summarize(workdir: Path, run: dict) -> dict | None:
@@ -198,8 +242,9 @@ def page(rows: list[dict], missing: list[str] = (), slices: dict[str, list[str]]
     done = sum(r["finished"] for r in own)
     if done:
         lines += ["", f"The finished runs took {total / 3600:.1f} h of model time for {done} cases "
-                      f"({total / done:.0f} s a case); a slice row of the default model on normative-en is read "
-                      "from its run on all 85 cases."]
+                      f"({total / done:.0f} s a case; each run's server decodes on one of the 2 cores, so "
+                      f"`run --jobs 2` takes about half as long in wall time); a slice row of the default model on "
+                      "normative-en is read from its run on all 85 cases."]
     lines += ["", "## Paired tests: B4 against B1 on the same cases", ""]
     by_key = {(r["model"], r["slice"], r["config"]): r for r in rows}
     for (model, slice_, config), r in sorted(by_key.items()):
@@ -224,8 +269,9 @@ def page(rows: list[dict], missing: list[str] = (), slices: dict[str, list[str]]
     if left is not None and left[0]:
         lines += ["", f"At the medians measured above (same model and configuration; else the model's median over "
                       f"its configurations), what is left takes about {left[0] / 3600:.1f} h of model time on this "
-                      f"machine" + (f"; no estimate for {', '.join(left[1])} (no run of that model yet)" if left[1]
-                                    else "") + "."]
+                      f"machine, {left[0] / 7200:.1f} h of wall time with `--jobs 2`"
+                      + (f"; no estimate for {', '.join(left[1])} (no run of that model yet)" if left[1] else "")
+                      + "."]
     return "\n".join(lines) + "\n"
 
 
@@ -314,6 +360,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--slice", type=int, default=24, help="Cases per suite slice.")
     ap.add_argument("--seed", type=int, default=7, help="Chooses the slices' cases.")
     ap.add_argument("--only", default=None, help="Only runs whose name contains this.")
+    ap.add_argument("--jobs", type=int, default=1, help="Runs at once, each with its own embedded server.")
     ap.add_argument("--out", type=Path, default=Path("docs/results.md"))
     args = ap.parse_args(argv)
     runs = [r for r in plan_runs(args.workdir, args.slice, args.seed) if not args.only or args.only in r["name"]]
@@ -321,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps([{k: v for k, v in r.items()} for r in runs], indent=1))
         return 0
     if args.step == "run":
-        codes = {r["name"]: _run(args.workdir, r) for r in runs}
+        codes = run_all(args.workdir, runs, args.jobs)
         print(json.dumps({"exit_codes": codes}))
         return 0
     if args.step == "optimize":
