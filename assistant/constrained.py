@@ -157,7 +157,9 @@ def _text(chars: int) -> dict[str, Any]:
 
     The prompt shows the reply's shape with ``<...>`` placeholders, and Gemma 3 270M
     copied "<one sentence naming the decisive clauses>" as its answer; a leading ``<``
-    is refused so that a model writes its own sentence.  The bound lies inside the
+    is refused so that no answer page echoes the prompt's placeholder (the base model
+    then writes other filler, such as "{answer_text}": it does not follow instructions,
+    and its pages say it is below the quality level).  The bound lies inside the
     pattern (llama.cpp's schema converter ignores ``maxLength`` beside a ``pattern``),
     and quotes, backslashes and control characters are left out, so the text needs
     no JSON escapes.

@@ -122,9 +122,9 @@ def test_an_audit_on_a_real_model_names_a_location_the_candidate_has(name, tmp_p
     assert location is None or location in whole or re.match(attack, location)
 
 
-def test_gemma_writes_its_own_answer_not_the_placeholder_of_the_reply_shape(tmp_path, monkeypatch):
+def test_gemma_does_not_echo_the_placeholder_of_the_reply_shape(tmp_path, monkeypatch):
     """Gemma 3 270M copied "<one sentence naming the decisive clauses>" into every B1 answer;
-    the free-text grammar refuses a leading '<', so the answer is the model's own sentence."""
+    the free-text grammar refuses a leading '<', so the prompt's placeholder is not echoed."""
     from assistant.api import Assistant
     from assistant.local_llm import stop_server
     from assistant.local_models import local_model
