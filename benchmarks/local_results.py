@@ -113,7 +113,7 @@ def _slot_env(workdir: Path, slot: int) -> dict[str, str]:
     own = workdir / "slots" / str(slot)
     own.mkdir(parents=True, exist_ok=True)
     models = own / "models"
-    if not models.exists():
+    if not models.is_symlink():
         shared = cache_dir() / "models"
         shared.mkdir(parents=True, exist_ok=True)
         models.symlink_to(shared.resolve(), target_is_directory=True)

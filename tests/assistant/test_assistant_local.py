@@ -18,6 +18,15 @@ pytestmark = pytest.mark.skipif(
     reason="opt-in: PARATRACE_TEST_LOCAL_LLM=1 and the 'local' extra installed",
 )
 
+def _skip_unless_installed(name: str) -> None:
+    """Skip the test when the embedded model ``name``'s chunk packages are not installed."""
+    from assistant.local_models import local_model
+
+    spec = local_model(name)
+    if importlib.util.find_spec(spec.chunks[0][0]) is None:
+        pytest.skip(f"{name} is not installed (extra {spec.extra})")
+
+
 
 def test_local_model_answers_through_constrained_decoding(tmp_path, monkeypatch):
     from assistant.api import Assistant
@@ -105,11 +114,9 @@ def test_an_audit_on_a_real_model_names_a_location_the_candidate_has(name, tmp_p
     from assistant.api import Assistant
     from assistant.constrained import audit_locations
     from assistant.local_llm import stop_server
-    from assistant.local_models import local_model
     from experiments.suites.registry import load_suite
 
-    if importlib.util.find_spec(local_model(name).chunks[0][0]) is None:
-        pytest.skip(f"{name} is not installed")
+    _skip_unless_installed(name)
     case = next(sc for sc in load_suite("controlled-140") if sc.id == "ctl-bank-001-priority_inversion")
     monkeypatch.setenv("PARATRACE_CACHE_DIR", str(tmp_path))
     try:
@@ -127,11 +134,9 @@ def test_gemma_does_not_echo_the_placeholder_of_the_reply_shape(tmp_path, monkey
     the free-text grammar refuses a leading '<', so the prompt's placeholder is not echoed."""
     from assistant.api import Assistant
     from assistant.local_llm import stop_server
-    from assistant.local_models import local_model
 
     name = "local/gemma-3-270m"
-    if importlib.util.find_spec(local_model(name).chunks[0][0]) is None:
-        pytest.skip(f"{name} is not installed")
+    _skip_unless_installed(name)
     monkeypatch.setenv("PARATRACE_CACHE_DIR", str(tmp_path))
     try:
         res = Assistant("b1", model=name, cache=False).run(QUERY, FRAGMENTS)
@@ -149,9 +154,8 @@ def test_each_installed_model_assembles_verified_and_carries_its_chat_template(n
     from assistant.local_llm import model_path
     from assistant.local_models import local_model
 
+    _skip_unless_installed(name)
     spec = local_model(name)
-    if importlib.util.find_spec(spec.chunks[0][0]) is None:
-        pytest.skip(f"{name} is not installed (extra {spec.extra})")
     monkeypatch.setenv("PARATRACE_CACHE_DIR", str(tmp_path))
     path = model_path(name)
     assert path.stat().st_size == spec.size
