@@ -12,6 +12,8 @@ loads neither DSPy nor litellm:
 * :mod:`assistant.backends` -- backbones, decoding, :func:`~assistant.backends.apply_env_defaults`;
 * :mod:`assistant.evidence` -- the evidence package and its limits;
 * :mod:`assistant.variants` -- prompt variants and demos;
+* :mod:`assistant.programs` -- saved programs (DSPy state and manifest) and the ones shipped for
+  the default model;
 * :mod:`assistant.errors` -- the exception hierarchy;
 * :mod:`assistant.ingest` -- from documents to an evidence package;
 * :mod:`assistant.oracle` -- oracle backbones answering from a suite's gold.

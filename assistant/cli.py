@@ -88,6 +88,31 @@ def _fragments(path: Path, key: str, items: list) -> tuple:
     return tuple(out)
 
 
+def _program(choice: str | None, config: str, model: str | None, variant: str):
+    """The saved program ``ask`` runs: ``choice`` (a directory or ``none``), else the shipped one, or ``None``.
+
+    Raises
+    ------
+    ConfigurationError
+        If a program is given with another configuration or a prompt variant.
+    ProgramLoadError
+        If the program cannot be loaded.
+    """
+    from .programs import load_program_directory, shipped_program
+
+    if choice is not None and choice.strip().lower() == "none":
+        return None
+    if choice is None:
+        return shipped_program(config, model) if variant.strip().lower() == "standard" else None
+    loaded = load_program_directory(Path(choice))
+    if loaded.config != config.strip().lower():
+        raise ConfigurationError(f"--program {choice}: a {loaded.config} program, but --config is {config!r}")
+    if variant.strip().lower() != "standard":
+        raise ConfigurationError(f"--program {choice}: a saved program brings its own prompts; drop --variant "
+                                 f"{variant!r}")
+    return loaded
+
+
 def register(app: typer.Typer) -> None:
     """Add ``ask`` and the ``local-llm`` group to ``app``."""
 
@@ -118,6 +143,9 @@ def register(app: typer.Typer) -> None:
         max_tokens: Optional[int] = typer.Option(None, "--max-tokens"),
         seed: Optional[int] = typer.Option(None, "--seed"),
         max_retries: int = typer.Option(2, "--max-retries", min=0, help="Re-asks after an invalid reply."),
+        program: Optional[str] = typer.Option(None, "--program", help="A saved program directory (paratrace "
+                                              "optimize), or 'none'; default: the program shipped for the "
+                                              "configuration when the default model answers."),
     ) -> None:
         """Answer a question over an evidence package and show status, citations and trace."""
         import logging
@@ -142,8 +170,13 @@ def register(app: typer.Typer) -> None:
                      if v is not None}
         from .cache import CACHE_DIRNAME, use_cache
 
+        loaded = _program(program, config, model, variant)
         assistant = Assistant(config, model, variant=variant, api_base=api_base, max_retries=max_retries,
-                              decoding=Decoding().with_overrides(**overrides), api_key_env=api_key_env)
+                              decoding=Decoding().with_overrides(**overrides), api_key_env=api_key_env,
+                              program=loaded.program if loaded else None)
+        if loaded is not None:
+            typer.echo(f"paratrace: running the {loaded.describe()} ({loaded.source}; --program none for the "
+                       "configuration as defined)", err=True)
         from .probe import probe
 
         probe(assistant.backbone)  # as `run` does: a server that cannot take what the case sends is named first

@@ -17,6 +17,7 @@ __all__ = [
     "ConfigurationError",
     "InputLimitError",
     "LocalModelError",
+    "ProgramLoadError",
     "ScriptExhaustedError",
     "ValidationFailure",
     "call_limit_in",
@@ -29,6 +30,10 @@ class AssistantError(ParatraceError):
 
 class ConfigurationError(AssistantError, ValueError):
     """An unknown configuration, variant, output contract or decoding option."""
+
+
+class ProgramLoadError(AssistantError):
+    """A saved program cannot be read: missing or malformed file, digest mismatch, unknown reference."""
 
 
 class BackendError(AssistantError):

@@ -9,8 +9,8 @@ defines it, so that ``import optimize`` stays light:
 * :mod:`optimize.optimizers` -- thin seeded wrappers over DSPy's optimizers and their registry
   ``OPTIMIZERS`` (``make_optimizer``);
 * :mod:`optimize.run` -- one run end to end (``RunSpec``, ``run_optimization``);
-* :mod:`optimize.programs` -- saved programs with a manifest (``Manifest``, ``save_program``,
-  ``load_program``, ``LoadedProgram``, ``model_family``);
+* :mod:`optimize.programs` -- writing saved programs (``save_program``) and loading them from a
+  directory or the MLflow registry (``load_program``); the format is :mod:`assistant.programs`'s;
 * :mod:`optimize.registry` -- the MLflow model registry (``log_program``, ``registered_name``);
 * :mod:`optimize.ledger` -- the before/after ledger with a transfer matrix;
 * :mod:`optimize.tutor` -- an offline LM that learns from demos or instructions, for tests and

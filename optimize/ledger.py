@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+from assistant.programs import MANIFEST_FILE, LoadedProgram
 from symbolic.scenario.model import Scenario
 
 from .errors import OptimizeError
-from .programs import MANIFEST_FILE, LoadedProgram, load_program
+from .programs import load_program
 from .run import EVALUATION_FILE, read_evaluation
 
 __all__ = [

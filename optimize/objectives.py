@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from scorer.contract import OutputRecord
 from scorer.metrics import HIGHER_IS_BETTER, METRICS, build_context, gold_view
@@ -115,6 +115,8 @@ class Objective:
         self.scenarios = {s.id: s for s in scenarios}
         self._gold: dict[str, Any] = {}
         self._lock = threading.Lock()
+        #: Called with the case id and the composite after each case is scored (a progress display).
+        self.on_score: Callable[[str, float], None] | None = None
 
     @staticmethod
     def parse_weights(text: str) -> dict[str, float]:
@@ -175,7 +177,10 @@ class Objective:
                             variant=None, repeat=0, status_gold=gold.status.value,
                             status_pred=None if ctx.pred is None else ctx.pred.value, correct=ctx.correct,
                             hard_failure=ctx.hard_failure, metrics=metrics, alignment=ctx.alignment)
-        return Scored(self.composite(metrics), result, output)
+        scored = Scored(self.composite(metrics), result, output)
+        if self.on_score is not None:
+            self.on_score(case_id, scored.score)
+        return scored
 
     @staticmethod
     def _case_id(example) -> str:

@@ -10,12 +10,14 @@ ledger pairs for McNemar's test.
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
+from assistant.programs import Manifest, model_family
 from experiments.splits import DEFAULT_FRACTIONS, Split, split_scenarios
 from symbolic.scenario.model import Scenario
 from symbolic.support.fsio import PathError, read_text
@@ -24,7 +26,7 @@ from .data import Evaluation, LMCallCounter, check_demos, evaluate, to_examples
 from .errors import OptimizeError
 from .objectives import Objective
 from .optimizers import make_optimizer
-from .programs import Manifest, model_family, save_program
+from .programs import save_program
 from .tutor import TUTOR_MODELS, tutor_for
 
 __all__ = [
@@ -244,9 +246,15 @@ def run_optimization(spec: RunSpec, scenarios: Sequence[Scenario], out_dir: str 
         calls["before"] = counter.calls
         say(f"compiling with {optimizer.name} (budget {optimizer.budget}): train {len(split.train)}, "
             f"val {len(split.val)} cases")
-        with LMCallCounter() as counter:
-            program = optimizer.compile(student, trainset=to_examples(split.train, spec.config),
-                                        valset=to_examples(split.val, spec.config))
+        scored = itertools.count(1)
+        objective.on_score = lambda case_id, value: say(f"compile: {next(scored)} cases scored ({case_id}: "
+                                                        f"{value:.2f})")
+        try:
+            with LMCallCounter() as counter:
+                program = optimizer.compile(student, trainset=to_examples(split.train, spec.config),
+                                            valset=to_examples(split.val, spec.config))
+        finally:
+            objective.on_score = None
         calls["compile"] = counter.calls
         check_demos(program, [*split.val, *split.test])
         with LMCallCounter() as counter:

@@ -282,9 +282,18 @@ def register(app: typer.Typer) -> None:
         if resume:
             stored = read_state_json(stored_spec, "the frozen spec of the demo run",
                                      f"move {stored_spec.parent} away, or use another --workdir")
-            if stored != spec.model_dump(mode="json"):
+            if spec.differs_from(stored):
                 raise ExperimentError(f"a demo run with other settings exists in {workdir}/runs/{spec.name}; "
                                       "use another --workdir")
+        if spec.shipped_programs:
+            from assistant.programs import shipped_program
+
+            for backbone in spec.backbones:
+                for configuration in spec.configurations:
+                    loaded = shipped_program(configuration, backbone.model)
+                    typer.echo(f"demo: {configuration} on {backbone.model}: "
+                               + (f"the shipped {loaded.describe()}" if loaded else "as defined (no program ships)"),
+                               err=True)
         _execute(spec, workdir=workdir, resume=resume, dry_run=False, track=True, cache=cache)
 
     cache_app = typer.Typer(help="The response cache (<workdir>/.paratrace-cache).", no_args_is_help=True)

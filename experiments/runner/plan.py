@@ -139,8 +139,8 @@ def check_start(spec: ExperimentSpec, workdir: str | Path, *, resume: bool) -> R
                                   "or give the spec another name")
         stored = read_state_json(paths.spec, "the frozen spec of the run",
                                  f"restore it, or move {paths.root} away to start the run afresh")
-        if stored != frozen:
-            changed = sorted(k for k in set(stored) | set(frozen) if stored.get(k) != frozen.get(k))
+        changed = spec.differs_from(stored)
+        if changed:
             raise ExperimentError(f"run {paths.root} was started with another spec "
                                   f"(fields differ: {', '.join(changed)}); a run is frozen")
     elif resume:

@@ -157,7 +157,7 @@ def run_experiment(spec: ExperimentSpec, *, workdir: str | Path = ".", resume: b
         limiters = {b.name: RateLimiter(b.rate_per_minute) for b in spec.backbones}
         todo = len(tasks) - len(done)
         solver = solver or AssistantSolver(demo_pools=demo_pools(spec, suites), seed=spec.seed, resolved=resolved,
-                                           timeout_s=spec.timeout_s)
+                                           timeout_s=spec.timeout_s, shipped_programs=spec.shipped_programs)
         with use_cache(workdir / CACHE_DIRNAME if cache else None):
             summary = run_tasks(
                 tasks, solver, hard_failure, log, concurrency=spec.concurrency,

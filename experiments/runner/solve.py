@@ -46,11 +46,15 @@ class AssistantSolver:
         from the pool with ``seed``, never from evaluated cases or their pairs.
     seed : int
         Seed of the demo draw.
+    shipped_programs : bool
+        Run the programs shipped for the embedded default model
+        (:func:`assistant.programs.shipped_program`) in its standard-variant cells.
     """
 
     def __init__(self, *, max_retries: int = 2, resolved=None, demo_pools=None, seed: int = 42,
-                 timeout_s: float | None = None):
+                 timeout_s: float | None = None, shipped_programs: bool = False):
         self.max_retries = max_retries
+        self.shipped_programs = shipped_programs
         self.timeout_s = timeout_s
         self.resolved = dict(resolved or {})
         self.demo_pools = dict(demo_pools or {})
@@ -88,9 +92,15 @@ class AssistantSolver:
                     with warnings.catch_warnings():
                         warnings.simplefilter("ignore")
                         resolved = dataclasses.replace(resolved, lm=resolved.lm.copy(rollout_id=repeat))
+                loaded = None
+                if self.shipped_programs and variant == "standard":
+                    from assistant.programs import shipped_program
+
+                    loaded = shipped_program(configuration, backbone.model)
                 assistant = Assistant(configuration, backbone=resolved, variant=variant,
                                       max_retries=self.max_retries,
-                                      demos=self._demos(configuration, variant, cell.suite))
+                                      demos=self._demos(configuration, variant, cell.suite),
+                                      program=loaded.program if loaded else None)
                 self._cells[cell] = assistant
                 self.prompt_hashes[cell] = prompt_digest(assistant.program)
             return self._cells[cell]

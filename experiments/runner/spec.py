@@ -193,6 +193,11 @@ class ExperimentSpec(BaseModel):
         description="(configuration, variant) pairs; when given they replace "
                     "configurations x variants (the fairness grid).",
     )
+    shipped_programs: bool = Field(
+        default=False,
+        description="Run the programs shipped for the embedded default model (assistant.programs) in its "
+                    "standard-variant cells; off, every configuration runs as defined.",
+    )
 
     @field_validator("name")
     @classmethod
@@ -223,6 +228,26 @@ class ExperimentSpec(BaseModel):
                 raise ValueError(f"cells names configuration {configuration!r}, "
                                  f"which is not in configurations {list(self.configurations)}")
         return self
+
+    def differs_from(self, stored: dict) -> list[str]:
+        """The fields in which this spec differs from ``stored``, a frozen spec's JSON.
+
+        A field that ``stored`` lacks (written before the field existed) counts as its default.
+
+        Examples
+        --------
+        >>> spec = ExperimentSpec(name="x", suites=["s"], configurations=["b1"], backbones=[{"model": "m"}])
+        >>> stored = spec.model_dump(mode="json")
+        >>> del stored["shipped_programs"]
+        >>> spec.differs_from(stored), spec.differs_from({**stored, "seed": 1})
+        ([], ['seed'])
+        """
+        frozen = self.model_dump(mode="json")
+        if not isinstance(stored, dict):
+            return sorted(frozen)
+        defaults = type(self)(**{k: v for k, v in frozen.items() if type(self).model_fields[k].is_required()})
+        filled = {**{k: v for k, v in defaults.model_dump(mode="json").items() if k not in stored}, **stored}
+        return sorted(k for k in set(filled) | set(frozen) if filled.get(k) != frozen.get(k))
 
     def pairs(self) -> tuple[tuple[str, str], ...]:
         """The (configuration, variant) cells of the grid."""

@@ -42,7 +42,10 @@ def build_factory(*, program: str | None, configs: list[str], model: str | None,
     Parameters
     ----------
     program : str, optional
-        A saved-program directory or an MLflow model URI (:func:`optimize.programs.load_program`).
+        A saved-program directory or an MLflow model URI (:func:`optimize.programs.load_program`);
+        ``None``: each configuration with a program shipped for ``model`` runs it
+        (:func:`assistant.programs.shipped_program`, the embedded default model only);
+        ``"none"``: every configuration as defined.
     configs : list of str
         Configurations to serve without a program (the first is the default);
         with a program, empty or exactly the program's configuration.
@@ -86,23 +89,38 @@ def build_factory(*, program: str | None, configs: list[str], model: str | None,
             return Decoding()
         return Decoding().with_overrides(timeout=lm_timeout)
 
-    if program is None:
+    if program is None or program.strip().lower() == "none":
+        from assistant.programs import shipped_program
+
         configs = configs or ["b4"]
-        return (lambda c: Assistant(c, model, api_base=api_base, decoding=decoding_for(model),
-                                   api_key_env=api_key_env)), configs, None
-    from optimize.programs import load_program
+        shipped = {c.strip().lower(): shipped_program(c, model) for c in configs} if program is None else {}
+        shipped = {c: loaded for c, loaded in shipped.items() if loaded is not None}
+        info = {"shipped": {c: _program_info(loaded) for c, loaded in shipped.items()}} if shipped else None
+        return (lambda c: Assistant(c, model, api_base=api_base, decoding=decoding_for(model), api_key_env=api_key_env,
+                                    program=_shipped_module(shipped, c))), configs, info
+    from optimize.programs import load_program, program_assistant
 
     loaded = load_program(program, tracking_uri=tracking_uri)
     if configs and [c.strip().lower() for c in configs] != [loaded.config]:
         raise ServeError(f"--config {', '.join(configs)} does not match the program's configuration "
                          f"{loaded.config!r} ({program})")
     chosen = model or loaded.manifest.model
+    info = _program_info(loaded, program)
+    return (lambda c: program_assistant(loaded, chosen, api_base=api_base, decoding=decoding_for(chosen),
+                                        api_key_env=api_key_env)), [loaded.config], info
+
+
+def _shipped_module(shipped: dict, config: str):
+    loaded = shipped.get(config.strip().lower())
+    return loaded.program if loaded is not None else None
+
+
+def _program_info(loaded, ref: str | None = None) -> dict[str, Any]:
+    """What ``/version`` reports about a loaded program."""
     manifest = loaded.manifest
-    info = {"source": loaded.source or str(program), "config": loaded.config, "model": manifest.model,
+    return {"source": loaded.source or str(ref), "config": loaded.config, "model": manifest.model,
             "optimizer": manifest.optimizer, "seed": manifest.seed, "family": manifest.family,
             "program_sha256": manifest.program_sha256}
-    return (lambda c: loaded.assistant(chosen, api_base=api_base, decoding=decoding_for(chosen),
-                                              api_key_env=api_key_env)), [loaded.config], info
 
 
 def preflight(assistants) -> None:
@@ -135,7 +153,9 @@ def register(app: typer.Typer) -> None:
     @app.command("serve")
     def serve(
         program: Optional[str] = typer.Option(None, "--program", "-p",
-                                              help="Saved-program directory or MLflow URI (models:/NAME/VERSION)."),
+                                              help="Saved-program directory or MLflow URI (models:/NAME/VERSION), "
+                                                   "or 'none'; default: the programs shipped for the default "
+                                                   "model, on that model."),
         config: List[str] = typer.Option([], "--config", "-c",
                                          help="Configuration to serve without a program (repeatable; first is "
                                               "the default; b4 when none)."),

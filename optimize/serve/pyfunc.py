@@ -137,7 +137,9 @@ class AssistantModel(mlflow.pyfunc.PythonModel):
 
             if chosen.model not in TUTOR_MODELS:
                 kwargs["backbone"] = resolve_backbone(chosen)
-            self.assistant = loaded.assistant(chosen.model, **kwargs)
+            from optimize.programs import program_assistant
+
+            self.assistant = program_assistant(loaded, chosen.model, **kwargs)
         else:
             self.assistant = Assistant(settings.get("config", "b4"), backbone=resolve_backbone(chosen))
 

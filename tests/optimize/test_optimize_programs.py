@@ -13,7 +13,7 @@ from optimize_cases import PENALTY_SUITE, REPO, replay
 from assistant.configs import build
 from assistant.variants import demos_for
 from optimize.errors import ProgramLoadError
-from optimize.programs import Manifest, load_program, save_program
+from optimize.programs import Manifest, load_program, program_assistant, save_program
 
 INSTRUCTION = "Ground every priority in a fragment."
 
@@ -101,7 +101,7 @@ def test_missing_directory_and_mismatched_program(tmp_path):
 
 def test_loaded_program_runs_as_an_assistant_on_a_tutor_family(tmp_path, penalty_suite):
     directory = save_program(_compiled(penalty_suite), tmp_path / "p", Manifest("b4", "scripted/tutor", "labeled", 0))
-    assistant = load_program(directory).assistant()
+    assistant = program_assistant(load_program(directory))
     record = assistant.ask("Is a penalty due?", [{"id": "E-01", "text": "A penalty is due.", "source": "C"}],
                            target="Penalty(x)")
     assert assistant.backbone.model == "scripted/tutor" and record.common.final_status.value == "undecidable"

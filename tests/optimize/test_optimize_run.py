@@ -63,3 +63,17 @@ def test_each_held_out_case_records_whether_it_was_scored_and_its_tokens(outcome
     row = ledger_rows(collect_runs(out.directory))[0]
     assert row.tokens_after == pytest.approx(sum(c["after"]["tokens"] for c in cases.values()) / len(cases))
     assert "| scored | tokens/case |" in render_ledger([row])
+
+
+def test_the_compile_shows_one_line_per_case_the_optimizer_scores(tmp_path):
+    """An optimizer that scores cases while it compiles (bootstrap) is not silent for the whole compile."""
+    suite = [s for s in load_suite("normative-en") if s.id.startswith("bank-")]
+    lines: list[str] = []
+    run_optimization(RunSpec(optimizer="bootstrap", budget="2", seed=0, suite="normative-en"), suite,
+                     tmp_path / "bootstrap", progress=lines.append)
+    start = next(i for i, line in enumerate(lines) if line.startswith("compiling with bootstrap"))
+    end = next(i for i, line in enumerate(lines) if line.startswith("after "))
+    compile_lines = [line for line in lines if line.startswith("compile: ")]
+    assert compile_lines and lines[start + 1:end] == compile_lines
+    assert [int(line.split()[1]) for line in compile_lines] == list(range(1, len(compile_lines) + 1))
+    assert all(line.split("(", 1)[1].split(":")[0] in {s.id for s in suite} for line in compile_lines)
