@@ -4,7 +4,7 @@ Three steps, each resumable::
 
     python benchmarks/local_results.py plan                 # the runs and the slices (cases listed)
     python benchmarks/local_results.py run [--jobs 2]       # run or resume them (paratrace run --resume)
-    python benchmarks/local_results.py optimize             # B4 and B1 optimized per family (labeled demos)
+    python benchmarks/local_results.py optimize             # B4 and B1 optimized per family
     python benchmarks/local_results.py page [--out docs/results.md]   # the page, from what has finished
 
 The runs: the default model's B1 and B4 on all 85 cases of normative-en, and
@@ -22,7 +22,8 @@ the seconds per case stay the model's.  The embedded server decodes on half the
 cores, so ``--jobs 2`` keeps a 2-core machine busy and halves the wall time.
 ``optimize`` runs
 ``paratrace optimize --config b4`` (and ``--config b1``) ``--optimizer labeled --budget 2 --seed 0`` on the
-default Qwen model and on Gemma 3 270M into ``<workdir>/optimize-runs`` (a
+default Qwen model and on Gemma 3 270M, and ``--optimizer random-search --budget 1 --weights ASA=1`` on
+the default model (the programs shipped in ``assistant/shipped/``), into ``<workdir>/optimize-runs`` (a
 finished run is kept).  ``page`` scores every finished case with the project's
 scorer, adds the optimization ledger, and prints the page's tables as JSON too.
 Not a test: nothing here asserts a time or a score.
@@ -331,21 +332,26 @@ def remaining_seconds(rows: list[dict], planned: dict[str, dict]) -> tuple[float
     return total, unknown
 
 
-#: The per-family optimization runs: (model, directory name under <workdir>/optimize-runs); the
-#: directory name starts with the configuration.
-OPTIMIZE_RUNS = (("local/qwen2.5-coder-0.5b", "b4-qwen2.5-coder-0.5b-labeled-s0"),
-                 ("local/gemma-3-270m", "b4-gemma-3-270m-labeled-s0"),
-                 ("local/qwen2.5-coder-0.5b", "b1-qwen2.5-coder-0.5b-labeled-s0"),
-                 ("local/gemma-3-270m", "b1-gemma-3-270m-labeled-s0"))
+#: The per-family optimization runs: (model, directory name under <workdir>/optimize-runs, optimizer,
+#: budget, extra arguments); the directory name starts with the configuration.  The random-search runs are
+#: the programs shipped for the default model (assistant/shipped/, docs/optimize.md).
+OPTIMIZE_RUNS = (("local/qwen2.5-coder-0.5b", "b4-qwen2.5-coder-0.5b-labeled-s0", "labeled", "2", ()),
+                 ("local/gemma-3-270m", "b4-gemma-3-270m-labeled-s0", "labeled", "2", ()),
+                 ("local/qwen2.5-coder-0.5b", "b1-qwen2.5-coder-0.5b-labeled-s0", "labeled", "2", ()),
+                 ("local/gemma-3-270m", "b1-gemma-3-270m-labeled-s0", "labeled", "2", ()),
+                 ("local/qwen2.5-coder-0.5b", "b4-qwen2.5-coder-0.5b-random-search-s0", "random-search", "1",
+                  ("--weights", "ASA=1")),
+                 ("local/qwen2.5-coder-0.5b", "b1-qwen2.5-coder-0.5b-random-search-s0", "random-search", "1",
+                  ("--weights", "ASA=1")))
 
 
-def _optimize(workdir: Path, model: str, name: str) -> int:
+def _optimize(workdir: Path, model: str, name: str, optimizer: str, budget: str, extra: tuple[str, ...]) -> int:
     out = workdir / "optimize-runs" / name
     if (out / "evaluation.json").is_file():
         print(f"[local_results] {name}: finished", file=sys.stderr, flush=True)
         return 0
     cmd = [sys.executable, "-c", "from optimize.console import main; main()", "optimize", "--config", name[:2],
-           "--model", model, "--optimizer", "labeled", "--budget", "2", "--seed", "0", "--no-register",
+           "--model", model, "--optimizer", optimizer, "--budget", budget, "--seed", "0", *extra, "--no-register",
            "--out", str(out), "--force"]
     print(f"[local_results] {name}: {' '.join(cmd[3:])}", file=sys.stderr, flush=True)
     return subprocess.call(cmd)
@@ -359,9 +365,12 @@ def _ledger(workdir: Path) -> list[str]:
         rows = ledger_rows(collect_runs(workdir / "optimize-runs"))
     except OptimizeError:
         return ["No optimization run has finished (`python benchmarks/local_results.py optimize`)."]
-    return ["B4 and B1 with two gold demos per predictor (`labeled`, budget 2, seed 0), trained on normative-en's "
-            "train split and evaluated before and after on its held-out test split (`paratrace optimize "
-            "ledger`):", "", render_ledger(rows)]
+    return ["B4 and B1 trained on normative-en's train split and evaluated before and after on its held-out test "
+            "split (`paratrace optimize ledger`): `labeled` adds two gold demos per predictor (budget 2, seed 0) on "
+            "both families; `random-search` (budget 1, seed 0, objective ASA) picks on the validation split among "
+            "the unoptimized program, the gold demos and demos bootstrapped from the model's own correct answers, "
+            "and its programs are the ones shipped for the default model (`assistant/shipped/`; B4's pick was the "
+            "unoptimized program itself, B1's the two gold demos).", "", render_ledger(rows)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -384,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"exit_codes": codes}))
         return 0
     if args.step == "optimize":
-        codes = {name: _optimize(args.workdir, model, name) for model, name in OPTIMIZE_RUNS}
+        codes = {run[1]: _optimize(args.workdir, *run) for run in OPTIMIZE_RUNS}
         print(json.dumps({"exit_codes": codes}))
         return 0
     summaries = {r["name"]: _summarize(args.workdir, r) for r in runs}

@@ -163,3 +163,34 @@ def test_each_installed_model_assembles_verified_and_carries_its_chat_template(n
     if spec.instruct:  # llama-cpp-python formats messages with the GGUF's own template (ChatML here)
         assert llm.chat_format == "chat_template.default"
         assert "<|im_start|>" in llm.metadata["tokenizer.chat_template"]
+
+
+def test_ask_on_the_default_model_runs_the_shipped_b1_program_and_names_it(tmp_path, monkeypatch):
+    """``paratrace ask -c b1`` as a user types it: the program shipped for the default model brings its two
+    demos to the real server (more prompt tokens than with ``--program none``), and stderr names it."""
+    import subprocess
+    import sys
+
+    from assistant.local_llm import stop_server
+    from assistant.programs import shipped_program
+
+    monkeypatch.setenv("PARATRACE_CACHE_DIR", str(tmp_path / "cache"))
+    package = tmp_path / "package.json"
+    package.write_text(json.dumps({"query": QUERY, "fragments": [f.model_dump(mode="json", exclude_none=True)
+                                                                  for f in FRAGMENTS]}))
+
+    def ask(*extra):
+        return subprocess.run([sys.executable, "-c", "from optimize.console import main; main()", "ask", "-e",
+                               str(package), "-c", "b1", "-f", "json", "--no-cache", *extra],
+                              capture_output=True, text=True, cwd=tmp_path)
+
+    try:
+        shipped, plain = ask(), ask("--program", "none")
+    finally:
+        stop_server()
+    assert shipped.returncode == 0 and plain.returncode == 0, shipped.stderr[-2000:] + plain.stderr[-2000:]
+    assert f"running the {shipped_program('b1').describe()}" in shipped.stderr
+    assert "running the" not in plain.stderr
+    with_demos = json.loads(shipped.stdout)["meta"]["prompt_tokens"]
+    without = json.loads(plain.stdout)["meta"]["prompt_tokens"]
+    assert with_demos > without + 500, (with_demos, without)  # two demos, each a whole evidence package

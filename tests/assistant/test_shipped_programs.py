@@ -25,6 +25,7 @@ def _shipped_dirs():
 
 
 def test_each_shipped_program_loads_and_was_optimized_for_the_default_model_on_normative_en():
+    assert {p.name for p in _shipped_dirs()} == {f"{c}-{model_family(DEFAULT_MODEL)}" for c in ("b1", "b4")}
     for directory in _shipped_dirs():
         loaded = load_program_directory(directory)  # checks the digest against the manifest
         m = loaded.manifest
@@ -34,6 +35,22 @@ def test_each_shipped_program_loads_and_was_optimized_for_the_default_model_on_n
         assert sorted(n for n, _ in loaded.program.named_predictors()) == \
             sorted(n for n, _ in build(loaded.config).named_predictors())
         assert shipped_program(loaded.config, DEFAULT_MODEL).manifest == m
+
+
+def _without_demos(state: dict) -> dict:
+    return {name: {k: v for k, v in part.items() if k != "demos"} if isinstance(part, dict) else part
+            for name, part in state.items() if name != "metadata"}
+
+
+def test_a_shipped_program_has_the_prompts_of_the_configuration_as_it_stands():
+    """labeled, bootstrap and random-search keep a configuration's instructions and fields; a shipped program
+    whose prompts differ from its configuration's was optimized for prompts that have since changed, and must
+    be optimized again (docs/optimize.md gives the command)."""
+    for directory in _shipped_dirs():
+        loaded = load_program_directory(directory)
+        assert loaded.manifest.optimizer in ("labeled", "bootstrap", "random-search")
+        assert _without_demos(loaded.program.dump_state()) == _without_demos(build(loaded.config).dump_state()), \
+            f"{directory.name} was optimized for other prompts"
 
 
 @pytest.fixture
