@@ -217,6 +217,10 @@ def register(app: typer.Typer) -> None:
                           timeout_s=timeout, workers=workers, queue=queue, program=info, token=token or None,
                           body_timeout_s=body_timeout)
         preflight(app_.state.service.assistants.values())
+        for config_name, shipped in ((info or {}).get("shipped") or {}).items():
+            typer.echo(f"paratrace: {config_name} runs the program shipped for {shipped['model']} "
+                       f"({shipped['optimizer']}, seed {shipped['seed']}; --program none for the configuration "
+                       "as defined)", err=True)
         if not token and not is_loopback(host):
             typer.echo(f"paratrace: warning: listening on {host} without authentication and every request "
                        "spends LM calls; put it behind an authenticating proxy", err=True)

@@ -194,3 +194,39 @@ def test_ask_on_the_default_model_runs_the_shipped_b1_program_and_names_it(tmp_p
     with_demos = json.loads(shipped.stdout)["meta"]["prompt_tokens"]
     without = json.loads(plain.stdout)["meta"]["prompt_tokens"]
     assert with_demos > without + 500, (with_demos, without)  # two demos, each a whole evidence package
+
+
+def test_serve_on_the_default_model_runs_the_shipped_programs_and_reports_them(tmp_path, monkeypatch):
+    """``paratrace serve`` as a process on the default model: it names each shipped program before it
+    listens, and ``/version`` reports them with their digests."""
+    import re
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    from assistant.local_llm import stop_server
+    from assistant.programs import shipped_program
+
+    monkeypatch.setenv("PARATRACE_CACHE_DIR", str(tmp_path / "cache"))
+    proc = subprocess.Popen([sys.executable, "-c", "from optimize.console import main; main()", "serve", "-c", "b4",
+                             "-c", "b1", "--port", "0"], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    lines = []
+    try:
+        for line in proc.stderr:
+            lines.append(line)
+            if "serving" in line:
+                break
+        port = re.search(r"on http://127\.0\.0\.1:(\d+) ", lines[-1]).group(1)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/version") as resp:
+            version = json.loads(resp.read())
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate()
+        stop_server()
+    text = "".join(lines)
+    for config in ("b4", "b1"):
+        manifest = shipped_program(config).manifest
+        assert f"paratrace: {config} runs the program shipped for {manifest.model}" in text
+        assert version["program"]["shipped"][config]["program_sha256"] == manifest.program_sha256
