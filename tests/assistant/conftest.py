@@ -9,10 +9,37 @@ import os
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "true")
 os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
 
+import json  # noqa: E402
+
 import pytest  # noqa: E402
+import typer  # noqa: E402
 
 from assistant_cases import FRAGMENTS, QUERY, TARGET, THEORY, gold  # noqa: E402
 from symbolic.scenario.model import Analysis, Fact, Metadata, Priority, Rule, Scenario  # noqa: E402
+
+@pytest.fixture
+def app():
+    """A root Typer app with ``ask`` and ``local-llm`` registered (for typer's CliRunner)."""
+    from assistant.cli import register
+
+    root = typer.Typer()
+
+    @root.callback()
+    def _root():
+        """paratrace (test root)."""
+
+    register(root)
+    return root
+
+
+@pytest.fixture
+def package(tmp_path):
+    """The penalty example as an evidence package file with its query and target."""
+    path = tmp_path / "package.json"
+    path.write_text(json.dumps({"query": QUERY, "target": "Penalty(x)",
+                                "fragments": [f.model_dump(mode="json", exclude_none=True) for f in FRAGMENTS]}))
+    return path
+
 
 @pytest.fixture
 def fragments():

@@ -4,33 +4,9 @@ from __future__ import annotations
 
 import json
 
-import pytest
-import typer
 from typer.testing import CliRunner
 
-from assistant.cli import register
-
-from assistant_cases import ANSWER, FRAGMENTS, QUERY, THEORY
-
-
-@pytest.fixture
-def app():
-    root = typer.Typer()
-
-    @root.callback()
-    def _root():
-        """paratrace (test root)."""
-
-    register(root)
-    return root
-
-
-@pytest.fixture
-def package(tmp_path):
-    path = tmp_path / "package.json"
-    path.write_text(json.dumps({"query": QUERY, "target": "Penalty(x)",
-                                "fragments": [f.model_dump(mode="json", exclude_none=True) for f in FRAGMENTS]}))
-    return path
+from assistant_cases import ANSWER, THEORY
 
 
 def _replay(tmp_path, *replies):

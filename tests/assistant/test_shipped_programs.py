@@ -4,20 +4,17 @@ how ``ask``, ``serve`` and the runner behind ``demo`` pick it up."""
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
 from assistant import programs
 from assistant.backends import DEFAULT_MODEL
-from assistant.cli import register
 from assistant.configs import build
 from assistant.errors import ConfigurationError, ProgramLoadError
 from assistant.programs import SHIPPED_DIR, load_program_directory, model_family, shipped_program
 
-from assistant_cases import FRAGMENTS, QUERY, THEORY
+from assistant_cases import THEORY
 
 
 def _shipped_dirs():
@@ -96,26 +93,6 @@ def test_a_program_shipped_under_the_wrong_name_is_refused(shipped):
     shipped.rename(shipped.parent / f"b1-{model_family(DEFAULT_MODEL)}")
     with pytest.raises(ProgramLoadError, match="made for b4 on .* shipped for b1"):
         shipped_program("b1", DEFAULT_MODEL)
-
-
-@pytest.fixture
-def app():
-    root = typer.Typer()
-
-    @root.callback()
-    def _root():
-        """paratrace (test root)."""
-
-    register(root)
-    return root
-
-
-@pytest.fixture
-def package(tmp_path):
-    path = tmp_path / "package.json"
-    path.write_text(json.dumps({"query": QUERY, "target": "Penalty(x)",
-                                "fragments": [f.model_dump(mode="json", exclude_none=True) for f in FRAGMENTS]}))
-    return path
 
 
 def test_ask_runs_a_saved_program_it_is_given_and_names_it(app, package, tmp_path, shipped):
