@@ -378,7 +378,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("step", choices=("plan", "run", "optimize", "page"))
     ap.add_argument("--workdir", type=Path, default=Path(".paratrace-results"))
-    ap.add_argument("--slice", type=int, default=24, help="Cases per suite slice.")
+    ap.add_argument("--slice", type=int, default=16,
+                    help="Cases per suite slice (16: the whole page regenerates in about 2 h with --jobs 2 on 2 cores).")
     ap.add_argument("--seed", type=int, default=7, help="Chooses the slices' cases.")
     ap.add_argument("--only", default=None, help="Only runs whose name contains this.")
     ap.add_argument("--jobs", type=int, default=1, help="Runs at once, each with its own embedded server.")
