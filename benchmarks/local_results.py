@@ -10,9 +10,9 @@ Three steps, each resumable::
 The runs: the default model's B1 and B4 on all 85 cases of normative-en, and
 every embedded model's B1-B4 on a fixed slice of normative-en and of
 controlled-140 (``--slice`` cases each, stratified by gold status, chosen by
-``--seed``; 8 by default, sized so that ``run`` regenerates the whole page within a
-working session on the 2-core machine it was made on, about 2 h; 24 would take
-about 4.7 h).  The default model's B1 and B4 on the normative-en slice are read
+``--seed``; 6 by default, sized so that ``run`` regenerates the whole page within a
+working session on the 2-core machine it was made on, in under 2 h; 24 would take
+about 5.6 h).  The default model's B1 and B4 on the normative-en slice are read
 from its runs on all 85 cases (the same calls), not run twice.  Each run is ``paratrace run --suite SLICE.jsonl --config C --model M``
 as a user types it, in ``--workdir`` (default ``.paratrace-results``), without
 MLflow tracking and without the response cache (a cached reply costs no time and
@@ -406,8 +406,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("step", choices=("plan", "run", "optimize", "page"))
     ap.add_argument("--workdir", type=Path, default=Path(".paratrace-results"))
-    ap.add_argument("--slice", type=int, default=8,
-                    help="Cases per suite slice (8: the whole page regenerates in about 2 h on 2 cores).")
+    ap.add_argument("--slice", type=int, default=6,
+                    help="Cases per suite slice (6: the whole page regenerates in under 2 h on 2 cores).")
     ap.add_argument("--seed", type=int, default=7, help="Chooses the slices' cases.")
     ap.add_argument("--only", default=None, help="Only runs whose name contains this.")
     ap.add_argument("--jobs", type=int, default=1, help="Runs at once, each with its own embedded server.")
