@@ -11,8 +11,8 @@ The runs: the default model's B1 and B4 on all 85 cases of normative-en, and
 every embedded model's B1-B4 on a fixed slice of normative-en and of
 controlled-140 (``--slice`` cases each, stratified by gold status, chosen by
 ``--seed``; 6 by default, sized so that ``run`` regenerates the whole page within a
-working session on the 2-core machine it was made on, in under 2 h; 24 would take
-about 5.6 h).  The default model's B1 and B4 on the normative-en slice are read
+working session on the 2-core machine it was made on: 1.7 h, of which the slices
+took 1.1 h and the two 85-case runs 0.6 h, so 24 would take about 5 h).  The default model's B1 and B4 on the normative-en slice are read
 from its runs on all 85 cases (the same calls), not run twice.  Each run is ``paratrace run --suite SLICE.jsonl --config C --model M``
 as a user types it, in ``--workdir`` (default ``.paratrace-results``), without
 MLflow tracking and without the response cache (a cached reply costs no time and
